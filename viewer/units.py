@@ -73,9 +73,7 @@ def guess_decimal_comma(values: list[str]) -> bool:
         v = raw.strip().lstrip("+-")
         if not v or not v[0].isdigit():
             continue
-        if v.count(".") >= 2 or re.fullmatch(r"\d{1,3}(\.\d{3})+,\d+", v):
-            comma += 1
-        elif re.fullmatch(r"\d+,\d{1,2}|\d+,\d{4,}", v):
+        if v.count(".") >= 2 or re.fullmatch(r"\d{1,3}(\.\d{3})+,\d+|\d+,\d{1,2}|\d+,\d{4,}", v):
             comma += 1
         elif re.fullmatch(r"\d{1,3}(,\d{3})+\.\d+", v) or v.count(",") >= 2:
             point += 1

@@ -1,0 +1,70 @@
+"""Values in base units, written for people: '219.14 us', '16,777,216', '21.79 %', '4.74 MB'.
+
+A missing value is written as MISSING, never as 0.
+"""
+
+from __future__ import annotations
+
+MISSING = "n/a"
+
+
+def count(value: float | None) -> str:
+    """A count with thousands separators; fractional counts keep two decimals."""
+    if value is None:
+        return MISSING
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}"
+
+
+def percent(value: float | None) -> str:
+    if value is None:
+        return MISSING
+    return f"{value:.2f} %"
+
+
+def duration(ns: float | None) -> str:
+    if ns is None:
+        return MISSING
+    if ns >= 1e9:
+        return f"{ns / 1e9:.3f} s"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} us"
+    return f"{ns:.0f} ns"
+
+
+def size(nbytes: float | None) -> str:
+    """Bytes with decimal prefixes, as ncu prints them (1 MB = 1,000,000 bytes)."""
+    if nbytes is None:
+        return MISSING
+    for factor, unit in ((1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")):
+        if abs(nbytes) >= factor:
+            return f"{nbytes / factor:.2f} {unit}"
+    return f"{nbytes:,.0f} B"
+
+
+def rate(bytes_per_s: float | None) -> str:
+    if bytes_per_s is None:
+        return MISSING
+    return size(bytes_per_s) + "/s"
+
+
+def ratio(value: float | None) -> str:
+    if value is None:
+        return MISSING
+    return f"{value:.2f}x"
+
+
+def by_unit(value: float | None, unit: str) -> str:
+    """Format `value` by the kind of its base unit ('%', 'ns', 'byte', 'byte/s', '' ...)."""
+    if unit == "%":
+        return percent(value)
+    if unit == "ns":
+        return duration(value)
+    if unit == "byte":
+        return size(value)
+    if unit == "byte/s":
+        return rate(value)
+    return count(value)

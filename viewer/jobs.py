@@ -1,0 +1,46 @@
+"""The small progress/cancel object that long plain functions take.
+
+Kernel timing, report loading and captures are plain functions `run(..., job: Job)` that call
+`job.progress(...)` now and then and stop early (raising `Cancelled`) once `job.cancelled` is set.
+viewer/qt/workers.py gives them a Job whose progress goes to the GUI thread; the terminal gives them
+`Job()`, which only remembers the last message.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+
+class Cancelled(Exception):
+    """The job was cancelled before it finished."""
+
+
+class Job:
+    """Progress reporting and cancellation for one run of a long function. Thread-safe."""
+
+    def __init__(self, on_progress: Callable[[float, str], None] | None = None) -> None:
+        self._on_progress = on_progress
+        self._cancel = threading.Event()
+        self.fraction = 0.0
+        self.message = ""
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        """Report `fraction` (0..1) done; raise Cancelled if the job was cancelled."""
+        self.fraction = min(1.0, max(0.0, fraction))
+        self.message = message
+        if self._on_progress is not None:
+            self._on_progress(self.fraction, message)
+        self.check()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def check(self) -> None:
+        """Raise Cancelled if the job was cancelled."""
+        if self._cancel.is_set():
+            raise Cancelled()

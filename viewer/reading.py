@@ -1,0 +1,346 @@
+"""The lesson's three readings of a kernel, and the comparison of two kernels.
+
+1. Speed Of Light: Compute (SM) Throughput against Memory Throughput gives the verdict; the L1/TEX,
+   L2 and DRAM throughput rows name the busiest memory unit, so Memory Throughput is never read as
+   DRAM bandwidth.
+2. The memory chart: the traffic that crossed each arrow from the kernel through shared memory,
+   L1/TEX and L2 to DRAM, and sectors per request.
+3. Occupancy: theoretical against achieved, the block limits that set the theoretical figure, and
+   what can (and cannot) explain the gap.
+
+Every value comes from the kernel's metrics; a metric the report lacks stays None, and the text
+says what is missing instead of inventing a number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from viewer import formatting as fmt
+from viewer.metrics import SUMMARY_KEYS, SUMMARY_METRICS
+from viewer.model import Kernel
+
+# A speed-of-light row at or above this percent of its peak counts as high.
+HIGH_PCT = 60.0
+# An achieved occupancy this many points or more below theoretical counts as a gap worth explaining.
+OCCUPANCY_GAP_PCT = 5.0
+
+SECTOR_BYTES = 32
+
+M = SUMMARY_METRICS  # short alias: summary key -> metric name
+
+
+def value(kernel: Kernel, key: str) -> float | None:
+    """A summary key's value for `kernel` in base units (sectors_per_request is derived)."""
+    if key == "sectors_per_request":
+        return sectors_per_request(kernel)
+    return kernel.metric(M[key])
+
+
+def sectors_per_request(kernel: Kernel) -> float | None:
+    """Global load sectors over global load requests, when both counts exist."""
+    requests = kernel.metric(M["global_load_requests"])
+    sectors = kernel.metric(M["global_load_sectors"])
+    if requests is None or sectors is None or requests == 0:
+        return None
+    return sectors / requests
+
+
+def summary(kernel: Kernel) -> dict[str, float | None]:
+    """The summary contract's metrics for one kernel, every key present, None when missing."""
+    return {key: value(kernel, key) for key in SUMMARY_KEYS}
+
+
+# ---------------------------------------------------------------- 1. Speed Of Light
+
+
+@dataclass(frozen=True)
+class MemoryUnit:
+    name: str
+    metric: str
+    pct: float | None
+
+
+@dataclass(frozen=True)
+class SpeedOfLight:
+    compute_pct: float | None
+    memory_pct: float | None
+    dram_pct: float | None
+    duration_ns: float | None
+    units: tuple[MemoryUnit, ...]
+    verdict: str | None  # "compute-bound", "memory-bound", "latency-bound" or None
+    explanation: str
+
+    @property
+    def busiest_unit(self) -> MemoryUnit | None:
+        known = [u for u in self.units if u.pct is not None]
+        return max(known, key=lambda u: u.pct or 0.0) if known else None
+
+
+def speed_of_light(kernel: Kernel) -> SpeedOfLight:
+    compute = value(kernel, "compute_sm_throughput_pct")
+    memory = value(kernel, "memory_throughput_pct")
+    units = (
+        MemoryUnit("L1/TEX", M["l1tex_throughput_pct"], value(kernel, "l1tex_throughput_pct")),
+        MemoryUnit("L2", M["l2_throughput_pct"], value(kernel, "l2_throughput_pct")),
+        MemoryUnit("DRAM", M["dram_throughput_pct"], value(kernel, "dram_throughput_pct")),
+    )
+    verdict, why = _verdict(compute, memory)
+    sol = SpeedOfLight(compute, memory, units[2].pct, value(kernel, "duration_ns"), units,
+                       verdict, why)
+    return replace(sol, explanation=f"{why} {_busiest_text(sol)}")
+
+
+def _verdict(compute: float | None, memory: float | None) -> tuple[str | None, str]:
+    if compute is None or memory is None:
+        missing = " and ".join(
+            name for name, v in (("Compute (SM) Throughput", compute),
+                                 ("Memory Throughput", memory)) if v is None)
+        return None, f"No verdict: the report does not show {missing}."
+    c, m = fmt.percent(compute), fmt.percent(memory)
+    if compute < HIGH_PCT and memory < HIGH_PCT:
+        return "latency-bound", (
+            f"Both rows are below {HIGH_PCT:.0f} % (compute {c}, memory {m}): neither ceiling is "
+            "the problem; the kernel is stalled on latency, which warp stall reasons explain.")
+    if compute >= memory:
+        return "compute-bound", (
+            f"Compute (SM) Throughput {c} is high and above Memory Throughput {m}: "
+            "the arithmetic pipelines are the nearer ceiling.")
+    return "memory-bound", (
+        f"Memory Throughput {m} is high and above Compute (SM) Throughput {c}: "
+        "the busiest memory unit is the nearer ceiling.")
+
+
+def _busiest_text(sol: SpeedOfLight) -> str:
+    busiest = sol.busiest_unit
+    if busiest is None:
+        return "The report shows no per-unit throughput rows, so the busiest unit is unknown."
+    dram = fmt.percent(sol.dram_pct)
+    text = f"The busiest memory unit is {busiest.name} at {fmt.percent(busiest.pct)}"
+    if busiest.name != "DRAM":
+        text += (f"; DRAM Throughput is {dram}, so Memory Throughput is not DRAM bandwidth "
+                 "here")
+    return text + "."
+
+
+# ---------------------------------------------------------------- 2. The memory chart
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """What crossed one arrow of the memory chart (None: the report lacks the metric)."""
+
+    source: str
+    target: str
+    label: str
+    amount: float | None  # in `unit`
+    unit: str  # "request", "sector", "instruction", "byte"
+    metric: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class MemoryChart:
+    global_load_requests: float | None
+    global_load_sectors: float | None
+    sectors_per_request: float | None
+    shared_load_instructions: float | None
+    l2_read_sectors_from_l1: float | None
+    l1tex_hit_rate_pct: float | None
+    l2_hit_rate_pct: float | None
+    dram_bytes_read: float | None
+    dram_bytes_write: float | None
+    dram_bandwidth_bytes_per_s: float | None
+    problem_dim: int | None
+    arrows: tuple[Traffic, ...] = field(default_factory=tuple)
+
+    @property
+    def dram_bytes(self) -> float | None:
+        if self.dram_bytes_read is None or self.dram_bytes_write is None:
+            return None
+        return self.dram_bytes_read + self.dram_bytes_write
+
+    @property
+    def compulsory_bytes(self) -> int | None:
+        """A, B and C read or written once each: the floor on DRAM traffic for a square matmul."""
+        if self.problem_dim is None:
+            return None
+        return 3 * self.problem_dim * self.problem_dim * 4
+
+    @property
+    def times_compulsory(self) -> float | None:
+        floor, moved = self.compulsory_bytes, self.dram_bytes
+        if floor is None or moved is None or floor == 0:
+            return None
+        return moved / floor
+
+
+_LESSON_MATMUL = re.compile(r"^matmul_(naive|tiled)$")
+
+
+def problem_dim(kernel: Kernel) -> int | None:
+    """The square matmul size of the app's own kernels (one thread per output), else None."""
+    if not _LESSON_MATMUL.match(kernel.name) or kernel.grid is None or kernel.block is None:
+        return None
+    rows, cols = kernel.grid[1] * kernel.block[1], kernel.grid[0] * kernel.block[0]
+    return rows if rows == cols else None
+
+
+def memory_chart(kernel: Kernel) -> MemoryChart:
+    v = {key: value(kernel, key) for key in (
+        "global_load_requests", "global_load_sectors", "sectors_per_request",
+        "shared_load_instructions", "l2_read_sectors_from_l1", "l1tex_hit_rate_pct",
+        "l2_hit_rate_pct", "dram_bytes_read", "dram_bytes_write", "dram_bandwidth_bytes_per_s")}
+    arrows = (
+        Traffic("Kernel", "Shared memory", "shared load instructions",
+                v["shared_load_instructions"], "instruction", M["shared_load_instructions"],
+                "a shared load fetches no sector"),
+        Traffic("Kernel", "L1/TEX", "global load requests", v["global_load_requests"],
+                "request", M["global_load_requests"]),
+        Traffic("Kernel", "L1/TEX", "global load sectors", v["global_load_sectors"], "sector",
+                M["global_load_sectors"]),
+        Traffic("L1/TEX", "L2", "sectors read from L1/TEX", v["l2_read_sectors_from_l1"],
+                "sector", M["l2_read_sectors_from_l1"]),
+        Traffic("L2", "DRAM", "bytes read", v["dram_bytes_read"], "byte", M["dram_bytes_read"]),
+        Traffic("L2", "DRAM", "bytes written", v["dram_bytes_write"], "byte",
+                M["dram_bytes_write"]),
+    )
+    return MemoryChart(**v, problem_dim=problem_dim(kernel), arrows=arrows)
+
+
+# ---------------------------------------------------------------- 3. Occupancy
+
+
+@dataclass(frozen=True)
+class BlockLimit:
+    name: str  # as the report labels it: "Block Limit Registers"
+    metric: str
+    blocks: float | None
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    theoretical_pct: float | None
+    achieved_pct: float | None
+    limits: tuple[BlockLimit, ...]
+    waves_per_sm: float | None
+    explanation: str
+
+    @property
+    def gap_pct(self) -> float | None:
+        if self.theoretical_pct is None or self.achieved_pct is None:
+            return None
+        return self.theoretical_pct - self.achieved_pct
+
+    @property
+    def binding(self) -> tuple[BlockLimit, ...]:
+        """The limits that set the theoretical figure (the smallest; ties all bind)."""
+        known = [lim for lim in self.limits if lim.blocks is not None]
+        if not known:
+            return ()
+        least = min(lim.blocks for lim in known if lim.blocks is not None)
+        return tuple(lim for lim in known if lim.blocks == least)
+
+
+_LIMITS = (
+    ("Block Limit SM", "launch__occupancy_limit_blocks"),
+    ("Block Limit Registers", "launch__occupancy_limit_registers"),
+    ("Block Limit Shared Mem", "launch__occupancy_limit_shared_mem"),
+    ("Block Limit Warps", "launch__occupancy_limit_warps"),
+    ("Block Limit Barriers", "launch__occupancy_limit_barriers"),
+)
+
+
+def occupancy(kernel: Kernel) -> Occupancy:
+    limits = tuple(BlockLimit(label, metric, kernel.metric(metric)) for label, metric in _LIMITS
+                   if label != "Block Limit Barriers" or kernel.metric(metric) is not None)
+    occ = Occupancy(value(kernel, "theoretical_occupancy_pct"),
+                    value(kernel, "achieved_occupancy_pct"), limits,
+                    kernel.metric("launch__waves_per_multiprocessor"), "")
+    return replace(occ, explanation=_occupancy_text(occ))
+
+
+def _occupancy_text(occ: Occupancy) -> str:
+    parts = []
+    binding = occ.binding
+    if binding:
+        names = ", ".join(lim.name for lim in binding)
+        parts.append(f"{names} binds at {fmt.count(binding[0].blocks)} blocks per SM and sets "
+                     "the theoretical figure.")
+    else:
+        parts.append("The report shows no block limits.")
+    gap = occ.gap_pct
+    if gap is None:
+        parts.append("The gap between theoretical and achieved occupancy is unknown: the report "
+                     "lacks one of the two.")
+    elif gap >= OCCUPANCY_GAP_PCT:
+        tail = ""
+        if occ.waves_per_sm is not None and occ.waves_per_sm % 1 != 0:
+            tail = f" ({fmt.count(occ.waves_per_sm)} waves per SM: the last wave is partial)"
+        parts.append(
+            f"Achieved is {gap:.2f} points below theoretical: the launch could have filled the "
+            "machine and the workload did not. Barriers, an uneven tail" + tail + " and one "
+            "block taking longer than its neighbours are the usual reasons; registers and shared "
+            "memory are not, because the block limits already priced them in.")
+    else:
+        parts.append(f"Achieved is within {OCCUPANCY_GAP_PCT:.0f} points of theoretical "
+                     f"({gap:.2f}): the kernel kept the residency its launch allowed.")
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- Comparison
+
+
+@dataclass(frozen=True)
+class Difference:
+    key: str
+    label: str
+    first: float | None
+    second: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        """first / second, or None when either is missing or second is zero."""
+        if self.first is None or self.second is None or self.second == 0:
+            return None
+        return self.first / self.second
+
+    def direction(self, first_name: str, second_name: str) -> str:
+        """'naive moves 8.05x the sectors of tiled', in plain words."""
+        if self.first is None or self.second is None:
+            return f"{self.label}: not in both reports"
+        if self.first == self.second:
+            return f"{self.label}: equal"
+        big, small = (first_name, second_name) if self.first > self.second else (
+            second_name, first_name)
+        hi, lo = max(self.first, self.second), min(self.first, self.second)
+        if lo == 0:
+            return f"{self.label}: {big} has some, {small} none"
+        return f"{self.label}: {big} {hi / lo:.2f}x {small}"
+
+
+# The ratios that carry the lesson, in the order the comparison shows them.
+COMPARED: tuple[tuple[str, str], ...] = (
+    ("duration_ns", "Duration"),
+    ("global_load_sectors", "Sectors moved (global loads)"),
+    ("global_load_requests", "Global load requests"),
+    ("sectors_per_request", "Sectors per request"),
+    ("shared_load_instructions", "Shared load instructions"),
+    ("l2_read_sectors_from_l1", "L2 sectors read from L1/TEX"),
+    ("dram_bytes_read", "DRAM bytes read"),
+    ("dram_bytes_write", "DRAM bytes written"),
+    ("memory_throughput_pct", "Memory Throughput"),
+    ("dram_throughput_pct", "DRAM Throughput"),
+    ("compute_sm_throughput_pct", "Compute (SM) Throughput"),
+    ("l1tex_hit_rate_pct", "L1/TEX Hit Rate"),
+    ("l2_hit_rate_pct", "L2 Hit Rate"),
+    ("theoretical_occupancy_pct", "Theoretical Occupancy"),
+    ("achieved_occupancy_pct", "Achieved Occupancy"),
+)
+
+
+def compare(first: Kernel, second: Kernel) -> tuple[Difference, ...]:
+    """The lesson's rows for two kernels, matched by metric name (any ncu version or GPU)."""
+    return tuple(Difference(key, label, value(first, key), value(second, key))
+                 for key, label in COMPARED)

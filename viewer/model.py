@@ -73,15 +73,17 @@ def function_name(display_name: str) -> str:
     'matmul_naive[abi:v1,cw51...](Array<float, 2, C>)' -> 'matmul_naive'.
     """
     text = display_name.strip()
-    depth = 0
-    for i, ch in enumerate(text):  # cut the argument list: the first '(' outside <> and []
-        if ch in "<[":
+    depth, last_group = 0, 0
+    for i, ch in enumerate(text):  # the argument list is the last top-level '(...)' group
+        if ch in "<[(":
+            if ch == "(" and depth == 0:
+                last_group = i
             depth += 1
-        elif ch in ">]":
+        elif ch in ">])":
             depth = max(0, depth - 1)
-        elif ch == "(" and depth == 0 and i > 0:
-            text = text[:i]
-            break
+    if last_group > 0:
+        text = text[:last_group]
+    text = text.replace("(anonymous namespace)", "")
     while True:
         stripped = _TAGS.sub("", text)
         if stripped == text:

@@ -276,8 +276,12 @@ def _occupancy_text(occ: Occupancy) -> str:
                      "lacks one of the two.")
     elif gap >= OCCUPANCY_GAP_PCT:
         tail = ""
-        if occ.waves_per_sm is not None and occ.waves_per_sm % 1 != 0:
-            tail = f" ({fmt.count(occ.waves_per_sm)} waves per SM: the last wave is partial)"
+        waves = occ.waves_per_sm
+        if waves is not None and waves < 1:
+            tail = (f" ({fmt.count(waves)} waves per SM: fewer blocks than the machine holds at "
+                    "once, so some SMs run short of warps)")
+        elif waves is not None and waves % 1 != 0:
+            tail = f" ({fmt.count(waves)} waves per SM: the last wave is partial)"
         parts.append(
             f"Achieved is {gap:.2f} points below theoretical: the launch could have filled the "
             "machine and the workload did not. Barriers, an uneven tail" + tail + " and one "

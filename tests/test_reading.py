@@ -1,0 +1,111 @@
+"""The three readings and the comparison, on the H200 naive and tiled values (details.txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from viewer import reading
+from viewer.metrics import SUMMARY_KEYS, SUMMARY_METRICS
+from viewer.model import Kernel
+
+M = SUMMARY_METRICS
+
+
+def kernel(name: str, **values: float) -> Kernel:
+    metrics = {M.get(k, k): v for k, v in values.items()}
+    return Kernel(0, name, name + "()", grid=(32, 32, 1), block=(16, 16, 1), metrics=metrics)
+
+
+# Values as printed in tests/data/corpus/h200/numba-*.details.txt, in base units.
+NAIVE = dict(compute_sm_throughput_pct=67.17, memory_throughput_pct=21.79,
+             dram_throughput_pct=0.20, duration_ns=219_140.0, l1tex_throughput_pct=23.14,
+             l2_throughput_pct=3.74, global_load_requests=8_388_608,
+             global_load_sectors=16_777_216, dram_bytes_read=2_100_000, dram_bytes_write=0,
+             theoretical_occupancy_pct=100, achieved_occupancy_pct=60.24, block_limit_sm=32,
+             block_limit_registers=8, block_limit_shared_mem=32, block_limit_warps=8,
+             launch__waves_per_multiprocessor=0.97)
+TILED = dict(NAIVE, compute_sm_throughput_pct=54.08, memory_throughput_pct=64.58,
+             dram_throughput_pct=0.92, duration_ns=47_780.0, l1tex_throughput_pct=70.97,
+             l2_throughput_pct=9.94, global_load_requests=524_288, global_load_sectors=2_097_152,
+             achieved_occupancy_pct=81.48, block_limit_shared_mem=21)
+
+
+def test_naive_is_compute_bound_and_memory_throughput_is_not_dram() -> None:
+    sol = reading.speed_of_light(kernel("matmul_naive", **NAIVE))
+    assert sol.verdict == "compute-bound"
+    assert sol.busiest_unit is not None and sol.busiest_unit.name == "L1/TEX"
+    assert "not DRAM bandwidth" in sol.explanation
+    assert "0.20 %" in sol.explanation
+
+
+def test_tiled_is_memory_bound() -> None:
+    assert reading.speed_of_light(kernel("matmul_tiled", **TILED)).verdict == "memory-bound"
+
+
+@pytest.mark.parametrize(
+    ("compute", "memory", "verdict"),
+    [(30.0, 20.0, "latency-bound"), (59.9, 59.9, "latency-bound"), (60.0, 10.0, "compute-bound"),
+     (10.0, 60.0, "memory-bound"), (90.0, 95.0, "memory-bound")],
+)
+def test_verdict_thresholds(compute: float, memory: float, verdict: str) -> None:
+    sol = reading.speed_of_light(kernel("k", compute_sm_throughput_pct=compute,
+                                        memory_throughput_pct=memory))
+    assert sol.verdict == verdict
+    assert sol.busiest_unit is None
+
+
+def test_no_verdict_without_both_rows() -> None:
+    sol = reading.speed_of_light(kernel("k", compute_sm_throughput_pct=70.0))
+    assert sol.verdict is None
+    assert "Memory Throughput" in sol.explanation
+
+
+def test_memory_chart_sectors_per_request_and_compulsory_floor() -> None:
+    chart = reading.memory_chart(kernel("matmul_naive", **NAIVE))
+    assert chart.sectors_per_request == 2.0
+    assert chart.problem_dim == 512
+    assert chart.compulsory_bytes == 3 * 512 * 512 * 4
+    assert chart.times_compulsory == pytest.approx(2_100_000 / 3_145_728)
+    shared = next(a for a in chart.arrows if a.target == "Shared memory")
+    assert shared.amount is None  # not in a details export: missing, never zero
+
+
+def test_problem_size_is_unknown_for_foreign_kernels() -> None:
+    assert reading.memory_chart(kernel("gemm", **NAIVE)).compulsory_bytes is None
+
+
+def test_sectors_per_request_needs_both_counts() -> None:
+    assert reading.sectors_per_request(kernel("k", global_load_sectors=10.0)) is None
+
+
+def test_occupancy_binding_limits_and_gap() -> None:
+    occ = reading.occupancy(kernel("matmul_naive", **NAIVE))
+    assert [lim.name for lim in occ.binding] == ["Block Limit Registers", "Block Limit Warps"]
+    assert occ.gap_pct == pytest.approx(39.76)
+    assert "Barriers" in occ.explanation and "0.97 waves" in occ.explanation
+    assert "registers and shared memory are not" in occ.explanation
+
+
+def test_occupancy_without_a_gap() -> None:
+    occ = reading.occupancy(kernel("k", theoretical_occupancy_pct=100.0,
+                                   achieved_occupancy_pct=98.0))
+    assert "within" in occ.explanation
+    assert occ.binding == ()
+
+
+def test_comparison_carries_the_lesson() -> None:
+    diffs = {d.key: d for d in reading.compare(kernel("matmul_naive", **NAIVE),
+                                                kernel("matmul_tiled", **TILED))}
+    assert diffs["global_load_sectors"].ratio == 8.0
+    assert diffs["global_load_requests"].ratio == 16.0
+    assert diffs["duration_ns"].direction("naive", "tiled") == "Duration: naive 4.59x tiled"
+    assert diffs["sectors_per_request"].direction("naive", "tiled") == (
+        "Sectors per request: tiled 2.00x naive")
+    assert diffs["shared_load_instructions"].ratio is None
+    assert "not in both" in diffs["shared_load_instructions"].direction("a", "b")
+
+
+def test_summary_has_every_key() -> None:
+    s = reading.summary(kernel("k", duration_ns=5.0))
+    assert tuple(s) == SUMMARY_KEYS
+    assert s["duration_ns"] == 5.0 and s["global_load_requests"] is None

@@ -1,0 +1,247 @@
+"""Reader for ncu `--page details` text exports (what ncu prints, or `ncu --import X > file.txt`).
+
+Every generation seen is read: the 2019 fixed-width tables (`SOL FB`, `SM [%]`), the 2022+
+content-sized tables with a title row, `--print-units base`, `--print-details all`,
+`--print-metric-name name` / `label-name`, `--metrics` output ("Command line profiler metrics")
+and `--print-summary per-kernel` (its Average column). Program output, `==PROF==` lines (even with
+program output run into them), warnings and rule text between the tables are passed over.
+
+A file that starts directly at its first `Section:` line, with no kernel header, holds one kernel
+whose name is unknown: it is named after the file's stem.
+
+Values are read in base units through `units.to_base`; `(!) nan`, `(!) n/a` and any other value
+ncu flags with `(!)` are missing. Whether numbers use a decimal comma is decided once per file,
+separately for detail tables and summary tables, since the summary prints plain floats.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from viewer import metrics, units
+from viewer.model import Kernel, Report, ReportError, function_name
+from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
+from viewer.readers._text_table import DETAILS, Row, Table, is_rule, is_title, rule_spans
+
+FORMAT = "details-text"
+
+_CSV_HEADER = '"ID","Process ID"'
+_PROCESS = re.compile(r"\[\d+\] \S.*@\S+$")
+_EVIDENCE_CAP = 20_000
+_ERRORS_KEPT = 3
+_LONGEST_LINE = 1 << 20
+
+
+def looks_like(head: str) -> bool:
+    """Whether the first part of a file (decoded text) is an ncu details text export."""
+    if _CSV_HEADER in head:
+        return False
+    section = ruled = False
+    for raw in head.splitlines():
+        s = raw.strip()
+        if s.startswith("Section: "):
+            section = True
+        elif is_rule(s) and len(rule_spans(s)) >= 3:
+            ruled = True
+        elif _announces_kernels(s):
+            return True
+        if section and ruled:
+            return True
+    return False
+
+
+def _announces_kernels(stripped: str) -> bool:
+    """ncu's own progress or error lines, or a kernel header."""
+    if stripped.startswith(("==PROF==", "==ERROR==")):
+        return True
+    return might_be_header(stripped) and parse_header(stripped) is not None
+
+
+def read(path: Path) -> Report:
+    """Read a details text export: kernels in file order, metrics in base units."""
+    path = Path(path)
+    try:
+        return _read(path)
+    except ReportError:
+        raise
+    except OSError as exc:
+        raise ReportError(path, f"cannot read the file: {exc.strerror or exc}") from exc
+    except Exception as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+        raise ReportError(path, f"not a readable details text export ({reason})") from exc
+
+
+@dataclass
+class _Found:
+    """One kernel while the file is walked: its header and, per metric, the first available value
+    as printed (unit, value text, table kind)."""
+
+    header: KernelHeader | None
+    values: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+
+
+@dataclass
+class _Walk:
+    """The walk over a file's lines: the kernel, section and table each line belongs to."""
+
+    kernels: list[_Found] = field(default_factory=list)
+    section: str | None = None
+    table: Table | None = None
+    title: str | None = None
+    errors: list[str] = field(default_factory=list)
+    lines: int = 0
+    evidence: dict[str, list[str]] = field(default_factory=dict)
+
+    def close(self) -> None:
+        self.table = None
+        self.title = None
+
+    def line(self, raw: str) -> None:
+        self.lines += 1
+        s = raw.strip()
+        if not s:
+            self.close()
+        elif s.startswith("=="):
+            if s.startswith("==ERROR==") and len(self.errors) < _ERRORS_KEPT:
+                self.errors.append(s[len("==ERROR==") :].strip())
+        elif is_rule(s):
+            self._rule(raw)
+        elif s.startswith("Section:"):
+            self._section(s[len("Section:") :].strip())
+        elif s.startswith("```") or (s[0] == "[" and _PROCESS.match(s)):
+            self.section = None
+            self.close()
+        elif might_be_header(s) and (header := parse_header(s)) is not None:
+            self.kernels.append(_Found(header))
+            self.section = None
+            self.close()
+        elif is_title(s):
+            if self.table is not None and not self.table.rows_seen:
+                self.table.title = raw
+            else:
+                self.table, self.title = None, raw
+        elif self.table is not None and self.section is not None:
+            row = self.table.row(raw)
+            if row is not None:
+                self._row(row, self.table.kind or DETAILS)
+
+    def _section(self, name: str) -> None:
+        if not self.kernels:
+            self.kernels.append(_Found(None))
+        self.section = name
+        self.close()
+
+    def _rule(self, raw: str) -> None:
+        if self.section is None:
+            return
+        table = self.table
+        if table is not None:
+            if table.rows_seen or table.title is None:
+                self.close()
+            else:
+                table.spans = rule_spans(raw)
+            return
+        self.table, self.title = Table(rule_spans(raw), title=self.title), None
+
+    def _row(self, row: Row, kind: str) -> None:
+        if not row.label or not row.value:
+            return
+        text = row.value
+        if "," in text or "." in text:
+            seen = self.evidence.setdefault(kind, [])
+            if len(seen) < _EVIDENCE_CAP:
+                seen.append(text)
+        metric = _metric(self.section or "", row.label)
+        values = self.kernels[-1].values
+        if metric is None or metric in values or not _available(text):
+            return
+        values[metric] = (row.unit, text, kind)
+
+
+def _metric(section: str, label: str) -> str | None:
+    """The metric of a row: its label resolved in its section, or the name in 'Label (name)'."""
+    if label.endswith(")") and " (" in label:
+        inner = label[label.rindex(" (") + 2 : -1]
+        if metrics.is_metric_name(inner):
+            return inner
+    return metrics.resolve(section, label)
+
+
+def _available(text: str) -> bool:
+    """Whether a value cell holds a number (in either decimal convention), not a flagged value."""
+    if text.startswith("(!)"):
+        return False
+    for comma in (False, True):
+        try:
+            if units.parse_number(text, comma) is not None:
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def _open_text(path: Path) -> TextIO:
+    """The file as text: UTF-8, or UTF-16 when it starts with a byte-order mark (Windows shells)."""
+    with path.open("rb") as f:
+        start = f.read(4096)
+    if start.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
+    elif b"\x00" in start:
+        raise ReportError(path, "a binary file, not a details text export")
+    elif start.startswith(b"\xef\xbb\xbf"):
+        encoding = "utf-8-sig"
+    else:
+        encoding = "utf-8"
+    return path.open(encoding=encoding, errors="replace")
+
+
+def _read(path: Path) -> Report:
+    walk = _Walk()
+    with _open_text(path) as f:
+        for raw in iter(lambda: f.readline(_LONGEST_LINE), ""):
+            walk.line(raw.rstrip("\n"))
+    if walk.lines == 0:
+        raise ReportError(path, "the file is empty")
+    comma = {kind: units.guess_decimal_comma(vals) for kind, vals in walk.evidence.items()}
+    kernels: list[Kernel] = []
+    for found in walk.kernels:
+        values: dict[str, float] = {}
+        for metric, (unit, text, kind) in found.values.items():
+            value = _base(text, unit, comma.get(kind, False))
+            if value is not None:
+                values[metric] = value
+        if found.header is None and not values:
+            continue
+        kernels.append(_kernel(len(kernels), found.header, path.stem, values))
+    if not kernels:
+        if walk.errors:
+            raise ReportError(path, "ncu reported an error: " + " ".join(walk.errors))
+        raise ReportError(path, "no kernel found: not an ncu details text export")
+    return Report(source=str(path), format=FORMAT, kernels=kernels)
+
+
+def _base(text: str, unit: str, comma: bool) -> float | None:
+    try:
+        return units.to_base(text, unit, comma)
+    except ValueError:
+        return None
+
+
+def _kernel(
+    index: int, header: KernelHeader | None, stem: str, values: dict[str, float]
+) -> Kernel:
+    if header is None:
+        return Kernel(index, stem, stem, metrics=values)
+    return Kernel(
+        index,
+        function_name(header.display_name),
+        header.display_name,
+        grid=header.grid,
+        block=header.block,
+        device=header.device,
+        cc=header.cc,
+        metrics=values,
+    )

@@ -34,7 +34,7 @@ def test_values_land_in_base_units(text: str, unit: str, expected: float) -> Non
     assert to_base(text, unit) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("text", ["(!) nan", "n/a", "nan", "", "  "])
+@pytest.mark.parametrize("text", ["(!) nan", "(!) n/a", "n/a", "nan", "", "  "])
 def test_unavailable_values_are_missing_not_zero(text: str) -> None:
     assert parse_number(text) is None
     assert to_base(text, "%") is None

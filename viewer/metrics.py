@@ -82,7 +82,7 @@ LABELS: dict[tuple[str, str], str] = {
     (LAUNCH, "Static Shared Memory Per Block"): "launch__shared_mem_per_block_static",
     (LAUNCH, "Dynamic Shared Memory Per Block"): "launch__shared_mem_per_block_dynamic",
     (LAUNCH, "Threads"): "launch__thread_count",
-    (LAUNCH, "# SMs"): "device__attribute_multiprocessor_count",
+    (LAUNCH, "# SMs"): "launch__sm_count",
 }
 
 _METRIC_NAME = re.compile(r"^[a-z0-9_]+__[A-Za-z0-9_.]+$")

@@ -59,7 +59,7 @@ def unit_scale(unit: str) -> tuple[float, str]:
     return _numerator_factor(u)
 
 
-_NAN = re.compile(r"^\(!\)\s*nan$|^n/?a$|^nan$|^-?inf$|^$", re.IGNORECASE)
+_NAN = re.compile(r"^(\(!\)\s*)?(nan|n/?a|-?inf)?$", re.IGNORECASE)
 
 
 def guess_decimal_comma(values: list[str]) -> bool:

@@ -266,8 +266,9 @@ def _occupancy_text(occ: Occupancy) -> str:
     binding = occ.binding
     if binding:
         names = ", ".join(lim.name for lim in binding)
-        parts.append(f"{names} binds at {fmt.count(binding[0].blocks)} blocks per SM and sets "
-                     "the theoretical figure.")
+        verb = "bind" if len(binding) > 1 else "binds"
+        parts.append(f"{names} {verb} at {fmt.count(binding[0].blocks)} blocks per SM and set"
+                     f"{'' if len(binding) > 1 else 's'} the theoretical figure.")
     else:
         parts.append("The report shows no block limits.")
     gap = occ.gap_pct

@@ -28,6 +28,7 @@ from viewer.units import guess_decimal_comma, parse_number, to_base, unit_scale
         ("21.79", "%", 21.79),
         ("2.82", "inst/cycle", 2.82),
         ("1.02", "Kbyte/block", 1020.0),
+        ("2.614", "%/Kbyte", 0.002614),
     ],
 )
 def test_values_land_in_base_units(text: str, unit: str, expected: float) -> None:

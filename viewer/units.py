@@ -55,7 +55,8 @@ def unit_scale(unit: str) -> tuple[float, str]:
                 return per_second, "hz"
             return per_second, f"{base}/s"
         factor, base = _numerator_factor(num)
-        return factor, f"{base}/{den}"
+        den_factor, den_base = _numerator_factor(den)
+        return factor / den_factor, f"{base}/{den_base}"
     return _numerator_factor(u)
 
 

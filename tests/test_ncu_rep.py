@@ -1,0 +1,193 @@
+"""The .ncu-rep reader: NVIDIA's ncu_report in a child process, its limits, and its judgement."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from viewer.jobs import Cancelled, Job
+from viewer.metrics import KNOWN_METRICS
+from viewer.model import ReportError
+from viewer.readers import ncu_rep, raw_csv
+from viewer.units import unit_scale
+
+ROOT = Path(__file__).resolve().parent.parent
+H200 = ROOT / "tests" / "data" / "corpus" / "h200"
+NAIVE = H200 / "numba-naive.ncu-rep"
+TILED = H200 / "numba-tiled.ncu-rep"
+
+
+@pytest.fixture(scope="module")
+def naive():
+    [kernel] = ncu_rep.read(NAIVE).kernels
+    return kernel
+
+
+def test_naive_identity(naive) -> None:
+    assert (naive.index, naive.name) == (0, "matmul_naive")
+    assert naive.display_name.startswith("__main__::matmul_naive[abi:v1,cw51cXTLSUwv1sDUaKthq")
+    assert naive.display_name.endswith("Array<float, (int)2, C, mutable, aligned>)")
+    assert (naive.grid, naive.block) == ((32, 32, 1), (16, 16, 1))
+    assert (naive.device, naive.cc) == ("NVIDIA H200", "9.0")
+
+
+def test_naive_exact_values_in_base_units(naive) -> None:
+    m = naive.metric
+    assert m("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 8_388_608
+    assert m("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 16_777_216
+    assert m("gpu__time_duration.sum") == 219_136  # ns
+    assert m("dram__bytes_read.sum") == 2_104_064  # byte
+    assert m("dram__bytes_write.sum") == 0
+    assert m("gpc__cycles_elapsed.max") == 433_757
+    assert m("launch__occupancy_limit_registers") == 8
+    assert m("launch__registers_per_thread") == 28
+    sm_pct = m("sm__throughput.avg.pct_of_peak_sustained_elapsed")
+    assert sm_pct == pytest.approx(67.168014, abs=5e-7)
+    assert m("dram__bytes.sum.per_second") == pytest.approx(9.601636e9, rel=1e-7)
+
+
+def test_every_numeric_metric_is_kept(naive) -> None:
+    assert len(naive.metrics) > 2000
+    assert KNOWN_METRICS - set(naive.metrics) == {"dram__bytes.sum"}  # not in this capture
+    assert naive.metric("smsp__sass_inst_executed_op_shared_ld.sum") == 0
+    assert naive.metric("lts__t_sectors_srcunit_tex_op_read.sum") == 1_686_206
+
+
+def test_metrics_without_a_value_are_absent(naive) -> None:
+    """ncu_report answers 0 for these; the raw page prints them empty or 'no data'."""
+    for name in ("SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed",
+                 "sass__inst_executed_register_spilling_mem_local",
+                 "device__attribute_display_name"):
+        assert name not in naive.metrics
+
+
+def test_known_only_keeps_only_the_metrics_the_app_reads(naive) -> None:
+    [kernel] = ncu_rep.read(NAIVE, known_only=True).kernels
+    assert set(kernel.metrics) <= KNOWN_METRICS
+    assert kernel.metrics == {k: v for k, v in naive.metrics.items() if k in KNOWN_METRICS}
+    assert (kernel.grid, kernel.device, kernel.cc) == (naive.grid, naive.device, naive.cc)
+
+
+def test_tiled() -> None:
+    [k] = ncu_rep.read(TILED).kernels
+    assert k.name == "matmul_tiled"
+    assert k.metric("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 524_288
+    assert k.metric("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 2_097_152
+    assert k.metric("gpu__time_duration.sum") == 47_776
+    assert k.metric("smsp__sass_inst_executed_op_shared_ld.sum") == 5_242_880
+    assert k.metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 6_297_669
+
+
+@pytest.mark.parametrize(("report", "export"), [
+    (NAIVE, H200 / "numba-naive.raw.csv"), (TILED, H200 / "numba-tiled.raw.csv")])
+def test_every_metric_agrees_with_the_raw_page(report: Path, export: Path) -> None:
+    """Same names, and the same values to the raw page's printed precision (six decimals)."""
+    exact = ncu_rep.read(report).kernels[0].metrics
+    raw = raw_csv.read(export).kernels[0].metrics
+    assert set(exact) == set(raw)
+    with export.open(newline="") as f:
+        names, units, values = csv.reader(f)
+    shown = {n: (v, u) for n, u, v in zip(names, units, values, strict=True)}
+    # The report stores 2,614 %/byte where the raw page prints 2.614 %/Kbyte: ncu's units differ.
+    differ = {"derived__pct_occupancy_per_shared_mem_size"}
+    for name in set(exact) - differ:
+        text, unit = shown[name]
+        step = 0.5 * 10.0 ** -len(text.replace(",", "").partition(".")[2]) * unit_scale(unit)[0]
+        assert exact[name] == pytest.approx(raw[name], abs=step * 1.000001, rel=1e-12), name
+
+
+@pytest.fixture(scope="module")
+def four_kernels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The naive and tiled result blocks twice each in one report, by the benchmark's builder."""
+    spec = importlib.util.spec_from_file_location("make_big_csv",
+                                                  ROOT / "benchmarks" / "make_big_csv.py")
+    assert spec is not None and spec.loader is not None
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    path = tmp_path_factory.mktemp("reports") / "four.ncu-rep"
+    builder.write_big_report(path, 4)
+    return path
+
+
+def test_many_kernels_in_launch_order(four_kernels: Path, naive) -> None:
+    kernels = ncu_rep.read(four_kernels).kernels
+    assert [(k.index, k.name) for k in kernels] == [
+        (0, "matmul_naive"), (1, "matmul_tiled"), (2, "matmul_naive"), (3, "matmul_tiled")]
+    assert kernels[2].metrics == naive.metrics
+    assert kernels[3].metric("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 524_288
+
+
+def test_one_child_per_slice_reads_the_same(four_kernels: Path) -> None:
+    seen: list[str] = []
+    size = four_kernels.stat().st_size
+    sliced = ncu_rep.read(four_kernels, Job(lambda f, m: seen.append(m)), slice_bytes=size // 4)
+    whole = ncu_rep.read(four_kernels, slice_bytes=0)
+    assert [k.metrics for k in sliced.kernels] == [k.metrics for k in whole.kernels]
+    assert [k.display_name for k in sliced.kernels] == [k.display_name for k in whole.kernels]
+    assert seen[1:] == [f"kernel {i} of 4" for i in range(1, 5)]
+
+
+def test_progress_per_kernel() -> None:
+    seen: list[tuple[float, str]] = []
+    ncu_rep.read(NAIVE, Job(lambda f, m: seen.append((f, m))))
+    assert seen[0] == (0.0, "opening numba-naive.ncu-rep")
+    assert seen[-1] == (1.0, "kernel 1 of 1")
+
+
+def test_cancel_kills_the_child() -> None:
+    job = Job()
+    job.cancel()
+    start = time.perf_counter()
+    with pytest.raises(Cancelled):
+        ncu_rep.read(NAIVE, job)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_cancel_while_reading() -> None:
+    job = Job(lambda f, m: job.cancel() if m.startswith("opening") else None)
+    with pytest.raises(Cancelled):
+        ncu_rep.read(NAIVE, job)
+
+
+def test_wall_time_limit() -> None:
+    start = time.perf_counter()
+    with pytest.raises(ReportError, match=r"numba-naive\.ncu-rep: reading took longer than"):
+        ncu_rep.read(NAIVE, timeout_s=0.05)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_memory_limit() -> None:
+    """16 MiB of address space cannot even hold ncu_report's libraries."""
+    with pytest.raises(ReportError) as caught:
+        ncu_rep.read(NAIVE, memory_limit=16 << 20)
+    message = str(caught.value)
+    assert message.startswith(f"{NAIVE}: ")
+    assert "memory" in message
+    assert "\n" not in message
+
+
+def test_not_a_report(tmp_path: Path) -> None:
+    with pytest.raises(ReportError, match="does not start with NVR"):
+        ncu_rep.read(H200 / "numba-naive.details.csv")
+    with pytest.raises(ReportError, match="directory"):
+        ncu_rep.read(tmp_path)
+
+
+def test_cut_in_half(tmp_path: Path) -> None:
+    data = NAIVE.read_bytes()
+    path = tmp_path / "half.ncu-rep"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ReportError, match="kernel #0 has no name: the report looks truncated"):
+        ncu_rep.read(path)
+
+
+def test_random_bytes_with_the_magic(tmp_path: Path) -> None:
+    path = tmp_path / "noise.ncu-rep"
+    path.write_bytes(b"NVR\0" + os.urandom(100_000))
+    with pytest.raises(ReportError, match="no kernel found: the report looks truncated or corrupt"):
+        ncu_rep.read(path)

@@ -1,0 +1,177 @@
+"""Which Nsight Compute format a file holds, judged by its content, never by its name.
+
+- `NVR\\0` at the start: a binary report (`ncu-rep`).
+- A CSV header `"ID","Process ID",...` at the start of a line, possibly after the profiled program's
+  own output: `details-csv` when it has a `Metric Name` column (`--page details --csv`), else
+  `raw-csv` (`--page raw --csv`, one column per metric).
+- Text that viewer.readers.details_text recognises: `details-text`.
+- Anything else is refused with a reason: an empty file, a directory, binary noise, UTF-16 text,
+  ncu's own error text with no kernel (quoted), a file too big for its format, a foreign file.
+
+Only the head of a file is read here, so a huge file of noise is refused at once.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from viewer.model import ReportError
+from viewer.readers import ncu_error
+
+NCU_REP = "ncu-rep"
+DETAILS_TEXT = "details-text"
+DETAILS_CSV = "details-csv"
+RAW_CSV = "raw-csv"
+FORMATS: tuple[str, ...] = (NCU_REP, DETAILS_TEXT, DETAILS_CSV, RAW_CSV)
+
+NCU_REP_MAGIC = b"NVR\0"
+
+_MIB = 1 << 20
+# The largest file read in each format. A 10,000-kernel details CSV of numba kernels (long
+# mangled names on every row) is about 420 MB; a details text export runs about 15 kB a kernel.
+MAX_BYTES: dict[str, int] = {
+    NCU_REP: 4096 * _MIB,
+    DETAILS_CSV: 2048 * _MIB,
+    RAW_CSV: 1024 * _MIB,
+    DETAILS_TEXT: 512 * _MIB,
+}
+
+# Bytes judged for binary noise, and bytes searched for a CSV header or a text export's marks.
+BINARY_PROBE_BYTES = 64 * 1024
+HEAD_BYTES = 1 * _MIB
+# Above this share of undecodable or control characters, a file is binary, not text.
+MAX_BINARY_SHARE = 0.02
+
+_CSV_HEADER = re.compile(rb'(?m)^(?:\xef\xbb\xbf)?"ID","Process ID",')
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
+# Signs that ncu profiled a kernel before any error it printed: a section of a details page, or
+# its progress line for a kernel.
+_KERNEL_EVIDENCE = re.compile(r'(?m)^\s*Section: |==PROF== Profiling "')
+
+
+@dataclass(frozen=True)
+class CsvHeader:
+    """Where an ncu CSV header line starts in a file, and its column names."""
+
+    offset: int
+    columns: tuple[str, ...]
+
+    @property
+    def is_details(self) -> bool:
+        return "Metric Name" in self.columns
+
+
+def _open_head(path: Path, size: int) -> tuple[bytes, int]:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise ReportError(path, "no such file") from None
+    except OSError as exc:
+        raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ReportError(path, "is a directory, not a report file")
+    if not stat.S_ISREG(info.st_mode):
+        raise ReportError(path, "is not a regular file")
+    try:
+        with path.open("rb") as f:
+            head = f.read(size)
+    except OSError as exc:
+        raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
+    if not head:
+        raise ReportError(path, "is empty")
+    return head, info.st_size
+
+
+def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
+    """The first `size` bytes of a regular, non-empty, readable file; ReportError otherwise."""
+    return _open_head(path, size)[0]
+
+
+def is_utf16(head: bytes) -> bool:
+    """A UTF-16 byte order mark, or the NUL-every-other-byte pattern of UTF-16 ASCII text."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    probe = head[:512]
+    if len(probe) < 8:
+        return False
+    even, odd = probe[0::2], probe[1::2]
+    return (odd.count(0) > 0.8 * len(odd) and even.count(0) == 0) or (
+        even.count(0) > 0.8 * len(even) and odd.count(0) == 0
+    )
+
+
+def is_binary(head: bytes) -> bool:
+    """Whether the start of a file is binary data rather than text (UTF-8 or Latin-1 output)."""
+    probe = head[:BINARY_PROBE_BYTES]
+    if b"\0" in probe:
+        return True
+    text = probe.decode("utf-8", "replace")
+    return len(_CONTROL.findall(text)) > MAX_BINARY_SHARE * max(1, len(text))
+
+
+def find_csv_header(path: Path, head: bytes | None = None) -> CsvHeader:
+    """The ncu CSV header line of the file at `path`, found in its head; ReportError if none."""
+    head = read_head(path) if head is None else head
+    m = _CSV_HEADER.search(head)
+    if m is None:
+        raise ReportError(path, 'no ncu CSV header ("ID","Process ID",...) found')
+    start = m.start() + (3 if head.startswith(b"\xef\xbb\xbf", m.start()) else 0)
+    end = head.find(b"\n", start)
+    line = head[start:] if end < 0 else head[start:end]
+    try:
+        columns = next(csv.reader([line.decode("utf-8", "replace").rstrip("\r")]), [])
+    except csv.Error as exc:
+        raise ReportError(path, f"the CSV header line cannot be read ({exc})") from None
+    return CsvHeader(offset=start, columns=tuple(c.strip() for c in columns))
+
+
+def details_text_looks_like(head: str) -> bool:
+    """details_text.looks_like on a text head; False while that module does not exist."""
+    try:
+        module = importlib.import_module("viewer.readers.details_text")
+    except ModuleNotFoundError as exc:
+        if exc.name == "viewer.readers.details_text":
+            return False
+        raise
+    return bool(module.looks_like(head))
+
+
+def _format_of(path: Path, head: bytes) -> str:
+    if head.startswith(NCU_REP_MAGIC):
+        return NCU_REP
+    if is_utf16(head):
+        raise ReportError(path, "is UTF-16 text; ncu exports are UTF-8: save the export as UTF-8")
+    if is_binary(head):
+        raise ReportError(
+            path, "is binary data, not an Nsight Compute report or export"
+            " (a .ncu-rep starts with NVR)",
+        )
+    if _CSV_HEADER.search(head):
+        return DETAILS_CSV if find_csv_header(path, head).is_details else RAW_CSV
+    text = head.decode("utf-8", "replace")
+    quoted = ncu_error.reason(text)
+    if quoted and not _KERNEL_EVIDENCE.search(text):
+        raise ReportError(path, quoted)
+    if details_text_looks_like(text):
+        return DETAILS_TEXT
+    if quoted:
+        raise ReportError(path, quoted)
+    raise ReportError(path, "not an Nsight Compute report or export")
+
+
+def sniff(path: Path) -> str:
+    """The format of the file at `path` (one of FORMATS), or ReportError saying why it has none."""
+    path = Path(path)
+    head, size = _open_head(path, HEAD_BYTES)
+    fmt = _format_of(path, head)
+    if size > MAX_BYTES[fmt]:
+        raise ReportError(
+            path, f"is too big for a {fmt} file ({size / _MIB:,.0f} MiB;"
+            f" the most read is {MAX_BYTES[fmt] / _MIB:,.0f} MiB)",
+        )
+    return fmt

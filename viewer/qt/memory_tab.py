@@ -1,0 +1,150 @@
+"""Step 2, the memory chart: what crossed each arrow from the kernel out to DRAM.
+
+One band per kernel, one above the other in compare mode, followed by the comparison rows (sectors
+moved, load requests, ...) each saying which kernel has more and by how much.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QResizeEvent, QTransform
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsScene,
+    QGraphicsView,
+    QGridLayout,
+    QSizePolicy,
+    QVBoxLayout,
+)
+
+from viewer.chart_layout import (
+    BYTES,
+    INSTRUCTIONS,
+    ChartBand,
+    chart_band,
+    memory_ratios,
+    memory_values,
+)
+from viewer.qt.memory_chart_item import MemoryChartItem
+from viewer.qt.reading_tab import ReadingTab
+from viewer.qt.style import Style
+
+# The rows that carry the lesson are written larger than the rest.
+_HEADLINE_ROWS = 2
+
+
+class MemoryChartView(QGraphicsView):
+    """Shows a MemoryChartItem at its own size, shrunk to the width only when it must be."""
+
+    def __init__(self, bands: Sequence[ChartBand], style: Style) -> None:
+        super().__init__()
+        self._bands, self._style = list(bands), style
+        self.item = MemoryChartItem()
+        self.item.set_bands(self._bands, style)
+        self._laid_out_for = 0.0
+        scene = QGraphicsScene(self)
+        scene.addItem(self.item)
+        self.setScene(scene)
+        self.setBackgroundBrush(style.color("background"))
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.TextAntialiasing)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._fit(self.item.natural_width)
+
+    @property
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def sizeHint(self) -> QSize:
+        rect = self.item.boundingRect()
+        return QSize(math.ceil(self.item.natural_width),
+                     math.ceil(rect.height() * self.scale_factor))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(200, self.sizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit(event.size().width())
+
+    def _fit(self, available: float) -> None:
+        """Fill `available` pixels of width: wider gaps when there is room, narrower labels
+        and then a smaller picture when there is not."""
+        if abs(available - self._laid_out_for) > 0.5:
+            self.item.set_bands(self._bands, self._style, available)
+            self._laid_out_for = available
+        rect = self.item.boundingRect()
+        self.scene().setSceneRect(rect)
+        scale = min(1.0, available / rect.width()) if rect.width() > 0 else 1.0
+        if abs(scale - self.scale_factor) > 1e-6:
+            self.setTransform(QTransform.fromScale(scale, scale))
+        self.setFixedHeight(math.ceil(rect.height() * scale))
+
+
+def legend_text(compare: bool) -> str:
+    shared = ", one scale for both kernels" if compare else ""
+    return (f"Arrow width: {INSTRUCTIONS} from the kernel, {BYTES} from L1/TEX outward, on a log "
+            f"scale{shared}. Dashed grey: the report does not hold that counter.")
+
+
+class MemoryTab(ReadingTab):
+    TITLE = "2  Memory chart"
+    QUESTION = ("Memory chart: what crossed each arrow from the kernel out to DRAM, and how "
+                "many sectors did each request pull?")
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        bands = [chart_band(k, n) for k, n in zip(self.kernels, self.names, strict=True)]
+        chart = MemoryChartView(bands, self.style_)
+        chart.setObjectName("chart")
+        layout.addWidget(chart)
+        layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
+                                    name="legend", wrap=True))
+        layout.addLayout(self._ratio_table() if self.compare_mode else self._value_table())
+
+    def _value_table(self) -> QGridLayout:
+        """The chart's numbers as the rows a text export prints them in."""
+        grid = self.grid()
+        grid.setVerticalSpacing(self.style_.px(2))
+        grid.setColumnStretch(1, 0)
+        grid.setColumnStretch(2, 1)
+        for row, (key, label, text) in enumerate(memory_values(self.kernels[0])):
+            headline = row < _HEADLINE_ROWS
+            role = "heading" if headline else "body"
+            grid.addWidget(self.label(label, role, bold=headline), row, 0)
+            grid.addWidget(self.label(text, role, bold=headline, name=f"value_{key}"), row, 1,
+                           Qt.AlignmentFlag.AlignRight)
+        return grid
+
+    def _ratio_table(self) -> QGridLayout:
+        """Each compared row: both kernels' values and which has more, by how much."""
+        grid = self.grid()
+        grid.setVerticalSpacing(self.style_.px(2))
+        grid.setColumnStretch(0, 2)
+        grid.setColumnStretch(1, 0)
+        grid.setColumnStretch(2, 0)
+        grid.setColumnStretch(3, 3)
+        for column, name in enumerate(self.names, 1):
+            grid.addWidget(self.label(name, bold=True), 0, column, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(self.label("Which has more", bold=True), 0, 3)
+        for row, ratio in enumerate(memory_ratios(*self.kernels, *self.names), 1):
+            headline = row <= _HEADLINE_ROWS
+            role = "heading" if headline else "body"
+            grid.addWidget(self.label(ratio.label, role, bold=headline, wrap=True), row, 0)
+            for column, text in enumerate((ratio.first, ratio.second), 1):
+                grid.addWidget(self.label(text, role, bold=headline), row, column,
+                               Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(self.label(ratio.direction, role, bold=headline,
+                                      name=f"ratio_{ratio.key}", wrap=True), row, 3)
+        return grid
+
+    def chart_item(self) -> MemoryChartItem | None:
+        """The drawn chart, or None when no kernel is shown."""
+        view = self.findChild(MemoryChartView)
+        return view.item if view is not None else None

@@ -1,0 +1,134 @@
+"""Step 3, occupancy: could the launch fill the machine, and did the workload fill it?
+
+Theoretical and achieved occupancy as bars, the block limits that set the theoretical figure with
+the binding one highlighted, and the gap explained as viewer.reading explains it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QVBoxLayout
+
+from viewer import formatting as fmt
+from viewer import reading
+from viewer.model import Kernel
+from viewer.qt.reading_tab import ReadingTab
+from viewer.qt.value_bar import NOT_IN_REPORT, ValueBar
+
+# Launch facts that the block limits are priced from: (label as the report prints it, metric).
+_LAUNCH = (
+    ("Block Size", "launch__block_size"),
+    ("Registers Per Thread", "launch__registers_per_thread"),
+    ("Waves Per SM", "launch__waves_per_multiprocessor"),
+)
+
+
+def gap_text(occ: reading.Occupancy) -> str:
+    gap = occ.gap_pct
+    if gap is None:
+        return f"unknown: one of the two is {NOT_IN_REPORT}"
+    return f"{gap:.2f} points below theoretical"
+
+
+def threshold_text() -> str:
+    return (f"A gap of {reading.OCCUPANCY_GAP_PCT:.0f} points or more between theoretical and "
+            "achieved is worth explaining. The smallest block limit binds: it sets how many "
+            "blocks fit on one SM, and so the theoretical figure.")
+
+
+def launch_facts(kernel: Kernel) -> str:
+    """'Block Size 256, Registers Per Thread 28, Waves Per SM 0.97', leaving out what is missing."""
+    parts = [f"{label} {fmt.count(kernel.metric(metric))}" for label, metric in _LAUNCH
+             if kernel.metric(metric) is not None]
+    return ", ".join(parts) if parts else f"launch statistics {NOT_IN_REPORT}"
+
+
+def achieved_comparison(first: reading.Occupancy, second: reading.Occupancy, first_name: str,
+                        second_name: str) -> str:
+    """Which kernel kept more warps resident, in points of occupancy."""
+    a, b = first.achieved_pct, second.achieved_pct
+    if a is None or b is None:
+        return f"Achieved Occupancy: {NOT_IN_REPORT} for both kernels."
+    if a == b:
+        return f"Achieved Occupancy: equal ({fmt.percent(a)})."
+    (high, high_pct), (low, low_pct) = sorted(((first_name, a), (second_name, b)),
+                                              key=lambda pair: -pair[1])
+    return (f"Achieved Occupancy: {high} {fmt.percent(high_pct)} against {low} "
+            f"{fmt.percent(low_pct)}, {high_pct - low_pct:.2f} points higher.")
+
+
+class OccupancyTab(ReadingTab):
+    TITLE = "3  Occupancy"
+    QUESTION = ("Occupancy: could the launch have filled the machine, and did the workload "
+                "fill it?")
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        occs = [reading.occupancy(k) for k in self.kernels]
+        grid = self.grid()
+        row = self.header_row(grid, 0)
+        for label, attr, color in (("Theoretical Occupancy", "theoretical_pct", "memory"),
+                                   ("Achieved Occupancy", "achieved_pct", "shared")):
+            grid.addWidget(self.label(label, bold=True), row, 0)
+            for column, occ in enumerate(occs, 1):
+                value = getattr(occ, attr)
+                bar = ValueBar(self.style_, value, 100.0, fmt.percent(value), color=color)
+                bar.setObjectName(f"bar_{attr}_{column}")
+                grid.addWidget(bar, row, column)
+            row += 1
+        grid.addWidget(self.label("Gap", bold=True), row, 0)
+        for column, occ in enumerate(occs, 1):
+            wide = occ.gap_pct is not None and occ.gap_pct >= reading.OCCUPANCY_GAP_PCT
+            grid.addWidget(self.label(gap_text(occ), "heading", bold=True,
+                                      color="warning" if wide else "text",
+                                      name=f"gap_{column}", wrap=True), row, column)
+        row = self._limit_rows(grid, row + 1, occs)
+        grid.addWidget(self.label("Launch", bold=True), row, 0)
+        for column, kernel in enumerate(self.kernels, 1):
+            grid.addWidget(self.label(launch_facts(kernel), "small", color="secondary",
+                                      wrap=True, name=f"launch_{column}"), row, column)
+        layout.addLayout(grid)
+        if self.compare_mode:
+            layout.addWidget(self.label(achieved_comparison(*occs, *self.names), "heading",
+                                        bold=True, name="achieved_comparison", wrap=True))
+        layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
+                                    wrap=True))
+        why = QHBoxLayout()
+        why.setSpacing(self.style_.px(14))
+        for column, (occ, name) in enumerate(zip(occs, self.names, strict=True), 1):
+            prefix = f"{name}: " if self.compare_mode else ""
+            why.addWidget(self.label(prefix + occ.explanation, name=f"explanation_{column}",
+                                     wrap=True), 1)
+        layout.addLayout(why)
+
+    def _limit_rows(self, grid: QGridLayout, row: int, occs: list[reading.Occupancy]) -> int:
+        """One bar per block limit (blocks per SM), the binding ones highlighted."""
+        grid.addWidget(self.label("Block limits, blocks per SM: the smallest binds", bold=True,
+                                  wrap=True), row, 0, 1, len(occs) + 1)
+        row += 1
+        names = list(dict.fromkeys(lim.name for occ in occs for lim in occ.limits))
+        full = max((lim.blocks for occ in occs for lim in occ.limits if lim.blocks is not None),
+                   default=0.0)
+        for name in names:
+            grid.addWidget(self.label(name), row, 0)
+            for column, occ in enumerate(occs, 1):
+                limit = next((lim for lim in occ.limits if lim.name == name), None)
+                blocks = limit.blocks if limit is not None else None
+                binds = limit is not None and limit in occ.binding
+                text = fmt.count(blocks) + ("  binds" if binds else "")
+                bar = ValueBar(self.style_, blocks, full, text,
+                               color="accent" if binds else "neutral", emphasis=binds,
+                               text_sample="88  binds")
+                bar.setObjectName(f"limit_{name.removeprefix('Block Limit ')}_{column}")
+                grid.addWidget(bar, row, column)
+            row += 1
+        grid.addWidget(self.label("Binding limit", bold=True), row, 0)
+        for column, occ in enumerate(occs, 1):
+            binding = occ.binding
+            if binding:
+                text = ", ".join(lim.name.removeprefix("Block Limit ") for lim in binding)
+            else:
+                text = f"block limits {NOT_IN_REPORT}"
+            grid.addWidget(self.label(text, "heading", bold=True, name=f"binding_{column}",
+                                      highlight=bool(binding)), row, column,
+                           Qt.AlignmentFlag.AlignLeft)
+        return row + 1

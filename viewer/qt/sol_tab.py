@@ -1,0 +1,132 @@
+"""Step 1, Speed Of Light: compute-bound, memory-bound or latency-bound, and the busiest unit.
+
+The percent rows are bars against 100 % with the HIGH_PCT line drawn on each; the busiest of the
+L1/TEX, L2 and DRAM rows is highlighted, and the tab says outright that Memory Throughput is that
+unit against its own peak, not DRAM bandwidth.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QVBoxLayout
+
+from viewer import formatting as fmt
+from viewer import reading
+from viewer.model import Kernel
+from viewer.qt.reading_tab import ReadingTab
+from viewer.qt.value_bar import NOT_IN_REPORT, ValueBar
+
+VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
+                  "latency-bound": "latency"}
+
+# (label as the report prints it, SpeedOfLight attribute or unit name, bar colour, indented)
+_ROWS = (
+    ("Compute (SM) Throughput", "compute_pct", "compute", False),
+    ("Memory Throughput", "memory_pct", "memory", False),
+    ("L1/TEX Cache Throughput", "L1/TEX", "memory", True),
+    ("L2 Cache Throughput", "L2", "memory", True),
+    ("DRAM Throughput", "DRAM", "memory", True),
+)
+
+
+def threshold_text() -> str:
+    return (f"High means at or above {reading.HIGH_PCT:.0f} % of peak (the dashed line). "
+            "Compute high and above memory: compute-bound. Memory high and above compute: "
+            "memory-bound. Both below the line: latency-bound.")
+
+
+MEMORY_WARNING = ("Memory Throughput is the busiest memory unit against its own peak, not DRAM "
+                  "bandwidth: DRAM Throughput is the row that measures DRAM.")
+
+
+def duration_ratio(first: Kernel, second: Kernel, first_name: str, second_name: str) -> str:
+    """'Duration: matmul_naive takes 4.59x as long as matmul_tiled (219.14 us against 47.78 us)'."""
+    a, b = reading.value(first, "duration_ns"), reading.value(second, "duration_ns")
+    if a is None or b is None:
+        return f"Duration: {NOT_IN_REPORT} for both kernels, so no ratio."
+    if a == b:
+        return f"Duration: equal ({fmt.duration(a)})."
+    (slow, slow_ns), (fast, fast_ns) = sorted(((first_name, a), (second_name, b)),
+                                              key=lambda pair: -pair[1])
+    if fast_ns == 0:
+        return f"Duration: {fast} reports 0 ns, so no ratio."
+    return (f"Duration: {slow} takes {slow_ns / fast_ns:.2f}x as long as {fast} "
+            f"({fmt.duration(slow_ns)} against {fmt.duration(fast_ns)}).")
+
+
+def _row_value(sol: reading.SpeedOfLight, key: str) -> float | None:
+    if hasattr(sol, key):
+        return getattr(sol, key)
+    return next(u.pct for u in sol.units if u.name == key)
+
+
+class SpeedOfLightTab(ReadingTab):
+    TITLE = "1  Speed Of Light"
+    QUESTION = ("Speed of light: is the kernel compute-bound, memory-bound, or stalled on latency "
+                "with neither ceiling the problem?")
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        sols = [reading.speed_of_light(k) for k in self.kernels]
+        grid = self.grid()
+        row = self.header_row(grid, 0)
+        row = self._verdict_row(grid, row, sols)
+        for label, key, color, indented in _ROWS:
+            name = ("    " if indented else "") + label
+            grid.addWidget(self.label(name, bold=not indented), row, 0)
+            for column, sol in enumerate(sols, 1):
+                busiest = sol.busiest_unit
+                emphasis = busiest is not None and busiest.name == key
+                value = _row_value(sol, key)
+                bar = ValueBar(self.style_, value, 100.0, fmt.percent(value), color=color,
+                               threshold=reading.HIGH_PCT, emphasis=emphasis)
+                bar.setObjectName(f"bar_{key}_{column}")
+                grid.addWidget(bar, row, column)
+            row += 1
+        grid.addWidget(self.label("Duration", bold=True), row, 0)
+        for column, sol in enumerate(sols, 1):
+            grid.addWidget(self.label(self._or_missing(fmt.duration(sol.duration_ns),
+                                                      sol.duration_ns),
+                                      "heading", bold=True, name=f"duration_{column}"),
+                           row, column)
+        row += 1
+        grid.addWidget(self.label("Busiest memory unit", bold=True), row, 0)
+        for column, sol in enumerate(sols, 1):
+            busiest = sol.busiest_unit
+            text = (f"{busiest.name} at {fmt.percent(busiest.pct)}" if busiest else
+                    f"unknown: unit rows {NOT_IN_REPORT}")
+            grid.addWidget(self.label(text, "heading", bold=True, name=f"busiest_{column}",
+                                      highlight=busiest is not None), row, column,
+                           Qt.AlignmentFlag.AlignLeft)
+        layout.addLayout(grid)
+        if self.compare_mode:
+            layout.addWidget(self.label(self._duration_ratio(), "heading", bold=True,
+                                        name="duration_ratio", wrap=True))
+        layout.addWidget(self.label(MEMORY_WARNING, bold=True, color="warning", name="warning",
+                                    wrap=True))
+        layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
+                                    wrap=True))
+        why = QHBoxLayout()
+        why.setSpacing(self.style_.px(14))
+        for column, (sol, name) in enumerate(zip(sols, self.names, strict=True), 1):
+            prefix = f"{name}: " if self.compare_mode else ""
+            why.addWidget(self.label(prefix + sol.explanation, name=f"explanation_{column}",
+                                     wrap=True), 1)
+        layout.addLayout(why)
+
+    def _verdict_row(self, grid: QGridLayout, row: int,
+                     sols: list[reading.SpeedOfLight]) -> int:
+        grid.addWidget(self.label("Verdict", bold=True), row, 0)
+        for column, sol in enumerate(sols, 1):
+            text = sol.verdict or "no verdict"
+            color = VERDICT_COLORS.get(sol.verdict or "", "missing")
+            grid.addWidget(self.label(text, "headline", bold=True, color=color,
+                                      name=f"verdict_{column}"), row, column)
+        return row + 1
+
+    def _duration_ratio(self) -> str:
+        return duration_ratio(*self.kernels, *self.names)
+
+    @staticmethod
+    def _or_missing(text: str, value: float | None) -> str:
+        return text if value is not None else NOT_IN_REPORT
+

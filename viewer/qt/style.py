@@ -1,0 +1,93 @@
+"""Fonts, colours and sizes shared by every widget, at desk scale or projector scale.
+
+`Style(projector=False)` fits a 1280x800 laptop screen. `Style(projector=True)` is for a room:
+body text at 20 pt or more, headline numbers far larger, black on white, no pale greys for data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from PySide6.QtGui import QColor, QFont
+
+Role = Literal["small", "body", "heading", "headline"]
+
+
+@dataclass(frozen=True)
+class Colors:
+    """Palette colours as '#rrggbb' strings."""
+
+    background: str
+    text: str
+    secondary: str  # labels and captions; still dark enough to read projected
+    missing: str  # text and lines for a value the report does not hold
+    track: str  # the empty part of a bar
+    outline: str
+    neutral: str  # a bar that is data but not the answer (a block limit that does not bind)
+    compute: str
+    memory: str
+    shared: str
+    latency: str
+    highlight: str  # background of the row that carries the answer (busiest unit, binding limit)
+    accent: str  # the bar or box that carries the answer
+    warning: str
+
+
+_DESK = Colors(
+    background="#ffffff", text="#111111", secondary="#3a3a3a", missing="#5c5c5c",
+    track="#e6e6e6", outline="#5c5c5c", neutral="#5c5c5c",
+    compute="#b34700", memory="#1f4fa8", shared="#2a7a2a",
+    latency="#6a3d9a", highlight="#fff1c2", accent="#c2185b", warning="#8a4b00",
+)
+_PROJECTOR = Colors(
+    background="#ffffff", text="#000000", secondary="#000000", missing="#3d3d3d",
+    track="#d9d9d9", outline="#000000", neutral="#4d4d4d",
+    compute="#a33f00", memory="#0b3d91", shared="#1b5e20",
+    latency="#4a148c", highlight="#ffe082", accent="#ad1457", warning="#7a3e00",
+)
+
+# Point sizes per role: (desk, projector).
+_POINTS: dict[Role, tuple[float, float]] = {
+    "small": (9.0, 20.0),
+    "body": (10.5, 20.0),
+    "heading": (12.0, 24.0),
+    "headline": (17.0, 30.0),
+}
+
+
+class Style:
+    """One scale of the app's look: `font(role)`, `colors`, `color(name)` and `px(n)`."""
+
+    def __init__(self, projector: bool = False) -> None:
+        self.projector = projector
+        self.colors = _PROJECTOR if projector else _DESK
+        self.scale = 2.0 if projector else 1.0
+
+    def __repr__(self) -> str:
+        return f"Style(projector={self.projector})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Style) and other.projector == self.projector
+
+    def __hash__(self) -> int:
+        return hash(self.projector)
+
+    def points(self, role: Role = "body") -> float:
+        """The point size of a text role."""
+        desk, projector = _POINTS[role]
+        return projector if self.projector else desk
+
+    def font(self, role: Role = "body", *, bold: bool = False) -> QFont:
+        font = QFont()
+        font.setPointSizeF(self.points(role))
+        font.setBold(bold)
+        return font
+
+    def color(self, name: str) -> QColor:
+        """A palette colour by field name of `Colors`: style.color('text')."""
+        return QColor(getattr(self.colors, name))
+
+    def px(self, pixels: float) -> int:
+        """A desk-scale length in pixels at this scale (line widths, paddings, bar heights)."""
+        return round(pixels * self.scale)

@@ -1,0 +1,10 @@
+"""The lesson's matmul kernels and the tools around them (numba and numpy only, no Qt).
+
+- matmul: the naive and tiled float32 kernels (numba.cuda) and their launch geometry;
+- runner: the lesson's launch order, correctness checks against a float64 reference, timing;
+- hold: the kernel queued ahead of a timed launch so that dispatch stays out of the time;
+- ncu_command: the capture command for one kernel's first timed launch;
+- __main__: `python -m viewer.kernels check | time | ncu-command | profile-target`.
+
+Importing this package imports nothing heavy; import the modules you need.
+"""

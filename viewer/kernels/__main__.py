@@ -1,0 +1,156 @@
+"""python -m viewer.kernels: check, time, print the ncu command, or be the program it profiles.
+
+  check --dim N [N ...]          correctness of both kernels (numba's CUDA simulator too)
+  time --dim N [--json]          the timing run (needs a GPU)
+  ncu-command --kernel K --dim N the capture command for kernel K's first timed launch
+  profile-target --kernel K --dim N
+                                 the runner's launch order for one kernel, for ncu to profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+
+from viewer.jobs import Job
+
+PROG = "python -m viewer.kernels"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    kernels = ("naive", "tiled")
+
+    p = sub.add_parser("check", help="check both kernels against a float64 CPU reference")
+    p.add_argument("--dim", type=int, nargs="+", default=[512], metavar="N")
+
+    p = sub.add_parser("time", help="time both kernels through the lesson's launch order")
+    p.add_argument("--dim", type=int, default=512, metavar="N")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    p = sub.add_parser("ncu-command", help="print the capture command for one kernel")
+    p.add_argument("--kernel", choices=kernels, required=True)
+    p.add_argument("--dim", type=int, default=512, metavar="N")
+    p.add_argument("--report", default=None, help="report path (default: profiles/KERNEL)")
+    p.add_argument("--python", default="python3", help="the Python that runs the kernels")
+
+    p = sub.add_parser("profile-target", help="run one kernel's launch order (for ncu)")
+    p.add_argument("--kernel", choices=kernels, required=True)
+    p.add_argument("--dim", type=int, default=512, metavar="N")
+    return parser
+
+
+def _fail(command: str, message: str, code: int = 1) -> int:
+    print(f"{PROG} {command}: {message}", file=sys.stderr)
+    return code
+
+
+def _no_device_message() -> str | None:
+    from numba import config, cuda
+
+    if config.ENABLE_CUDASIM or cuda.is_available():
+        return None
+    return "no CUDA GPU found; set NUMBA_ENABLE_CUDASIM=1 to check on numba's CUDA simulator"
+
+
+def _check(dims: list[int]) -> int:
+    from viewer.kernels.runner import check
+
+    missing = _no_device_message()
+    if missing:
+        return _fail("check", missing)
+    ok = True
+    for dim in dims:
+        for result in check(dim, Job()):
+            verdict = "ok" if result.passed else "FAILED"
+            ok &= result.passed
+            print(
+                f"{result.kernel:<6} {dim:>6}  relative error {result.relative_error:.2e}"
+                f"  {verdict}"
+            )
+    return 0 if ok else 1
+
+
+def _print_timing(result) -> None:
+    print(
+        f"{result.device}, {result.dim} x {result.dim} x {result.dim} float32. Per launch: GPU "
+        f"time between two events around one launch (median of its timed launches)"
+    )
+    print(
+        f"{'kernel':<7}{'median ms':>11}{'min ms':>10}{'max ms':>10}{'GFLOP/s':>10}"
+        f"{'dispatch ms':>13}{'rel. error':>12}  check"
+    )
+    for k in result.kernels:
+        verdict = "ok" if k.passed else "FAILED"
+        if not all(k.queued):
+            verdict += f" ({k.queued.count(False)} launch(es) not queued behind the hold)"
+        print(
+            f"{k.kernel:<7}{k.median_ms:>11.4f}{min(k.launches_ms):>10.4f}"
+            f"{max(k.launches_ms):>10.4f}{k.gflops():>10.1f}{k.median_dispatch_ms:>13.4f}"
+            f"{k.relative_error:>12.2e}  {verdict}"
+        )
+    print(f"dispatch overhead (host time of one launch call, median): {result.dispatch_ms:.4f} ms")
+
+
+def _timing_dict(result) -> dict:
+    out = asdict(result)
+    out["dispatch_ms"] = result.dispatch_ms
+    for entry, k in zip(out["kernels"], result.kernels, strict=True):
+        entry["median_ms"] = k.median_ms
+        entry["median_dispatch_ms"] = k.median_dispatch_ms
+        entry["gflops"] = k.gflops()
+        entry["passed"] = k.passed
+    return out
+
+
+def _time(dim: int, as_json: bool) -> int:
+    from viewer.kernels.runner import GpuUnavailable, time_kernels
+
+    try:
+        result = time_kernels(dim, Job())
+    except (GpuUnavailable, ValueError) as exc:
+        return _fail("time", str(exc))
+    if as_json:
+        print(json.dumps(_timing_dict(result), indent=2))
+    else:
+        _print_timing(result)
+    return 0 if all(k.passed for k in result.kernels) else 1
+
+
+def _profile_target(kernel: str, dim: int) -> int:
+    from viewer.kernels.runner import GpuUnavailable, require_gpu, run_launch_order
+
+    try:
+        require_gpu()
+        timing = run_launch_order(kernel, dim, Job())
+    except (GpuUnavailable, ValueError) as exc:
+        return _fail("profile-target", str(exc))
+    verdict = "ok" if timing.passed else "FAILED"
+    print(f"{kernel} at {dim}: relative error {timing.relative_error:.2e} {verdict}")
+    return 0 if timing.passed else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "ncu-command":
+        from viewer.kernels.ncu_command import ncu_command_line
+
+        report = args.report if args.report is not None else f"profiles/{args.kernel}"
+        print(ncu_command_line(args.kernel, args.dim, report, python=args.python))
+        return 0
+    dims = args.dim if isinstance(args.dim, list) else [args.dim]
+    bad = [d for d in dims if d < 1]
+    if bad:
+        return _fail(args.command, f"size must be a positive integer, got {bad[0]}", 2)
+    if args.command == "check":
+        return _check(dims)
+    if args.command == "time":
+        return _time(args.dim, args.json)
+    return _profile_target(args.kernel, args.dim)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -66,6 +66,7 @@ def test_memory_chart_sectors_per_request_and_compulsory_floor() -> None:
     assert chart.problem_dim == 512
     assert chart.compulsory_bytes == 3 * 512 * 512 * 4
     assert chart.times_compulsory == pytest.approx(2_100_000 / 3_145_728)
+    assert chart.floor_note.startswith("below the floor")
     shared = next(a for a in chart.arrows if a.target == "Shared memory")
     assert shared.amount is None  # not in a details export: missing, never zero
 

@@ -54,7 +54,7 @@ def _wrap(text: str, indent: str = "     ") -> str:
 
 
 def _row(label: str, text: str) -> str:
-    return f"     {label:<34}{text}"
+    return f"     {label:<46}  {text}"
 
 
 def kernel_text(kernel: Kernel) -> str:
@@ -82,7 +82,8 @@ def kernel_text(kernel: Kernel) -> str:
         amount = fmt.size(arrow.amount) if arrow.unit == "byte" else fmt.count(arrow.amount)
         lines.append(_row(label, amount + (f"   ({arrow.note})" if arrow.note else "")))
     lines += [
-        _row("sectors per request", fmt.count(chart.sectors_per_request)),
+        _row("sectors per request", fmt.MISSING if chart.sectors_per_request is None
+             else f"{chart.sectors_per_request:.2f}"),
         _row("L1/TEX Hit Rate", fmt.percent(chart.l1tex_hit_rate_pct)),
         _row("L2 Hit Rate", fmt.percent(chart.l2_hit_rate_pct)),
     ]
@@ -90,6 +91,7 @@ def kernel_text(kernel: Kernel) -> str:
         lines.append(_row("DRAM bytes / compulsory floor",
                           f"{fmt.size(chart.dram_bytes)} / {fmt.size(chart.compulsory_bytes)}"
                           f" = {fmt.ratio(chart.times_compulsory)}"))
+        lines.append(_wrap(chart.floor_note.capitalize() + "."))
 
     occ = reading.occupancy(kernel)
     lines.append("  3. Occupancy")

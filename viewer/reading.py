@@ -176,6 +176,20 @@ class MemoryChart:
         return moved / floor
 
 
+    @property
+    def floor_note(self) -> str:
+        """How DRAM traffic sits against the compulsory floor, in words ('' when unknown)."""
+        times = self.times_compulsory
+        if times is None:
+            return ""
+        if times < 1:
+            return ("below the floor: part of A, B or C did not cross DRAM while the kernel ran "
+                    "(already in L2, or written back after it ended)")
+        return (f"{times:.2f}x the floor: the caches kept most re-reads of A and B away "
+                "from DRAM" if times < 2 else
+                f"{times:.2f}x the floor: re-reads of A and B reached DRAM")
+
+
 _LESSON_MATMUL = re.compile(r"^matmul_(naive|tiled)$")
 
 

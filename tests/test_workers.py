@@ -1,0 +1,197 @@
+"""viewer.qt.workers: results on the GUI thread, stale ones dropped, every failure one line."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from viewer.jobs import Job
+from viewer.model import ReportError
+from viewer.qt.workers import Worker, one_line
+from viewer.readers import read_report
+
+H200 = Path(__file__).parent / "data" / "corpus" / "h200"
+
+
+@pytest.fixture
+def worker(qtbot):
+    w = Worker()
+    yield w
+    w.shutdown(10_000)
+
+
+def square(x: int, job: Job) -> tuple[int, int]:
+    job.progress(0.5, "halfway")
+    return x * x, threading.get_ident()
+
+
+def test_done_arrives_on_the_gui_thread_with_progress(worker, qtbot) -> None:
+    progress: list[tuple[float, str]] = []
+    worker.progress.connect(lambda f, m: progress.append((f, m)))
+    slot_threads: list[int] = []
+    worker.done.connect(lambda _r: slot_threads.append(threading.get_ident()))
+    with qtbot.waitSignal(worker.done, timeout=10_000) as blocker:
+        worker.submit(square, 7)
+    value, job_thread = blocker.args[0]
+    assert value == 49
+    assert job_thread != threading.get_ident()
+    assert slot_threads == [threading.get_ident()]
+    assert progress == [(0.5, "halfway")]
+    assert not worker.busy
+
+
+def test_a_real_report_loads_off_the_gui_thread(worker, qtbot) -> None:
+    def load(path: Path, job: Job):
+        return read_report(path), threading.get_ident()
+
+    with qtbot.waitSignal(worker.done, timeout=60_000) as blocker:
+        worker.submit(load, H200 / "numba-naive.ncu-rep")
+    report, thread = blocker.args[0]
+    assert thread != threading.get_ident()
+    assert [k.name for k in report.kernels] == ["matmul_naive"]
+
+
+def test_a_report_error_is_its_own_line(worker, qtbot, tmp_path) -> None:
+    empty = tmp_path / "empty.ncu-rep"
+    empty.write_bytes(b"")
+
+    def load(path: Path, job: Job):
+        return read_report(path)
+
+    with qtbot.waitSignal(worker.failed, timeout=30_000) as blocker:
+        worker.submit(load, empty)
+    message = blocker.args[0]
+    assert "\n" not in message
+    assert str(empty) in message
+
+
+def test_an_unexpected_exception_becomes_a_one_line_failure(worker, qtbot) -> None:
+    def broken(job: Job) -> None:
+        raise KeyError("first line\n   second line")
+
+    done: list[object] = []
+    worker.done.connect(done.append)
+    with qtbot.waitSignal(worker.failed, timeout=10_000) as blocker:
+        worker.submit(broken)
+    assert blocker.args[0] == "KeyError: 'first line\\n second line'"
+    assert done == []
+    assert not worker.busy
+
+
+def test_one_line_keeps_a_report_errors_text() -> None:
+    error = ReportError("/tmp/x.csv", "not an Nsight Compute export\n(saw: hello)")
+    assert one_line(error) == "/tmp/x.csv: not an Nsight Compute export (saw: hello)"
+    assert one_line(ValueError()) == "ValueError"
+
+
+def test_a_stale_result_is_dropped(worker, qtbot) -> None:
+    release = threading.Event()
+
+    def slow(job: Job) -> str:
+        release.wait(10)
+        return "stale"
+
+    def fast(job: Job) -> str:
+        return "fresh"
+
+    results: list[str] = []
+    worker.done.connect(results.append)
+    first = worker.submit(slow)
+    with qtbot.waitSignal(worker.done, timeout=10_000):
+        second = worker.submit(fast)
+    assert second == first + 1
+    release.set()
+    assert worker.wait(10_000)
+    qtbot.wait(50)  # let the stale result's queued event arrive
+    assert results == ["fresh"]
+    assert worker.dropped == 1
+
+
+def test_a_stale_failure_is_dropped_too(worker, qtbot) -> None:
+    release = threading.Event()
+
+    def slow_failure(job: Job) -> None:
+        release.wait(10)
+        raise RuntimeError("old news")
+
+    failures: list[str] = []
+    worker.failed.connect(failures.append)
+    worker.submit(slow_failure)
+    with qtbot.waitSignal(worker.done, timeout=10_000):
+        worker.submit(lambda job: "fresh")
+    release.set()
+    assert worker.wait(10_000)
+    qtbot.wait(50)
+    assert failures == []
+
+
+def test_cancel_stops_a_job_that_checks_and_drops_its_result(worker, qtbot) -> None:
+    started = threading.Event()
+
+    def endless(job: Job) -> str:
+        started.set()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            job.progress(0.1, "working")
+            time.sleep(0.005)
+        return "never"
+
+    results: list[str] = []
+    worker.done.connect(results.append)
+    worker.submit(endless)
+    assert started.wait(5)
+    with qtbot.waitSignal(worker.cancelled, timeout=5_000):
+        worker.cancel()
+    assert not worker.busy
+    start = time.monotonic()
+    assert worker.wait(5_000)
+    assert time.monotonic() - start < 2
+    qtbot.wait(50)
+    assert results == []
+
+
+def test_busy_changes_once_per_stream_of_jobs(worker, qtbot) -> None:
+    changes: list[bool] = []
+    worker.busy_changed.connect(changes.append)
+    release = threading.Event()
+    worker.submit(lambda job: release.wait(10))
+    worker.submit(lambda job: "second")
+    assert worker.busy
+    with qtbot.waitSignal(worker.done, timeout=10_000):
+        pass
+    release.set()
+    assert changes == [True, False]
+
+
+class Cycle:
+    """A reference cycle that notes the thread it was collected on."""
+
+    freed_on: ClassVar[list[int]] = []
+
+    def __init__(self) -> None:
+        self.me = self
+
+    def __del__(self) -> None:
+        Cycle.freed_on.append(threading.get_ident())
+
+
+def test_garbage_made_by_a_job_is_collected_on_the_gui_thread(worker, qtbot) -> None:
+    import gc
+
+    assert not gc.isenabled()  # automatic collection would run in whichever thread allocates
+
+    def make_garbage(job: Job) -> int:
+        for _ in range(20_000):  # far past the youngest generation's threshold
+            Cycle()
+        return threading.get_ident()
+
+    Cycle.freed_on.clear()
+    with qtbot.waitSignal(worker.done, timeout=10_000) as blocker:
+        worker.submit(make_garbage)
+    assert blocker.args[0] != threading.get_ident()
+    qtbot.waitUntil(lambda: len(Cycle.freed_on) == 20_000, timeout=10_000)
+    assert set(Cycle.freed_on) == {threading.get_ident()}

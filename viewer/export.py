@@ -1,0 +1,130 @@
+"""The comparison as text for course pages: CSV (base units, full digits) and Markdown (readable).
+
+The rows are viewer.reading.COMPARED, in the order the lesson reads them. With two kernels each
+row carries the ratio first / second and the plain-words direction from reading.compare; with one
+kernel only its values. A value the report does not hold is an empty CSV cell and MISSING in
+Markdown, never 0.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from viewer import formatting as fmt
+from viewer import reading
+from viewer.metrics import SUMMARY_METRICS
+from viewer.model import Kernel
+
+# The unit of each compared row, in the words the lesson counts in.
+_UNITS: dict[str, str] = {
+    "duration_ns": "ns",
+    "global_load_sectors": "sector",
+    "global_load_requests": "request",
+    "sectors_per_request": "sector/request",
+    "shared_load_instructions": "instruction",
+    "l2_read_sectors_from_l1": "sector",
+    "dram_bytes_read": "byte",
+    "dram_bytes_write": "byte",
+}
+
+
+def unit_of(key: str) -> str:
+    """The unit of a compared row: '%' for every *_pct key, else from the table above."""
+    if key.endswith("_pct"):
+        return "%"
+    return _UNITS.get(key, "")
+
+
+def metric_of(key: str) -> str:
+    """The ncu metric behind a row; the derived sectors-per-request row names its two counters."""
+    if key == "sectors_per_request":
+        return (f"{SUMMARY_METRICS['global_load_sectors']} / "
+                f"{SUMMARY_METRICS['global_load_requests']}")
+    return SUMMARY_METRICS[key]
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    key: str
+    label: str
+    unit: str
+    values: tuple[float | None, ...]
+    ratio: float | None  # first / second; None with one kernel or a missing value
+    reading: str  # 'Duration: matmul_naive 1.59x matmul_tiled'; '' with one kernel
+
+
+def comparison_rows(kernels: Sequence[Kernel], names: Sequence[str]) -> list[ComparisonRow]:
+    """The compared rows for one kernel or two (`names` label them, in the same order)."""
+    if len(kernels) not in (1, 2) or len(names) != len(kernels):
+        raise ValueError("comparison_rows takes one or two kernels and a name for each")
+    if len(kernels) == 1:
+        return [ComparisonRow(key, label, unit_of(key), (reading.value(kernels[0], key),), None,
+                              "") for key, label in reading.COMPARED]
+    return [ComparisonRow(d.key, d.label, unit_of(d.key), (d.first, d.second), d.ratio,
+                          d.direction(names[0], names[1]))
+            for d in reading.compare(kernels[0], kernels[1])]
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return ""
+    if float(value).is_integer():
+        return str(int(value))
+    return repr(float(value))
+
+
+def comparison_csv(kernels: Sequence[Kernel], names: Sequence[str]) -> str:
+    """One header line, then one line per row: row, metric, unit, a value per kernel, ratio,
+    reading. Values in base units with full digits."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["row", "metric", "unit", *names]
+    if len(kernels) == 2:
+        header += [f"ratio {names[0]} / {names[1]}", "reading"]
+    writer.writerow(header)
+    for row in comparison_rows(kernels, names):
+        line = [row.label, metric_of(row.key), row.unit, *(_number(v) for v in row.values)]
+        if len(kernels) == 2:
+            line += [_number(row.ratio), row.reading]
+        writer.writerow(line)
+    return out.getvalue()
+
+
+def _formatted(value: float | None, unit: str) -> str:
+    if unit in ("%", "ns", "byte"):
+        return fmt.by_unit(value, unit)
+    if unit == "sector/request" and value is not None:
+        return f"{value:,.2f}"  # a ratio of counts: 2.00, as the memory chart prints it
+    return fmt.count(value)
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def comparison_markdown(kernels: Sequence[Kernel], names: Sequence[str],
+                        sources: Sequence[str] = ()) -> str:
+    """A heading, the files, a table of formatted values (and ratios), then the readings."""
+    rows = comparison_rows(kernels, names)
+    title = " against ".join(names)
+    lines = [f"## {_cell(title)}", ""]
+    if sources:
+        lines += ["Files: " + ", ".join(f"`{_cell(s)}`" for s in sources), ""]
+    header = ["Row", *names]
+    align = ["---", *("---:" for _ in names)]
+    if len(kernels) == 2:
+        header.append(f"{names[0]} / {names[1]}")
+        align.append("---:")
+    lines.append("| " + " | ".join(_cell(h) for h in header) + " |")
+    lines.append("| " + " | ".join(align) + " |")
+    for row in rows:
+        cells = [row.label, *(_formatted(v, row.unit) for v in row.values)]
+        if len(kernels) == 2:
+            cells.append(fmt.ratio(row.ratio))
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    if len(kernels) == 2:
+        lines += ["", *(f"- {_cell(row.reading)}" for row in rows)]
+    return "\n".join(lines) + "\n"

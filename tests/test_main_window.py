@@ -1,0 +1,421 @@
+"""The reading window: the H200 pair in compare mode, bad files, keys, projector mode, export,
+drag and drop, recent files and the kernel list.
+
+Values by eye from tests/data/corpus/h200/numba-{naive,tiled}.details.txt (Duration 219.14 us
+and 47.78 us; global load requests 8,388,608 and 524,288) and from
+tests/data/corpus/ncu-public/mid-spelling-2022-multikernel-rowsums-colsums-details.txt (two
+kernels, row_sums and column_sums).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import warnings
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
+
+from viewer.qt.main_window import MainWindow, default_tabs
+from viewer.qt.recent import KEY, LIMIT, RecentFiles
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+NAIVE = CORPUS / "h200" / "numba-naive.ncu-rep"
+TILED = CORPUS / "h200" / "numba-tiled.ncu-rep"
+SUMS = CORPUS / "ncu-public" / "mid-spelling-2022-multikernel-rowsums-colsums-details.txt"
+THREE_MM = CORPUS / "ncu-public" / "new-2025-details-3mm-multikernel-cc86.txt"
+
+
+@pytest.fixture
+def settings(tmp_path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings) -> MainWindow:
+    win = MainWindow(settings=settings, tabs=default_tabs())
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    yield win
+    win.worker.shutdown(30_000)
+
+
+def load(window: MainWindow, qtbot, *paths: Path) -> None:
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        window.open_paths(list(paths))
+
+
+def fail(window: MainWindow, qtbot, path: Path) -> str:
+    with qtbot.waitSignal(window.load_failed, timeout=60_000) as blocker:
+        window.open_paths([path])
+    return blocker.args[0]
+
+
+@pytest.fixture
+def pair_window(window, qtbot) -> MainWindow:
+    load(window, qtbot, NAIVE, TILED)
+    return window
+
+
+def tab_kernel_names(window: MainWindow) -> list[list[str]]:
+    return [[k.name for k in page.kernels] for page in window.tab_pages]
+
+
+def test_the_h200_pair_opens_in_compare_mode(pair_window) -> None:
+    w = pair_window
+    assert w.compare_mode
+    assert w.names == ["matmul_naive", "matmul_tiled"]
+    assert tab_kernel_names(w) == [["matmul_naive", "matmul_tiled"]] * 3
+    assert all(page.names == ["matmul_naive", "matmul_tiled"] for page in w.tab_pages)
+    assert w.stack.currentIndex() == 1
+    assert not w.kernel_dock.isVisible()  # two kernels: nothing to pick from
+    status = w.status_text.text()
+    assert status == ("numba-naive.ncu-rep + numba-tiled.ncu-rep: 2 kernels, comparing "
+                      "A matmul_naive with B matmul_tiled")
+    line = w.compare_line.text()
+    assert line.index("matmul_naive") < line.index("against") < line.index("matmul_tiled")
+    assert "numba-tiled.ncu-rep" in line
+    assert w.windowTitle() == "numba-naive.ncu-rep + numba-tiled.ncu-rep - ncu-reader"
+    assert not w.progress.isVisible()
+
+
+def test_the_tabs_follow_the_reading_order(pair_window) -> None:
+    w = pair_window
+    titles = [w.tabs.tabText(i) for i in range(w.tabs.count())]
+    assert [t.split()[0] for t in titles] == ["1", "2", "3"]
+    assert "Speed Of Light" in titles[0]
+    assert "emory" in titles[1]
+    assert "ccupancy" in titles[2]
+    assert all(w.tabs.tabToolTip(i) == page.QUESTION for i, page in enumerate(w.tab_pages))
+
+
+def test_one_file_with_two_kernels_opens_in_compare_mode(window, qtbot) -> None:
+    load(window, qtbot, SUMS)
+    assert window.names == ["row_sums", "column_sums"]
+    assert tab_kernel_names(window)[0] == ["row_sums", "column_sums"]
+
+
+def test_one_file_with_three_kernels_shows_the_first_and_the_list(window, qtbot) -> None:
+    load(window, qtbot, THREE_MM)
+    assert not window.compare_mode
+    assert tab_kernel_names(window) == [["mm3_kernel1"]] * 3
+    assert window.kernel_dock.isVisible()
+    assert "reading #0 mm3_kernel1" in window.status_text.text()
+
+
+def test_picking_two_rows_compares_them(window, qtbot) -> None:
+    load(window, qtbot, THREE_MM)
+    entries = window.kernel_list.entries()
+    window.kernel_list.picked.emit([entries[2], entries[0]])
+    assert tab_kernel_names(window) == [["mm3_kernel3", "mm3_kernel1"]] * 3
+    assert "comparing A mm3_kernel3 with B mm3_kernel1" in window.status_text.text()
+
+
+@pytest.mark.parametrize("content", [b"", bytes(range(256)) * 64], ids=["empty", "noise"])
+def test_a_bad_file_shows_its_error_and_keeps_what_was_open(pair_window, qtbot, tmp_path,
+                                                           capsys, content) -> None:
+    w = pair_window
+    bad = tmp_path / "bad.ncu-rep"
+    bad.write_bytes(content)
+    message = fail(w, qtbot, bad)
+    assert "\n" not in message
+    assert str(bad) in message
+    assert w.banner.isVisible()
+    assert w.banner.text.text() == message
+    assert capsys.readouterr().err == f"ncu-reader: {message}\n"
+    assert w.names == ["matmul_naive", "matmul_tiled"]
+    assert tab_kernel_names(w) == [["matmul_naive", "matmul_tiled"]] * 3
+    assert w.status_text.text().startswith("numba-naive.ncu-rep + numba-tiled.ncu-rep")
+    load(w, qtbot, SUMS)  # the next good file clears the error
+    assert not w.banner.isVisible()
+
+
+def test_one_bad_file_of_two_opens_neither(pair_window, qtbot, tmp_path) -> None:
+    missing = tmp_path / "missing.ncu-rep"
+    with qtbot.waitSignal(pair_window.load_failed, timeout=60_000) as blocker:
+        pair_window.open_paths([SUMS, missing])
+    assert str(missing) in blocker.args[0]
+    assert pair_window.names == ["matmul_naive", "matmul_tiled"]
+
+
+def test_a_bad_file_with_nothing_open_shows_on_the_empty_page(window, qtbot, tmp_path) -> None:
+    assert window.stack.currentIndex() == 0
+    assert "No report open" in window.empty_text.text()
+    assert "Ctrl+O" in window.empty_text.text()
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello, this is not a report\n")
+    message = fail(window, qtbot, bad)
+    assert window.empty_banner.isVisible()
+    assert window.empty_banner.text.text() == message
+    assert window.stack.currentIndex() == 0
+
+
+def key(window: MainWindow, qtbot, k: Qt.Key,
+        modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    target = QApplication.focusWidget() or window
+    qtbot.keyClick(target, k, modifier)
+
+
+def test_number_keys_and_arrows_step_through_the_reading_order(pair_window, qtbot) -> None:
+    w = pair_window
+    assert w.tabs.currentIndex() == 0
+    key(w, qtbot, Qt.Key.Key_3)
+    assert w.tabs.currentIndex() == 2
+    key(w, qtbot, Qt.Key.Key_2)
+    assert w.tabs.currentIndex() == 1
+    key(w, qtbot, Qt.Key.Key_Right)
+    assert w.tabs.currentIndex() == 2
+    key(w, qtbot, Qt.Key.Key_Right)
+    assert w.tabs.currentIndex() == 0
+    key(w, qtbot, Qt.Key.Key_Left)
+    assert w.tabs.currentIndex() == 2
+    key(w, qtbot, Qt.Key.Key_1)
+    assert w.tabs.currentIndex() == 0
+    key(w, qtbot, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert w.tabs.currentIndex() == 1
+
+
+def test_typing_in_the_filter_box_is_not_a_shortcut(window, qtbot) -> None:
+    load(window, qtbot, THREE_MM)
+    key(window, qtbot, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.kernel_list.filter_box.hasFocus()
+    qtbot.keyClicks(window.kernel_list.filter_box, "2s")
+    assert window.kernel_list.filter_box.text() == "2s"
+    assert window.tabs.currentIndex() == 0
+    assert window.names == ["mm3_kernel1"]
+
+
+def test_projector_mode_keys_and_swap(pair_window, qtbot) -> None:
+    w = pair_window
+    key(w, qtbot, Qt.Key.Key_F5)
+    assert w.projector
+    assert w.isFullScreen()
+    assert not w.menuBar().isVisible()
+    assert not w.statusBar().isVisible()
+    assert w.tabs.cornerWidget(Qt.Corner.TopRightCorner) is w.compare_line
+    assert "numba-naive.ncu-rep" not in w.compare_line.text()
+    assert all(page.style_.projector for page in w.tab_pages)
+    assert w.tabs.tabBar().font().pointSizeF() > 20
+    key(w, qtbot, Qt.Key.Key_S)
+    assert w.names == ["matmul_tiled", "matmul_naive"]
+    assert tab_kernel_names(w) == [["matmul_tiled", "matmul_naive"]] * 3
+    assert [e.kernel.name for e in w.kernel_list.picks()] == ["matmul_tiled", "matmul_naive"]
+    key(w, qtbot, Qt.Key.Key_2)
+    assert w.tabs.currentIndex() == 1
+    key(w, qtbot, Qt.Key.Key_Right)
+    assert w.tabs.currentIndex() == 2
+    key(w, qtbot, Qt.Key.Key_Escape)
+    assert not w.projector
+    assert not w.isFullScreen()
+    assert w.menuBar().isVisible()
+    assert w.statusBar().isVisible()
+    assert w.tabs.cornerWidget(Qt.Corner.TopRightCorner) is None
+    assert w.compare_line.isVisible()
+    assert "numba-naive.ncu-rep" in w.compare_line.text()
+    assert not any(page.style_.projector for page in w.tab_pages)
+    key(w, qtbot, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    assert w.projector
+    key(w, qtbot, Qt.Key.Key_S)
+    assert w.names == ["matmul_naive", "matmul_tiled"]
+    w.projector_action.trigger()
+    assert not w.projector
+
+
+def test_swap_does_nothing_with_one_kernel(window, qtbot) -> None:
+    load(window, qtbot, NAIVE)
+    assert not window.swap_action.isEnabled()
+    key(window, qtbot, Qt.Key.Key_S)
+    assert window.names == ["matmul_naive"]
+
+
+def test_export_png_and_svg_of_the_current_tab(pair_window, tmp_path) -> None:
+    w = pair_window
+    w.set_tab(1)
+    png = w.export(tmp_path / "memory.png")
+    image = QImage(str(png))
+    page = w.current_tab()
+    assert image.width() == page.width()
+    assert image.height() >= page.height()
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 7)
+               for y in range(0, image.height(), 7)}
+    assert len(colours) > 3  # drawn, not blank
+    svg = w.export(tmp_path / "memory.svg")
+    root = ET.parse(svg).getroot()
+    assert root.tag.endswith("svg")
+    assert root.attrib["viewBox"] == f"0 0 {image.width()} {image.height()}"
+    text = svg.read_text(encoding="utf-8")
+    assert "matmul_naive against matmul_tiled" in text  # the title
+    assert page.QUESTION.split(":")[0] in text
+
+
+def test_export_shows_the_whole_reading_not_the_part_that_fits(window, qtbot, tmp_path) -> None:
+    load(window, qtbot, NAIVE, TILED)
+    window.set_projector(True, full_screen=False)  # projector type: the memory chart scrolls
+    window.set_tab(1)
+    page = window.current_tab()
+    scroll = page.findChild(QScrollArea)
+    assert scroll.verticalScrollBar().maximum() > 0
+    size = page.size()
+    image = QImage(str(window.export(tmp_path / "memory.png")))
+    assert image.width() == size.width()
+    assert image.height() >= size.height() + scroll.verticalScrollBar().maximum()
+    assert page.size() == size
+    assert scroll.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded
+
+
+def test_export_csv_and_markdown_of_the_comparison(pair_window, tmp_path) -> None:
+    w = pair_window
+    rows = {r["row"]: r for r in csv.DictReader(io.StringIO(
+        w.export(tmp_path / "pair.csv").read_text(encoding="utf-8")))}
+    assert rows["Global load requests"]["matmul_naive"] == "8388608"
+    assert rows["Global load requests"]["matmul_tiled"] == "524288"
+    markdown = w.export(tmp_path / "pair.md").read_text(encoding="utf-8")
+    assert markdown.startswith("## matmul_naive against matmul_tiled\n")
+    assert "Files: `numba-naive.ncu-rep`, `numba-tiled.ncu-rep`" in markdown
+    assert "| Duration | 219.14 us | 47.78 us | 4.59x |" in markdown
+    w.swap()
+    markdown = w.export(tmp_path / "swapped.md").read_text(encoding="utf-8")
+    assert "| Duration | 47.78 us | 219.14 us | 0.22x |" in markdown
+
+
+def test_export_refuses_what_it_cannot_write(window, qtbot, tmp_path) -> None:
+    with pytest.raises(ValueError, match="nothing to export"):
+        window.export(tmp_path / "x.csv")
+    load(window, qtbot, NAIVE)
+    with pytest.raises(ValueError, match=re.escape("use .png, .svg, .csv or .md")):
+        window.export(tmp_path / "x.pdf")
+
+
+def drag_enter(mime: QMimeData) -> QDragEnterEvent:
+    """A drag entering at (10, 10); Qt 6.12 deprecates the QPoint form that 6.11 alone has."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime,
+                               Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+
+
+def drop(window: MainWindow, paths: list[Path]) -> tuple[bool, bool]:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    actions = Qt.DropAction.CopyAction
+    enter = drag_enter(mime)
+    QApplication.sendEvent(window, enter)
+    dropped = QDropEvent(QPointF(10, 10), actions, mime, Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, dropped)
+    return enter.isAccepted(), dropped.isAccepted()
+
+
+def test_dropping_files_opens_them(window, qtbot) -> None:
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        assert drop(window, [NAIVE, TILED]) == (True, True)
+    assert window.names == ["matmul_naive", "matmul_tiled"]
+
+
+def test_dropping_something_that_is_not_a_file_is_refused(window) -> None:
+    mime = QMimeData()
+    mime.setText("hello")
+    enter = drag_enter(mime)
+    QApplication.sendEvent(window, enter)
+    assert not enter.isAccepted()
+    assert not window.busy
+
+
+def test_recent_files_remember_what_opened_together(window, qtbot) -> None:
+    load(window, qtbot, NAIVE, TILED)
+    load(window, qtbot, SUMS)
+    assert window.recent.entries() == [[SUMS.resolve()], [NAIVE.resolve(), TILED.resolve()]]
+    window.recent_menu.aboutToShow.emit()
+    texts = [a.text() for a in window.recent_menu.actions()]
+    assert texts[:2] == [f"&1 {SUMS.name}", "&2 numba-naive.ncu-rep + numba-tiled.ncu-rep"]
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        window.recent_menu.actions()[1].trigger()
+    assert window.names == ["matmul_naive", "matmul_tiled"]
+    assert window.recent.entries()[0] == [NAIVE.resolve(), TILED.resolve()]
+
+
+def test_recent_files_survive_a_new_window(window, qtbot, settings) -> None:
+    load(window, qtbot, NAIVE)
+    other = MainWindow(settings=settings, tabs=default_tabs())
+    qtbot.addWidget(other)
+    assert other.recent.entries() == [[NAIVE.resolve()]]
+
+
+def test_progress_shows_while_loading_and_cancel_keeps_what_was_open(pair_window, qtbot) -> None:
+    w = pair_window
+    w.open_paths([SUMS])
+    assert w.progress.isVisible()
+    assert w.cancel_button.isVisible()
+    with qtbot.waitSignal(w.worker.cancelled, timeout=5_000):
+        w.cancel_button.click()
+    assert not w.progress.isVisible()
+    assert w.worker.wait(30_000)
+    qtbot.wait(50)
+    assert w.names == ["matmul_naive", "matmul_tiled"]
+
+
+def test_a_newer_open_wins_over_an_older_one(window, qtbot) -> None:
+    window.open_paths([THREE_MM])
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        window.open_paths([SUMS])
+    assert window.worker.wait(30_000)
+    qtbot.wait(50)
+    assert window.names == ["row_sums", "column_sums"]
+
+
+def test_the_status_bar_states_the_current_tabs_thresholds(pair_window) -> None:
+    w = pair_window
+    shown, full = [], []
+    for i in range(3):
+        w.set_tab(i)
+        shown.append(w.threshold_text.text())
+        full.append(w.threshold_text.toolTip())
+    assert full[0] == w.tab_pages[0].findChild(QLabel, "threshold").text()
+    assert full[2] == w.tab_pages[2].findChild(QLabel, "threshold").text()
+    assert shown[0] == "High means at or above 60 % of peak (the dashed line)"  # HIGH_PCT
+    assert shown[2].startswith("A gap of 5 points or more")  # OCCUPANCY_GAP_PCT
+    assert shown[1] != shown[0]
+
+
+def test_no_arguments_open_the_shipped_comparison_when_it_is_there(monkeypatch, tmp_path) -> None:
+    from viewer import cli
+    from viewer.qt import app
+
+    shipped = [tmp_path / "naive.ncu-rep", tmp_path / "tiled.ncu-rep"]
+    monkeypatch.setattr(cli, "shipped_comparison", lambda: shipped)
+    assert app.startup_paths([]) == []  # not captured yet: the empty page says how to open one
+    shipped[0].write_bytes(NAIVE.read_bytes())
+    assert app.startup_paths([]) == []  # half a pair is no comparison
+    shipped[1].write_bytes(TILED.read_bytes())
+    assert app.startup_paths([]) == shipped
+    assert app.startup_paths([SUMS]) == [SUMS]
+
+
+def test_recent_files_keep_the_newest_ten_without_repeats(settings, tmp_path) -> None:
+    recent = RecentFiles(settings)
+    paths = [tmp_path / f"k{i}.ncu-rep" for i in range(12)]
+    for path in paths:
+        recent.add([path])
+    recent.add([paths[5]])
+    entries = recent.entries()
+    assert len(entries) == LIMIT == 10
+    assert entries[0] == [paths[5].resolve()]
+    assert entries.count([paths[5].resolve()]) == 1
+    assert [paths[0].resolve()] not in entries
+    recent.clear()
+    assert recent.entries() == []
+
+
+def test_recent_files_ignore_a_damaged_setting(settings) -> None:
+    settings.setValue(KEY, "{not json")
+    assert RecentFiles(settings).entries() == []
+    settings.setValue(KEY, '[["/a.ncu-rep"], 5, [], ["/b.csv", 7]]')
+    assert RecentFiles(settings).entries() == [[Path("/a.ncu-rep")]]

@@ -90,7 +90,8 @@ def test_the_h200_pair_opens_in_compare_mode(pair_window) -> None:
 def test_the_tabs_follow_the_reading_order(pair_window) -> None:
     w = pair_window
     titles = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    assert [t.split()[0] for t in titles] == ["1", "2", "3"]
+    assert [t.split()[0] for t in titles] == ["1", "2", "3", "Timing"]
+    assert titles[3] == "Timing"  # after the reading order, not part of it
     assert "Speed Of Light" in titles[0]
     assert "emory" in titles[1]
     assert "ccupancy" in titles[2]
@@ -419,3 +420,18 @@ def test_recent_files_ignore_a_damaged_setting(settings) -> None:
     assert RecentFiles(settings).entries() == []
     settings.setValue(KEY, '[["/a.ncu-rep"], 5, [], ["/b.csv", 7]]')
     assert RecentFiles(settings).entries() == [[Path("/a.ncu-rep")]]
+
+
+def test_the_timing_tab_is_one_key_away_and_outside_the_reading_order(pair_window, qtbot) -> None:
+    w = pair_window
+    key(w, qtbot, Qt.Key.Key_T)
+    assert w.tabs.currentWidget() is w.timing_scroll
+    key(w, qtbot, Qt.Key.Key_Right)
+    assert w.tabs.currentIndex() == 0
+    key(w, qtbot, Qt.Key.Key_T)
+    key(w, qtbot, Qt.Key.Key_Left)
+    assert w.tabs.currentIndex() == 2
+    key(w, qtbot, Qt.Key.Key_F5)
+    assert w.timing_panel.style_.projector
+    key(w, qtbot, Qt.Key.Key_Escape)
+    assert not w.timing_panel.style_.projector

@@ -50,6 +50,7 @@ from viewer.model import Kernel, Report
 from viewer.qt import recent as recent_files
 from viewer.qt.kernel_list import KernelEntry, KernelList, compare_names, kernel_entries
 from viewer.qt.style import Style
+from viewer.qt.timing_panel import TimingPanel
 from viewer.qt.workers import Worker
 
 REPORT_FILTER = ("Nsight Compute reports and exports (*.ncu-rep *.txt *.csv *.log *.output);;"
@@ -229,6 +230,14 @@ class MainWindow(QMainWindow):
         for number, page in enumerate(self.tab_pages):
             self.tabs.addTab(page, tab_title(page, number))
             self.tabs.setTabToolTip(number, getattr(page, "QUESTION", ""))
+        self.timing_panel = TimingPanel(self.tab_style, self)
+        self.timing_scroll = QScrollArea(self)  # its projector sizes must not widen the window
+        self.timing_scroll.setWidgetResizable(True)
+        self.timing_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.timing_scroll.setWidget(self.timing_panel)
+        self.tabs.addTab(self.timing_scroll, "Timing")
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.timing_scroll),
+                                "Time the naive and tiled matmuls on this machine's GPU (Ctrl+R)")
 
         self.banner = Banner(self)
         self.compare_line = QLabel(self)
@@ -334,6 +343,8 @@ class MainWindow(QMainWindow):
         for i, page in enumerate(self.tab_pages):
             self.tab_actions.append(self._action(
                 tab_title(page, i), lambda i=i: self.set_tab(i), [str(i + 1)], view))
+        self.timing_action = self._action(
+            "Kernel &timing", lambda: self.tabs.setCurrentWidget(self.timing_scroll), ["T"], view)
         self._action("Next step", self.next_tab, ["Right", "Ctrl+Tab"], view)
         self._action("Previous step", self.previous_tab, ["Left", "Ctrl+Shift+Tab"], view)
         view.addSeparator()
@@ -482,10 +493,18 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(max(0, min(index, self.tabs.count() - 1)))
 
     def next_tab(self) -> None:
-        self.set_tab((self.tabs.currentIndex() + 1) % self.tabs.count())
+        """The next step of the reading order (from the timing tab: the first step)."""
+        self.set_tab(self._step_after(+1))
 
     def previous_tab(self) -> None:
-        self.set_tab((self.tabs.currentIndex() - 1) % self.tabs.count())
+        self.set_tab(self._step_after(-1))
+
+    def _step_after(self, delta: int) -> int:
+        steps = len(self.tab_pages)
+        index = self.tabs.currentIndex()
+        if index >= steps:
+            return 0 if delta > 0 else steps - 1
+        return (index + delta) % steps
 
     def current_tab(self) -> QWidget:
         return self.tabs.currentWidget()
@@ -519,6 +538,7 @@ class MainWindow(QMainWindow):
                     self.showNormal()
         for page in self.tab_pages:
             page.set_style(self.tab_style)
+        self.timing_panel.set_style(self.tab_style)
         self._apply_style()
 
     def _apply_style(self) -> None:
@@ -708,6 +728,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.worker.cancel()
+        self.timing_panel.shutdown(5_000)
         super().closeEvent(event)
 
     def sizeHint(self) -> QSize:

@@ -396,6 +396,10 @@ class TimingPanel(QWidget):
         self._place_numbers()
         self.stack.setCurrentIndex(1)
 
+    @property
+    def style_(self) -> Style:
+        return self._style
+
     def set_style(self, style: Style) -> None:
         """Desk or projector scale."""
         self._style = style

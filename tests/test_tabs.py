@@ -30,16 +30,6 @@ def kernel(path: Path) -> Kernel:
     return read_report(path).kernels[0]
 
 
-@pytest.fixture(scope="module")
-def naive() -> Kernel:
-    return kernel(H200 / "numba-naive.ncu-rep")
-
-
-@pytest.fixture(scope="module")
-def tiled() -> Kernel:
-    return kernel(H200 / "numba-tiled.ncu-rep")
-
-
 def make(qtbot, cls: type[ReadingTab], kernels: list[Kernel], projector: bool = False,
          names: list[str] | None = None) -> ReadingTab:
     tab = cls(Style(projector))

@@ -54,7 +54,7 @@ def launch_text(kernel: Kernel) -> str:
     return ", ".join(parts)
 
 
-class _Answer(QWidget):
+class WrappedColumn(QWidget):
     """The scrolled content: with wrapped text its height follows its width, not its minimum.
 
     QScrollArea takes the larger of a widget's minimum height and its height for the viewport's
@@ -151,7 +151,7 @@ class ReadingTab(QWidget):
         margin = style.px(10)
         self.layout().setContentsMargins(margin, margin, margin, margin)
         self.layout().setSpacing(style.px(8))
-        content = _Answer()
+        content = WrappedColumn()
         content.setObjectName("answer")
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, style.px(6), 0)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QPalette, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from viewer import formatting as fmt
 from viewer.jobs import Job
 from viewer.predict import DEFAULT_TILE, DerivationError, derive
+from viewer.qt.reading_tab import WrappedColumn
 from viewer.qt.style import Role, Style
 from viewer.qt.timing_plot import X_LABEL, LaunchTimesPlot, kernel_color, ms_text
 from viewer.qt.workers import Worker, one_line
@@ -197,17 +198,6 @@ def _cell_name(column: str, kernel: str) -> str:
     return f"{column.replace('/', '_')}_{kernel}"
 
 
-class _Column(QWidget):
-    """Wrapped text in a scroll area: its height follows its width, not its narrowest minimum."""
-
-    def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()
-        layout = self.layout()
-        if layout is not None and layout.hasHeightForWidth():
-            return QSize(hint.width(), 0)
-        return hint
-
-
 class TimingPanel(QWidget):
     """Size, Run (Ctrl+R) and Cancel; the timed launches plotted and their medians in numbers.
 
@@ -308,7 +298,7 @@ class TimingPanel(QWidget):
         return controls
 
     def _build_numbers(self) -> QScrollArea:
-        numbers = _Column()
+        numbers = WrappedColumn()
         numbers.setObjectName("numbers")
         self.numbers = numbers
         self.device = self._label("", "body", bold=True, name="device", wrap=True)

@@ -19,5 +19,7 @@ test: $(STAMP)
 	$(PY) -m ruff check viewer tests benchmarks
 	QT_QPA_PLATFORM=offscreen NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest
 
+# Benchmarks print tables and assert nothing; the GPU ones are in benchmarks/README.md.
 bench: $(STAMP)
 	$(PY) benchmarks/bench_summary.py
+	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_kernel_list.py

@@ -44,3 +44,24 @@ class Job:
         """Raise Cancelled if the job was cancelled."""
         if self._cancel.is_set():
             raise Cancelled()
+
+    def part(self, low: float, high: float) -> Job:
+        """A job for the share [low, high] of this one: its progress maps into that range, and
+        cancelling either cancels both."""
+        return _Part(self, low, high)
+
+
+class _Part(Job):
+    def __init__(self, outer: Job, low: float, high: float) -> None:
+        super().__init__(lambda f, m: outer.progress(low + f * (high - low), m))
+        self._outer = outer
+
+    def cancel(self) -> None:
+        self._outer.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._outer.cancelled
+
+    def check(self) -> None:
+        self._outer.check()

@@ -9,27 +9,22 @@ two kernels, or two rows picked in the kernel list) are compared, A against B.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
     QKeySequence,
-    QPainter,
     QPalette,
 )
-from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMenu,
@@ -45,10 +40,12 @@ from PySide6.QtWidgets import (
 )
 
 from viewer import export
-from viewer.jobs import Job
 from viewer.model import Kernel, Report
+from viewer.qt import pictures
 from viewer.qt import recent as recent_files
-from viewer.qt.kernel_list import KernelEntry, KernelList, compare_names, kernel_entries
+from viewer.qt.banner import Banner
+from viewer.qt.kernel_list import KernelEntry, KernelList, compare_names
+from viewer.qt.loading import Loaded, first_picks, read_reports
 from viewer.qt.style import Style
 from viewer.qt.timing_panel import TimingPanel
 from viewer.qt.workers import Worker
@@ -76,59 +73,6 @@ EMPTY_TEXT = (
 )
 
 
-@dataclass(frozen=True)
-class Loaded:
-    """What a loading job hands back: the files, their reports and the kernel list's rows."""
-
-    paths: tuple[Path, ...]
-    reports: tuple[Report, ...]
-    entries: tuple[KernelEntry, ...]
-
-
-class _Part(Job):
-    """The share [low, high] of an outer job: progress maps into it, cancelling is the outer's."""
-
-    def __init__(self, outer: Job, low: float, high: float) -> None:
-        super().__init__(lambda f, m: outer.progress(low + f * (high - low), m))
-        self._outer = outer
-
-    def cancel(self) -> None:
-        self._outer.cancel()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._outer.cancelled
-
-    def check(self) -> None:
-        self._outer.check()
-
-
-def read_reports(paths: Sequence[Path], job: Job) -> Loaded:
-    """Read every file (a ReportError naming the first bad one stops it) and list the kernels."""
-    from viewer.readers import read_report
-
-    steps = len(paths) + 1
-    reports = []
-    for i, path in enumerate(paths):
-        job.progress(i / steps, f"Reading {path.name}")
-        reports.append(read_report(path, _Part(job, i / steps, (i + 1) / steps)))
-    job.progress(len(paths) / steps, "Listing kernels")
-    entries = tuple(kernel_entries(reports))
-    job.progress(1.0, "Done")
-    return Loaded(tuple(paths), tuple(reports), entries)
-
-
-def first_picks(loaded: Loaded) -> list[KernelEntry]:
-    """What opens first: two files compare their first kernels, one file with two kernels
-    compares those, anything else shows the first kernel."""
-    if len(loaded.reports) >= 2:
-        firsts: dict[int, KernelEntry] = {}
-        for entry in loaded.entries:
-            firsts.setdefault(entry.report_index, entry)
-        return [firsts[0], firsts[1]]
-    return list(loaded.entries[:2] if len(loaded.entries) == 2 else loaded.entries[:1])
-
-
 def default_tabs() -> list[QWidget]:
     """The three steps of the reading order."""
     from viewer.qt.memory_tab import MemoryTab
@@ -138,64 +82,11 @@ def default_tabs() -> list[QWidget]:
     return [SpeedOfLightTab(), MemoryTab(), OccupancyTab()]
 
 
-@contextmanager
-def whole_page(page: QWidget) -> Iterator[QWidget]:
-    """`page` made tall enough, for the moment, to show all of its scrolled answer (an export
-    shows the whole reading, not the part that fits the window)."""
-    scroll = page.findChild(QScrollArea)
-    old = page.size()
-    policy = scroll.verticalScrollBarPolicy() if scroll is not None else None
-    if scroll is not None:
-        bar = scroll.verticalScrollBar()
-        scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        for _ in range(8):  # the answer's height depends on its width: grow until it fits
-            page.layout().activate()
-            grow = max(0, bar.maximum())
-            if grow == 0:
-                break
-            page.resize(page.width(), page.height() + grow)
-    try:
-        yield page
-    finally:
-        if scroll is not None and policy is not None:
-            scroll.setVerticalScrollBarPolicy(policy)
-        if page.size() != old:
-            page.resize(old)
-            page.layout().activate()
-
-
 def tab_title(page: QWidget, index: int) -> str:
     """The tab's TITLE, numbered by its place in the reading order when it is not already."""
     title = str(getattr(page, "TITLE", "")).strip()
     number = str(index + 1)
     return title if title.startswith(number) else f"{number}  {title}"
-
-
-class Banner(QFrame):
-    """A one-line error over the tabs, with a button to dismiss it."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.text = QLabel(self)
-        self.text.setWordWrap(True)
-        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        close = QToolButton(self)
-        close.setText("Dismiss")
-        close.clicked.connect(self.hide)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 6, 6, 6)
-        layout.addWidget(self.text, 1)
-        layout.addWidget(close)
-        self.hide()
-
-    def show_message(self, message: str, style: Style) -> None:
-        c = style.colors
-        self.setStyleSheet(f"#banner {{ background: #fdecea; border: {style.px(2)}px solid "
-                           f"{c.warning}; }} #banner QLabel {{ color: {c.text}; }}")
-        self.text.setFont(style.font("body", bold=True))
-        self.text.setText(message)
-        self.show()
 
 
 class MainWindow(QMainWindow):
@@ -688,27 +579,10 @@ class MainWindow(QMainWindow):
         return path
 
     def export_png(self, path: Path) -> None:
-        with whole_page(self.current_tab()) as page:
-            if not page.grab().save(str(path), "PNG"):
-                raise OSError(f"could not write {path}")
+        pictures.save_png(self.current_tab(), path)
 
     def export_svg(self, path: Path) -> None:
-        with whole_page(self.current_tab()) as page:
-            generator = QSvgGenerator()
-            generator.setFileName(str(path))
-            generator.setResolution(page.logicalDpiX())
-            generator.setSize(page.size())
-            generator.setViewBox(page.rect())
-            title = str(getattr(page, "TITLE", "")).lstrip("0123456789 ")
-            generator.setTitle(f"{title}: {' against '.join(self.names)}")
-            generator.setDescription(getattr(page, "QUESTION", ""))
-            painter = QPainter()
-            if not painter.begin(generator):
-                raise OSError(f"could not write {path}")
-            try:
-                page.render(painter, QPoint())
-            finally:
-                painter.end()
+        pictures.save_svg(self.current_tab(), path, " against ".join(self.names))
 
     # ---------------------------------------------------------------- window events
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from viewer.__main__ import display_problem
 from viewer.metrics import SUMMARY_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,9 +77,3 @@ def test_no_display_prints_the_summary_instead(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "no display found" in result.stderr
     assert "1. Speed Of Light" in result.stdout
-
-
-def test_display_problem() -> None:
-    assert display_problem({}) is not None
-    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}) is None
-    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}) is None

@@ -7,13 +7,13 @@ reading-order summary instead of letting Qt abort.
 from __future__ import annotations
 
 import argparse
-import ctypes.util
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from viewer import cli
+from viewer.display import display_problem
 
 TABS = ("sol", "memory", "occupancy")
 
@@ -34,24 +34,6 @@ def gui_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def display_problem(env: dict[str, str] | None = None) -> str | None:
-    """Why no window can open here, or None when one can."""
-    env = dict(os.environ if env is None else env)
-    platform = env.get("QT_QPA_PLATFORM", "")
-    if platform or sys.platform in ("win32", "darwin"):
-        return None
-    if env.get("WAYLAND_DISPLAY"):
-        return None
-    if not env.get("DISPLAY"):
-        return ("no display found (DISPLAY and WAYLAND_DISPLAY are unset). Run it on a desktop, "
-                "over 'ssh -X', or under Xvfb ('xvfb-run make run'); QT_QPA_PLATFORM=offscreen "
-                "renders without one.")
-    if ctypes.util.find_library("xcb-cursor") is None:
-        return ("Qt's xcb plugin needs libxcb-cursor0, which is not installed "
-                "(Debian/Ubuntu: 'sudo apt install libxcb-cursor0').")
-    return None
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("summary", "predict"):
@@ -59,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = gui_parser().parse_args(argv)
     if args.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    problem = display_problem()
+    problem = display_problem(os.environ)
     if problem is not None:
         print(f"ncu-reader: {problem}", file=sys.stderr)
         print("The reading-order summary instead:\n", file=sys.stderr)

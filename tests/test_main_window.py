@@ -201,7 +201,6 @@ def test_projector_mode_keys_and_swap(pair_window, qtbot) -> None:
     assert w.isFullScreen()
     assert not w.menuBar().isVisible()
     assert not w.statusBar().isVisible()
-    assert w.tabs.cornerWidget(Qt.Corner.TopRightCorner) is w.compare_line
     assert "numba-naive.ncu-rep" not in w.compare_line.text()
     assert all(page.style_.projector for page in w.tab_pages)
     assert w.tabs.tabBar().font().pointSizeF() > 20
@@ -435,3 +434,16 @@ def test_the_timing_tab_is_one_key_away_and_outside_the_reading_order(pair_windo
     assert w.timing_panel.style_.projector
     key(w, qtbot, Qt.Key.Key_Escape)
     assert not w.timing_panel.style_.projector
+
+
+@pytest.mark.parametrize(("width", "beside"), [(1920, True), (1024, False)])
+def test_projector_mode_fits_the_screen_it_is_given(pair_window, qtbot, width, beside) -> None:
+    w = pair_window
+    w.set_projector(True, full_screen=False)
+    w.resize(width, 768)
+    qtbot.waitUntil(lambda: w.width() == width)
+    assert w.minimumSizeHint().width() <= 1024  # a 1024-wide projector holds the window
+    corner = w.tabs.cornerWidget(Qt.Corner.TopRightCorner)
+    assert (corner is w.compare_line) == beside
+    assert w.compare_line.isVisible()
+    assert w.tabs.tabBar().font().pointSizeF() > 20

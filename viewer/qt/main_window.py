@@ -8,6 +8,8 @@ two kernels, or two rows picked in the kernel list) are compared, A against B.
 
 from __future__ import annotations
 
+import html
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,8 +20,10 @@ from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
+    QFontMetrics,
     QKeySequence,
     QPalette,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -117,7 +121,7 @@ class MainWindow(QMainWindow):
         self.tab_pages: list[QWidget] = list(tabs) if tabs is not None else default_tabs()
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
-        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setUsesScrollButtons(True)  # a narrow projector must not widen the window
         for number, page in enumerate(self.tab_pages):
             self.tabs.addTab(page, tab_title(page, number))
             self.tabs.setTabToolTip(number, getattr(page, "QUESTION", ""))
@@ -462,14 +466,30 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- status
 
     def _place_compare_line(self) -> None:
+        """In projector mode beside the tabs, on one line, where the window is wide enough for
+        both; otherwise above the tabs, wrapped."""
         beside = self.tabs.cornerWidget(Qt.Corner.TopRightCorner) is self.compare_line
-        self.compare_line.setWordWrap(not self.projector)  # beside the tabs: one line
-        if self.projector and not beside:
+        want_beside = self.projector and self._room_beside_tabs()
+        if want_beside and not beside:
+            self.compare_line.setWordWrap(False)
             self.tabs.setCornerWidget(self.compare_line, Qt.Corner.TopRightCorner)
-        elif not self.projector and beside:
+        elif not want_beside and beside:
             self.tabs.setCornerWidget(None, Qt.Corner.TopRightCorner)
             self.reading_column.insertWidget(1, self.compare_line)
+            self.compare_line.setWordWrap(True)
         self.compare_line.setVisible(bool(self.picks))
+
+    def _room_beside_tabs(self) -> bool:
+        bar = self.tabs.tabBar()
+        needed = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+        plain = html.unescape(re.sub(r"<[^>]+>", "", self.compare_line.text()))
+        needed += QFontMetrics(self.tab_style.font("body", bold=True)).horizontalAdvance(plain)
+        return needed + self.tab_style.px(24) <= self.width()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.projector:
+            self._place_compare_line()
 
     def _update_compare_line(self) -> None:
         """'A naive (file) against B tiled (file)'; in projector mode, beside the tabs and

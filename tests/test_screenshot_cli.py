@@ -62,3 +62,41 @@ def test_a_file_that_fails_exits_non_zero_with_one_line(tmp_path) -> None:
     assert lines[0].startswith("ncu-reader: ")
     assert str(bad) in lines[0]
     assert not out.exists()
+
+
+def colour_counts(path: Path) -> dict[str, int]:
+    """How many pixels of each colour a PNG holds, keyed '#rrggbb'."""
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB888)
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(),
+                                                               image.bytesPerLine())
+    rgb = rows[:, : image.width() * 3].reshape(-1, 3)
+    codes = (rgb[:, 0].astype(np.int64) << 16) | (rgb[:, 1].astype(np.int64) << 8) | rgb[:, 2]
+    values, counts = np.unique(codes, return_counts=True)
+    return {f"#{v:06x}": int(c) for v, c in zip(values, counts, strict=True)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("projector", [False, True])
+@pytest.mark.parametrize(
+    ("tab", "colour"),
+    [("sol", "compute"), ("memory", "shared"), ("occupancy", "highlight")],
+)
+def test_every_tab_renders_its_reading(tmp_path, tab: str, colour: str, projector: bool) -> None:
+    """Each tab's picture carries what only that tab draws: the compute bars, the shared-load
+    arrow of the tiled kernel, the highlighted binding limit."""
+    from viewer.qt.style import Style
+
+    out = tmp_path / f"{tab}.png"
+    args = ["--screenshot", out, "--tab", tab, NAIVE, TILED]
+    result = viewer(tmp_path, *args, *(["--projector"] if projector else []))
+    assert result.returncode == 0, result.stderr
+    counts = colour_counts(out)
+    total = sum(counts.values())
+    colours = Style(projector=projector).colors
+    assert counts.get(colours.background, 0) < 0.97 * total  # not an empty page
+    assert counts.get(getattr(colours, colour), 0) > 500
+    others = {"sol": "shared", "memory": "compute", "occupancy": "compute"}[tab]
+    assert counts.get(getattr(colours, others), 0) < counts[getattr(colours, colour)]

@@ -36,7 +36,13 @@ def ncu_message(text: str) -> str | None:
     if errors:
         first = next((e for e in errors if _PERMISSION in e), errors[0])
         quote = first if len(first) <= MAX_QUOTE_CHARS else first[: MAX_QUOTE_CHARS - 3] + "..."
-        more = len(errors) - 1
+        quoted = 1
+        for follow_up in errors[errors.index(first) + 1:]:  # ncu's next lines explain the first
+            if len(quote) + 1 + len(follow_up) > MAX_QUOTE_CHARS:
+                break
+            quote += " " + follow_up
+            quoted += 1
+        more = len(errors) - quoted
         return quote + (f" (and {more} more ncu error{'s' if more > 1 else ''})" if more else "")
     warning = _NO_KERNELS.search(text)
     return warning.group(1) if warning else None

@@ -160,13 +160,18 @@ def _validate(name: str, dim: int) -> None:
         raise ValueError(f"size must be a positive integer, got {dim}")
 
 
+def _problem(dim: int, rng: np.random.Generator):
+    """Fresh inputs on the device, their float64 reference, and an output poisoned with NaN."""
+    a, b = random_inputs(dim, rng)
+    ref = reference(a, b, dim)
+    d_c = cuda.to_device(np.full(dim * dim, np.nan, dtype=np.float32))
+    return ref, cuda.to_device(a), cuda.to_device(b), d_c
+
+
 def check_kernel(name: str, dim: int, rng: np.random.Generator) -> KernelCheck:
     """One correctness launch of kernel `name` at dim x dim x dim, on fresh inputs."""
     _validate(name, dim)
-    a, b = random_inputs(dim, rng)
-    ref = reference(a, b, dim)
-    d_a, d_b = cuda.to_device(a), cuda.to_device(b)
-    d_c = cuda.to_device(np.full(dim * dim, np.nan, dtype=np.float32))
+    ref, d_a, d_b, d_c = _problem(dim, rng)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaPerformanceWarning)
         launch(name, d_a, d_b, d_c, dim, dim, dim)
@@ -188,24 +193,20 @@ def check(
 
 
 def run_launch_order(
-    name: str, dim: int, job: Job, rng: np.random.Generator | None = None, *, start: float = 0.0,
-    share: float = 1.0,
+    name: str, dim: int, job: Job, rng: np.random.Generator | None = None
 ) -> KernelTiming:
     """Run kernel `name` through the lesson's launch order at dim and time the timed launches.
 
-    Needs a real GPU. `start` and `share` place this run's progress inside a larger job.
+    Needs a real GPU.
     """
     _validate(name, dim)
     rng = rng if rng is not None else np.random.default_rng()
     steps = LAUNCHES_PER_KERNEL
 
     def progress(done: int, what: str) -> None:
-        job.progress(start + share * done / steps, f"{name} at {dim}: {what}")
+        job.progress(done / steps, f"{name} at {dim}: {what}")
 
-    a, b = random_inputs(dim, rng)
-    ref = reference(a, b, dim)
-    d_a, d_b = cuda.to_device(a), cuda.to_device(b)
-    d_c = cuda.to_device(np.full(dim * dim, np.nan, dtype=np.float32))
+    ref, d_a, d_b, d_c = _problem(dim, rng)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaPerformanceWarning)
@@ -263,7 +264,7 @@ def time_kernels(
     rng = np.random.default_rng(seed)
     share = 1.0 / len(kernels)
     timings = tuple(
-        run_launch_order(name, dim, job, rng, start=i * share, share=share)
+        run_launch_order(name, dim, job.part(i * share, (i + 1) * share), rng)
         for i, name in enumerate(kernels)
     )
     job.progress(1.0, "timed")

@@ -110,3 +110,29 @@ def test_summary_has_every_key() -> None:
     s = reading.summary(kernel("k", duration_ns=5.0))
     assert tuple(s) == SUMMARY_KEYS
     assert s["duration_ns"] == 5.0 and s["global_load_requests"] is None
+
+
+def test_the_derivation_against_the_shipped_captures() -> None:
+    from pathlib import Path
+
+    from viewer.readers import read_report
+
+    profiles = Path(__file__).resolve().parent.parent / "profiles"
+    naive = read_report(profiles / "naive.ncu-rep").kernels[0]
+    tiled = read_report(profiles / "tiled.ncu-rep").kernels[0]
+    checks = {c.label: c for c in reading.predictions(naive)}
+    assert checks["global load requests"].ratio == 1.0
+    assert checks["global load sectors"].ratio == 1.0
+    assert "shared load instructions" not in checks
+    shared = {c.label: c for c in reading.predictions(tiled)}["shared load instructions"]
+    assert shared.predicted == 1024 * 8192  # 1,024 shared loads per thread, 8,192 warps
+    assert shared.measured == tiled.metric("smsp__sass_inst_executed_op_shared_ld.sum")
+
+
+def test_no_derivation_for_foreign_kernels_or_missing_sizes() -> None:
+    assert reading.predictions(kernel("gemm", **NAIVE)) == ()
+    odd = Kernel(0, "matmul_naive", "matmul_naive()", grid=(3, 2, 1), block=(16, 16, 1))
+    assert reading.predictions(odd) == ()
+    check = reading.predictions(kernel("matmul_tiled", **TILED))[-1]
+    assert check.label == "shared load instructions" and check.measured is None
+    assert check.ratio is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QLabel, QWidget
 
 from viewer import reading
@@ -302,8 +303,35 @@ def test_tabs_fit_1280_by_800(cls: type[ReadingTab], projector: bool, qtbot, nai
     qtbot.waitExposed(tab)
     scroll = tab._scroll
     assert scroll.horizontalScrollBar().maximum() == 0
-    if not projector:
-        assert scroll.verticalScrollBar().maximum() == 0
+    if not projector:  # the reading fits; the derivation against the card may follow below
+        below = tab.findChild(QLabel, "derivation_title")
+        if below is None:
+            assert scroll.verticalScrollBar().maximum() == 0
+        else:
+            top = below.mapTo(scroll.widget(), QPoint(0, 0)).y()
+            assert top <= scroll.viewport().height()
     picture = tab.grab()
     assert (picture.width(), picture.height()) == (1280, 800)
     assert picture.save(str(tmp_path / "tab.png"))
+
+
+def test_memory_tab_sets_the_derivation_against_the_card(qtbot) -> None:
+    profiles = Path(__file__).resolve().parent.parent / "profiles"
+    kernels = [read_report(profiles / f"{n}.ncu-rep").kernels[0] for n in ("naive", "tiled")]
+    tab = MemoryTab()
+    qtbot.addWidget(tab)
+    tab.set_kernels(kernels, ["matmul_naive", "matmul_tiled"])
+    found = {w.objectName(): w.text() for w in tab.findChildren(QLabel) if w.objectName()}
+    assert found["derivation_matmul_naive_global_load_requests_2"] == "8,388,608"
+    assert found["derivation_matmul_naive_global_load_requests_3"] == "8,388,608"
+    assert found["derivation_matmul_tiled_shared_load_instructions_4"] == "62.50 %"
+    assert "merged" in found["derivation_note"]
+
+
+def test_memory_tab_has_no_derivation_for_foreign_kernels(qtbot) -> None:
+    (kernel,) = read_report(CORPUS / "ncu-public"
+                            / "new-2025-details-naive-gemm-single-kernel-cc86.txt").kernels
+    tab = MemoryTab()
+    qtbot.addWidget(tab)
+    tab.set_kernels([kernel])
+    assert all(w.objectName() != "derivation_title" for w in tab.findChildren(QLabel))

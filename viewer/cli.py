@@ -53,6 +53,10 @@ def _wrap(text: str, indent: str = "     ") -> str:
     return textwrap.fill(text, width=96, initial_indent=indent, subsequent_indent=indent)
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
 def _row(label: str, text: str) -> str:
     return f"     {label:<46}  {text}"
 
@@ -91,7 +95,20 @@ def kernel_text(kernel: Kernel) -> str:
         lines.append(_row("DRAM bytes / compulsory floor",
                           f"{fmt.size(chart.dram_bytes)} / {fmt.size(chart.compulsory_bytes)}"
                           f" = {fmt.ratio(chart.times_compulsory)}"))
-        lines.append(_wrap(chart.floor_note.capitalize() + "."))
+        lines.append(_wrap(_sentence(chart.floor_note)))
+
+    checks = reading.predictions(kernel)
+    if checks:
+        lines.append("     The derivation, against the card (derived / measured):")
+        for check in checks:
+            spr = check.label == "sectors per request"
+            derived = f"{check.predicted:.2f}" if spr else fmt.count(check.predicted)
+            measured = (fmt.MISSING if check.measured is None else
+                        f"{check.measured:.2f}" if spr else fmt.count(check.measured))
+            lines.append(_row("  " + check.label, f"{derived} / {measured}"))
+        if any(c.label == "shared load instructions" and c.ratio is not None and c.ratio < 1
+               for c in checks):
+            lines.append(_wrap(_sentence(reading.SHARED_LOAD_NOTE)))
 
     occ = reading.occupancy(kernel)
     lines.append("  3. Occupancy")

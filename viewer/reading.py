@@ -223,6 +223,60 @@ def memory_chart(kernel: Kernel) -> MemoryChart:
     return MemoryChart(**v, problem_dim=problem_dim(kernel), arrows=arrows)
 
 
+# ---------------------------------------------------------------- The derivation, against the card
+
+
+@dataclass(frozen=True)
+class PredictionCheck:
+    """One figure of the lesson's derivation next to the counter that measures it."""
+
+    label: str
+    predicted: float
+    measured: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        """measured / predicted, or None when the report lacks the counter."""
+        if self.measured is None or self.predicted == 0:
+            return None
+        return self.measured / self.predicted
+
+
+SHARED_LOAD_NOTE = ("a shared-load count lower than derived means the compiler merged a thread's "
+                    "consecutive shared reads into wider load instructions: the source's loads "
+                    "are the same, the instructions fewer")
+
+
+def predictions(kernel: Kernel) -> tuple[PredictionCheck, ...]:
+    """The derivation's request and sector counts for the app's own matmuls (size known, square
+    tile x tile blocks), against this kernel's counters; () for any other kernel."""
+    from viewer.predict import DerivationError, derive
+
+    dim = problem_dim(kernel)
+    if dim is None or kernel.block is None or kernel.block[0] != kernel.block[1]:
+        return ()
+    try:
+        derived = derive(dim, kernel.block[0])
+    except DerivationError:
+        return ()
+    tiled = kernel.name == "matmul_tiled"
+    p = derived.tiled if tiled else derived.naive
+    checks = [
+        PredictionCheck("global load requests", p.global_load_requests,
+                        value(kernel, "global_load_requests")),
+        PredictionCheck("global load sectors", p.global_load_sectors,
+                        value(kernel, "global_load_sectors")),
+        PredictionCheck("sectors per request", p.sectors_per_request,
+                        sectors_per_request(kernel)),
+    ]
+    if tiled:
+        shared = value(kernel, "shared_load_instructions")
+        checks.append(PredictionCheck(
+            "shared load instructions", p.shared_loads_per_thread * derived.warps,
+            shared))
+    return tuple(checks)
+
+
 # ---------------------------------------------------------------- 3. Occupancy
 
 

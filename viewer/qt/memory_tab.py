@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from viewer import formatting as fmt
+from viewer import reading
 from viewer.chart_layout import (
     BYTES,
     INSTRUCTIONS,
@@ -107,6 +109,10 @@ class MemoryTab(ReadingTab):
         layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
                                     name="legend", wrap=True))
         layout.addLayout(self._ratio_table() if self.compare_mode else self._value_table())
+        checks = [(name, reading.predictions(k)) for k, name in zip(self.kernels, self.names,
+                                                                    strict=True)]
+        if any(rows for _, rows in checks):
+            layout.addLayout(self._prediction_table(checks))
 
     def _value_table(self) -> QGridLayout:
         """The chart's numbers as the rows a text export prints them in."""
@@ -142,6 +148,46 @@ class MemoryTab(ReadingTab):
                                Qt.AlignmentFlag.AlignRight)
             grid.addWidget(self.label(ratio.direction, role, bold=headline,
                                       name=f"ratio_{ratio.key}", wrap=True), row, 3)
+        return grid
+
+    def _prediction_table(
+        self, checks: Sequence[tuple[str, Sequence[reading.PredictionCheck]]]
+    ) -> QGridLayout:
+        """The lesson's derivation for this size and tile, against the counters."""
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(self.style_.px(14))
+        grid.setVerticalSpacing(self.style_.px(2))
+        grid.setColumnStretch(4, 1)  # the numbers stay together at the left
+        title = "The derivation, against the card"
+        grid.addWidget(self.label(title, "heading", bold=True, name="derivation_title"), 0, 0,
+                       1, 5)
+        for column, head in enumerate(("derived", "measured", "measured / derived"), 1):
+            grid.addWidget(self.label(head, bold=True), 1, column, Qt.AlignmentFlag.AlignRight)
+        row = 2
+        fewer_shared = False
+        for name, rows in checks:
+            if not rows:
+                continue
+            grid.addWidget(self.label(name, bold=True), row, 0, 1, 4)
+            row += 1
+            for check in rows:
+                grid.addWidget(self.label("    " + check.label), row, 0)
+                spr = check.label == "sectors per request"
+                derived = f"{check.predicted:.2f}" if spr else fmt.count(check.predicted)
+                measured = (fmt.MISSING if check.measured is None else
+                            f"{check.measured:.2f}" if spr else fmt.count(check.measured))
+                ratio = fmt.MISSING if check.ratio is None else f"{100 * check.ratio:.2f} %"
+                key = f"derivation_{name}_{check.label.replace(' ', '_')}"
+                for column, text in enumerate((derived, measured, ratio), 1):
+                    grid.addWidget(self.label(text, name=f"{key}_{column + 1}"), row, column,
+                                   Qt.AlignmentFlag.AlignRight)
+                fewer_shared |= (check.label == "shared load instructions"
+                                 and check.ratio is not None and check.ratio < 1)
+                row += 1
+        if fewer_shared:
+            note = f"{reading.SHARED_LOAD_NOTE[:1].upper()}{reading.SHARED_LOAD_NOTE[1:]}."
+            grid.addWidget(self.label(note, "small", color="secondary", wrap=True,
+                                      name="derivation_note"), row, 0, 1, 5)
         return grid
 
     def chart_item(self) -> MemoryChartItem | None:

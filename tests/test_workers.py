@@ -9,9 +9,9 @@ from typing import ClassVar
 
 import pytest
 
-from viewer.jobs import Job
+from viewer.jobs import Job, one_line
 from viewer.model import ReportError
-from viewer.qt.workers import Worker, one_line
+from viewer.qt.workers import Worker
 from viewer.readers import read_report
 
 H200 = Path(__file__).parent / "data" / "corpus" / "h200"

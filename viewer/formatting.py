@@ -5,6 +5,8 @@ A missing value is written as MISSING, never as 0.
 
 from __future__ import annotations
 
+import math
+
 MISSING = "n/a"
 
 
@@ -33,6 +35,14 @@ def duration(ns: float | None) -> str:
     if ns >= 1e3:
         return f"{ns / 1e3:.2f} us"
     return f"{ns:.0f} ns"
+
+
+def milliseconds(value: float) -> str:
+    """Milliseconds to four significant digits, without an exponent: '0.2200 ms', '41.73 ms'."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:.3f} ms"
+    decimals = max(0, 3 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f} ms"
 
 
 def size(nbytes: float | None) -> str:

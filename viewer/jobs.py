@@ -11,6 +11,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from viewer.model import ReportError
+
+
+def one_line(exc: BaseException) -> str:
+    """A failure as one line: a ReportError's own text, anything else prefixed by its type."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, ReportError):
+        return text
+    name = type(exc).__name__
+    return f"{name}: {text}" if text else name
+
 
 class Cancelled(Exception):
     """The job was cancelled before it finished."""

@@ -10,8 +10,7 @@ one it says so in one line. numba is imported by those jobs, not when this modul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -34,158 +33,37 @@ from PySide6.QtWidgets import (
 
 from viewer import formatting as fmt
 from viewer.jobs import Job
-from viewer.predict import DEFAULT_TILE, DerivationError, derive
 from viewer.qt.reading_tab import WrappedColumn
 from viewer.qt.style import Role, Style
-from viewer.qt.timing_plot import X_LABEL, LaunchTimesPlot, kernel_color, ms_text
-from viewer.qt.workers import Worker, one_line
+from viewer.qt.timing_plot import X_LABEL, LaunchTimesPlot, kernel_color
+from viewer.qt.workers import Worker
+from viewer.timing import (
+    DEFAULT_SIZE,
+    LOOKING,
+    NEEDS_GPU,
+    PLAIN_RUN_NOTE,
+    DeviceCheck,
+    check_text,
+    device_text,
+    dispatch_text,
+    find_device,
+    launch_order_text,
+    launches_axis_text,
+    queue_warning,
+    ratio_text,
+    size_text,
+    time_kernels,
+    timed_or_unavailable,
+    timing_sizes,
+)
 
 if TYPE_CHECKING:
-    from viewer.kernels.runner import KernelTiming, TimingResult
+    from viewer.kernels.runner import TimingResult
 
-CANDIDATE_SIZES = (512, 1024, 2048, 4096)
-DEFAULT_SIZE = 512
 RUN_SHORTCUT = "Ctrl+R"
-
-NEEDS_GPU = "Timing needs an NVIDIA GPU with a CUDA driver."
-PLAIN_RUN_NOTE = (
-    "Timings come from a plain run, counters from a profiled run, never mixed: under ncu each "
-    "kernel is replayed once per collection pass, so a clock read there times the profiler.")
-LOOKING = "Looking for a CUDA GPU..."
 
 # At or above this width in pixels, the numbers sit beside the plot rather than below it.
 SIDE_BY_SIDE_PX = 1000
-
-
-def timing_sizes(candidates: Sequence[int] = CANDIDATE_SIZES,
-                 tile: int = DEFAULT_TILE) -> list[int]:
-    """The candidate sizes the lesson's tile divides (the derivation applies to them)."""
-    sizes = []
-    for dim in candidates:
-        try:
-            derive(dim, tile)
-        except DerivationError:
-            continue
-        sizes.append(dim)
-    return sizes
-
-
-def size_text(dim: int) -> str:
-    return f"{dim} x {dim} x {dim}"
-
-
-@dataclass(frozen=True)
-class DeviceCheck:
-    """What the look for a GPU found: the device's name, or why timing cannot run here."""
-
-    device: str | None = None
-    problem: str | None = None
-
-
-def unavailable(exc: BaseException) -> DeviceCheck:
-    """The one-line reason timing cannot run, from what numba raised."""
-    from numba import config
-
-    from viewer.kernels.runner import GpuUnavailable
-
-    if config.ENABLE_CUDASIM:
-        why = "numba's CUDA simulator is on (NUMBA_ENABLE_CUDASIM=1) and its times mean nothing"
-    elif isinstance(exc, GpuUnavailable):
-        why = "numba finds no CUDA GPU on this machine"
-    else:
-        why = f"numba could not use the GPU ({one_line(exc)})"
-    return DeviceCheck(problem=f"No timing here: {why}. {NEEDS_GPU}")
-
-
-def find_device(job: Job) -> DeviceCheck:
-    """The CUDA device numba would time on, or why there is none (never raises for that)."""
-    job.progress(0.0, LOOKING)
-    try:
-        from viewer.kernels.runner import require_gpu
-
-        return DeviceCheck(device=require_gpu())
-    except Exception as exc:
-        return unavailable(exc)
-
-
-def time_kernels(dim: int, job: Job) -> TimingResult:
-    """viewer.kernels.runner.time_kernels, imported when first run."""
-    from viewer.kernels.runner import time_kernels as run
-
-    return run(dim, job)
-
-
-def timed_or_unavailable(run: Callable[[int, Job], TimingResult], dim: int,
-                         job: Job) -> TimingResult | DeviceCheck:
-    """`run(dim, job)`; a GPU that has gone becomes a DeviceCheck rather than an error."""
-    from viewer.kernels.runner import GpuUnavailable
-
-    try:
-        return run(dim, job)
-    except GpuUnavailable as exc:
-        return unavailable(exc)
-
-
-def launch_order_text() -> str:
-    """Per kernel, the launches the runner makes and which of them are timed."""
-    from viewer.kernels import runner
-
-    def launches(n: int, one: str, many: str) -> str:
-        return f"{n} {one if n == 1 else many}"
-
-    return ("Per kernel, the lesson's launch order: "
-            f"{launches(runner.CORRECTNESS_LAUNCHES, 'correctness launch', 'correctness launches')}"
-            " (checked against a float64 CPU reference), "
-            f"{launches(runner.WARMUP_LAUNCHES, 'warm-up', 'warm-ups')}, "
-            f"{launches(runner.TIMED_LAUNCHES, 'timed launch', 'timed launches')} (plotted), "
-            "each between two CUDA events.")
-
-
-def launches_axis_text() -> str:
-    """The plot's x axis: which launches these are."""
-    from viewer.kernels import runner
-
-    return (f"timed launch (after {runner.CORRECTNESS_LAUNCHES} correctness + "
-            f"{runner.WARMUP_LAUNCHES} warm-up launches)")
-
-
-def ratio_text(result: TimingResult) -> str:
-    """'naive / tiled: 4.58x', the ratio of the two kernels' medians ('' unless two)."""
-    if len(result.kernels) != 2:
-        return ""
-    first, second = result.kernels
-    ratio = first.median_ms / second.median_ms if second.median_ms > 0 else None
-    return f"{first.kernel} / {second.kernel}: {fmt.ratio(ratio)}"
-
-
-def dispatch_text(result: TimingResult) -> str:
-    """numba's dispatch overhead, stated apart from the kernel times."""
-    return ("Timed without dispatch: each launch queued behind a hold kernel; dispatch costs "
-            f"{ms_text(result.dispatch_ms)} per launch on the host (median host time of one "
-            "launch call).")
-
-
-def check_text(timing: KernelTiming) -> str:
-    """'ok' or why the kernel's output is wrong."""
-    if timing.passed:
-        return "ok"
-    if not timing.timed_output_matches:
-        return "FAILED: output changed in the timed launches"
-    return f"FAILED: relative error {timing.relative_error:.1e}"
-
-
-def queue_warning(timing: KernelTiming) -> str:
-    """'' when every timed launch waited behind its hold; else how many may include dispatch."""
-    missed = timing.queued.count(False)
-    if not missed:
-        return ""
-    launches = "launch was" if missed == 1 else "launches were"
-    return (f"{missed} {timing.kernel} {launches} not queued behind the hold: "
-            f"{'its time' if missed == 1 else 'their times'} may include dispatch.")
-
-
-def device_text(result: TimingResult) -> str:
-    return f"{result.device}, {size_text(result.dim)} float32"
 
 
 _COLUMNS = ("kernel", "median", "min", "max", "GFLOP/s", "check")
@@ -502,9 +380,9 @@ class TimingPanel(QWidget):
                 label.deleteLater()
         self.rows = {}
         for row, timing in enumerate(result.kernels, 1):
-            texts = (timing.kernel, ms_text(timing.median_ms), ms_text(min(timing.launches_ms)),
-                     ms_text(max(timing.launches_ms)), f"{timing.gflops():,.0f}",
-                     check_text(timing))
+            ms = fmt.milliseconds
+            texts = (timing.kernel, ms(timing.median_ms), ms(min(timing.launches_ms)),
+                     ms(max(timing.launches_ms)), f"{timing.gflops():,.0f}", check_text(timing))
             cells: dict[str, QLabel] = {}
             for column, (name, text) in enumerate(zip(_COLUMNS, texts, strict=True)):
                 label = QLabel(text, self.numbers)

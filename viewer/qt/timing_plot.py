@@ -6,7 +6,6 @@ leaves room for the legend above the highest point.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
@@ -32,14 +31,6 @@ Y_LABEL = "GPU time (ms)"
 def kernel_color(style: Style, index: int) -> QColor:
     """The colour of the index-th kernel of a result, in the plot and beside it."""
     return style.color(KERNEL_COLORS[index % len(KERNEL_COLORS)])
-
-
-def ms_text(value: float) -> str:
-    """Milliseconds to four significant digits, without an exponent: '0.2200 ms', '41.73 ms'."""
-    if value == 0 or not math.isfinite(value):
-        return f"{value:.3f} ms"
-    decimals = max(0, 3 - math.floor(math.log10(abs(value))))
-    return f"{value:,.{decimals}f} ms"
 
 
 class LaunchTimesPlot(pg.PlotWidget):

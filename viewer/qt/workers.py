@@ -32,19 +32,9 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from viewer.jobs import Cancelled, Job
-from viewer.model import ReportError
+from viewer.jobs import Cancelled, Job, one_line
 
 _DONE, _FAILED, _PROGRESS, _CANCELLED = "done", "failed", "progress", "cancelled"
-
-
-def one_line(exc: BaseException) -> str:
-    """A failure as one line: a ReportError's own text, anything else prefixed by its type."""
-    text = " ".join(str(exc).split())
-    if isinstance(exc, ReportError):
-        return text
-    name = type(exc).__name__
-    return f"{name}: {text}" if text else name
 
 
 # How often the GUI thread looks whether a garbage collection is due.

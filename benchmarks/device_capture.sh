@@ -7,7 +7,7 @@
 #             and raw CSV exports, and profiles/metadata.json
 #   bench     benchmarks/bench_kernels.py: numba against the CUDA C++ twin and cuBLAS; the twin's
 #             resource report, SASS and executed instructions
-#   loops     benchmarks/loop_forms.py: five spellings of the naive loop, timed and counted
+#   loops     benchmarks/loop_forms.py: seven spellings of the naive loop, timed and counted
 #   large     the naive kernel and its twin at 4096 under ncu (speed of light, memory, warp state)
 #   many      a many-kernel report of a PyTorch training loop, for the reader benchmark
 #
@@ -147,7 +147,7 @@ step_loops() {
     local b=$WORK/bench
     mkdir -p "$b"
     run 90 "loop forms" python3 benchmarks/loop_forms.py --dim "$DIM" 4096 | tee "$b/loops.txt"
-    run 120 "loop forms under ncu" ncu -k 'regex:loop_|matmul_naive' --launch-count 5 \
+    run 120 "loop forms under ncu" ncu -k 'regex:loop_|matmul_naive' --launch-count 7 \
         --clock-control none --csv --page raw \
         --metrics smsp__inst_executed.sum,launch__registers_per_thread,gpu__time_duration.sum \
         python3 benchmarks/loop_forms.py --dim "$DIM" --launches 1 >"$b/loops-ncu.csv"

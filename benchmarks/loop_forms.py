@@ -1,20 +1,23 @@
-"""Why the naive numba kernel is written with unsigned indices and a 32-bit loop test.
+"""Why the naive numba kernel is written with unsigned indices, a 32-bit loop test and its loads
+four steps ahead.
 
-Five spellings of the same naive matmul, with the same loads and the same sectors:
+Seven spellings of the same naive matmul, with the same loads and the same sectors:
 
   loop_signed_range    signed indices, `for p in range(k)`
   loop_unsigned_range  uint64 indices, `for p in range(k)`
   loop_unsigned_while  uint64 indices, `while p < k`
-  matmul_naive         uint64 indices, `while uint32(p) < uint32(k)` (the shipped kernel,
-                       viewer/kernels/matmul.py)
+  loop_uint32_test     uint64 indices, `while uint32(p) < uint32(k)`, one step at a time
   loop_pointer_steps   uint64 offsets advanced by one add each step (a by 1, b by n), a 32-bit
                        step counter; not the lesson's `a[row * k + p] * b[p * n + col]` spelling
+  loop_uint32_index    every index computed in 32 bits
+  matmul_naive         as loop_uint32_test, four steps at a time with their loads first (the
+                       shipped kernel, viewer/kernels/matmul.py)
 
 Each runs the lesson's launch order at one size (one checked correctness launch, three warm-ups,
 ten timed launches queued behind a hold) and prints its median. Under ncu, capture the first
 launch of each to compare executed instructions:
 
-    ncu -k regex:'loop_|matmul_naive' --launch-count 5 --clock-control none \
+    ncu -k regex:'loop_|matmul_naive' --launch-count 7 --clock-control none \
         --metrics smsp__inst_executed.sum,launch__registers_per_thread,gpu__time_duration.sum \
         python3 benchmarks/loop_forms.py --dim 512 --launches 1
 """
@@ -96,12 +99,43 @@ def loop_pointer_steps(a, b, c, m, n, k):
         c[row * n + col] = acc
 
 
+@cuda.jit
+def loop_uint32_index(a, b, c, m, n, k):
+    col = uint32(cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x)
+    row = uint32(cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y)
+    k32 = uint32(k)
+    n32 = uint32(n)
+    if row < uint32(m) and col < n32:
+        acc = float32(0.0)
+        p = uint32(0)
+        while p < k32:
+            acc += a[uint32(row * k32 + p)] * b[uint32(p * n32 + col)]
+            p = uint32(p + uint32(1))
+        c[uint32(row * n32 + col)] = acc
+
+
+@cuda.jit
+def loop_uint32_test(a, b, c, m, n, k):
+    col = uint64(cuda.blockIdx.x) * uint64(cuda.blockDim.x) + uint64(cuda.threadIdx.x)
+    row = uint64(cuda.blockIdx.y) * uint64(cuda.blockDim.y) + uint64(cuda.threadIdx.y)
+    if row < m and col < n:
+        acc = float32(0.0)
+        steps = uint32(k)
+        p = uint64(0)
+        while uint32(p) < steps:
+            acc += a[row * k + p] * b[p * n + col]
+            p += uint64(1)
+        c[row * n + col] = acc
+
+
 VARIANTS = {
     "loop_signed_range": (loop_signed_range, np.int64),
     "loop_unsigned_range": (loop_unsigned_range, np.uint64),
     "loop_unsigned_while": (loop_unsigned_while, np.uint64),
-    "matmul_naive": (matmul_naive, np.uint64),
+    "loop_uint32_test": (loop_uint32_test, np.uint64),
     "loop_pointer_steps": (loop_pointer_steps, np.uint64),
+    "loop_uint32_index": (loop_uint32_index, np.uint64),
+    "matmul_naive": (matmul_naive, np.uint64),
 }
 
 

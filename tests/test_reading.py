@@ -136,3 +136,15 @@ def test_no_derivation_for_foreign_kernels_or_missing_sizes() -> None:
     check = reading.predictions(kernel("matmul_tiled", **TILED))[-1]
     assert check.label == "shared load instructions" and check.measured is None
     assert check.ratio is None
+
+
+def test_a_kernel_without_barriers_is_not_told_barriers_cost_it() -> None:
+    occ = reading.occupancy(kernel("matmul_naive", **NAIVE, launch__barrier_count=0))
+    assert occ.barriers == 0
+    assert "Barriers" not in occ.explanation and "no barrier" in occ.explanation
+
+
+def test_barrier_stalls_are_quoted_when_the_report_has_them() -> None:
+    occ = reading.occupancy(kernel("matmul_tiled", **TILED, launch__barrier_count=1, **{
+        reading.BARRIER_STALL: 3.1161}))
+    assert "Barriers (warps waited at one 3.12 cycles per issued instruction)" in occ.explanation

@@ -150,4 +150,6 @@ KNOWN_METRICS: frozenset[str] = frozenset(LABELS.values()) | frozenset(SUMMARY_M
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
     "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
+    "launch__waves_per_multiprocessor", "launch__barrier_count",
+    "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
 }

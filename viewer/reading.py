@@ -294,6 +294,8 @@ class Occupancy:
     limits: tuple[BlockLimit, ...]
     waves_per_sm: float | None
     explanation: str
+    barriers: float | None = None  # barriers per block (launch__barrier_count)
+    barrier_stall: float | None = None  # warps waiting at one, per issued instruction
 
     @property
     def gap_pct(self) -> float | None:
@@ -320,12 +322,17 @@ _LIMITS = (
 )
 
 
+BARRIER_COUNT = "launch__barrier_count"
+BARRIER_STALL = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+
+
 def occupancy(kernel: Kernel) -> Occupancy:
     limits = tuple(BlockLimit(label, metric, kernel.metric(metric)) for label, metric in _LIMITS
                    if label != "Block Limit Barriers" or kernel.metric(metric) is not None)
     occ = Occupancy(value(kernel, "theoretical_occupancy_pct"),
                     value(kernel, "achieved_occupancy_pct"), limits,
-                    kernel.metric("launch__waves_per_multiprocessor"), "")
+                    kernel.metric("launch__waves_per_multiprocessor"), "",
+                    kernel.metric(BARRIER_COUNT), kernel.metric(BARRIER_STALL))
     return replace(occ, explanation=_occupancy_text(occ))
 
 
@@ -351,11 +358,22 @@ def _occupancy_text(occ: Occupancy) -> str:
                     "once, so some SMs run short of warps)")
         elif waves is not None and waves % 1 != 0:
             tail = f" ({fmt.count(waves)} waves per SM: the last wave is partial)"
+        reasons = [f"an uneven tail{tail}", "one block taking longer than its neighbours"]
+        if occ.barriers != 0:
+            stall = ""
+            if occ.barrier_stall is not None:
+                stall = (f" (warps waited at one {occ.barrier_stall:.2f} cycles per issued "
+                         "instruction)")
+            reasons.insert(0, f"barriers{stall}")
+        listed = ", ".join(reasons[:-1]) + " and " + reasons[-1]
         parts.append(
             f"Achieved is {gap:.2f} points below theoretical: the launch could have filled the "
-            "machine and the workload did not. Barriers, an uneven tail" + tail + " and one "
-            "block taking longer than its neighbours are the usual reasons; registers and shared "
-            "memory are not, because the block limits already priced them in.")
+            f"machine and the workload did not. {listed[:1].upper()}{listed[1:]} are the usual "
+            "reasons; registers and shared memory are not, because the block limits already "
+            "priced them in.")
+        if occ.barriers == 0:
+            parts.append("The kernel has no barrier (launch__barrier_count is 0), so barriers "
+                         "are not among them.")
     else:
         parts.append(f"Achieved is within {OCCUPANCY_GAP_PCT:.0f} points of theoretical "
                      f"({gap:.2f}): the kernel kept the residency its launch allowed.")

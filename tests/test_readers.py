@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import time
@@ -17,9 +16,6 @@ from viewer.readers.sniff import MAX_BYTES, sniff
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 H200 = CORPUS / "h200"
 PUBLIC = CORPUS / "ncu-public"
-HAS_DETAILS_TEXT = importlib.util.find_spec("viewer.readers.details_text") is not None
-needs_details_text = pytest.mark.skipif(
-    not HAS_DETAILS_TEXT, reason="viewer.readers.details_text does not exist yet")
 
 # ncu's own words, as real failed captures printed them.
 PERMISSION_LOG = (
@@ -93,7 +89,6 @@ def test_read_report_reads_the_naive_kernel_in_every_format(name: str) -> None:
     assert kernel.metric("gpu__time_duration.sum") == pytest.approx(219_140, abs=5)
 
 
-@needs_details_text
 def test_details_text_is_dispatched_to_its_reader() -> None:
     path = H200 / "numba-naive.details.txt"
     assert sniff(path) == "details-text"
@@ -176,7 +171,6 @@ def test_sniff_quotes_ncu_error_text(tmp_path: Path) -> None:
         sniff(path)
 
 
-@needs_details_text
 def test_an_error_after_profiled_kernels_does_not_hide_them(tmp_path: Path) -> None:
     path = tmp_path / "capture.txt"
     path.write_text((H200 / "numba-naive.details.txt").read_text() + APPLICATION_LOG)

@@ -3,12 +3,10 @@ ReportError (one line, naming the file), from read_report or from any reader."""
 
 from __future__ import annotations
 
-import importlib.util
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +25,6 @@ RAW_CSVS = (H200 / "numba-naive.raw.csv",)
 TEXTS = (H200 / "numba-naive.details.txt",
          PUBLIC / "mid-spelling-2022-multikernel-rowsums-colsums-details.txt")
 NCU_REPS = (H200 / "numba-naive.ncu-rep",)
-HAS_DETAILS_TEXT = importlib.util.find_spec("viewer.readers.details_text") is not None
 
 # A damaged .ncu-rep that makes ncu_report spin is refused after this long.
 FUZZ_TIMEOUT_S = 20.0
@@ -105,7 +102,6 @@ def test_ncu_rep_reader(data: bytes) -> None:
     only_report_error(lambda p: ncu_rep.read(p, timeout_s=FUZZ_TIMEOUT_S), data, "damaged.ncu-rep")
 
 
-@pytest.mark.skipif(not HAS_DETAILS_TEXT, reason="viewer.readers.details_text does not exist yet")
 @FAST
 @given(data=damaged(TEXTS))
 def test_details_text_reader(data: bytes) -> None:

@@ -64,13 +64,7 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
 def _read_text(fmt: str, path: Path) -> Report:
     """A text or CSV export; when it holds no kernel and ncu's error text, ncu is quoted."""
     try:
-        module = reader_module(fmt)
-    except ModuleNotFoundError as exc:
-        if exc.name != _MODULES[fmt]:
-            raise
-        raise ReportError(path, f"{fmt} files cannot be read by this version") from None
-    try:
-        report = module.read(path)
+        report = reader_module(fmt).read(path)
     except ReportError:
         quoted = ncu_error.file_reason(path)
         if quoted:

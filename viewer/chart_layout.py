@@ -185,25 +185,29 @@ def dram_lines(chart: reading.MemoryChart) -> tuple[str, ...]:
 def caption(kernel: Kernel, chart: reading.MemoryChart) -> str:
     """The band's caption in the lesson's words, from this kernel's counters."""
     parts = []
-    requests = chart.global_load_requests
-    each = per_thread(requests, kernel)
-    if each is not None:
-        parts.append(f"{fmt.count(round(each, 2))} global loads per thread")
-    elif requests is not None:
-        parts.append(f"{fmt.count(requests)} global load requests")
+    global_loads = _loads(chart.global_load_requests, kernel, "global loads per thread",
+                          "global load requests")
+    if global_loads:
+        parts.append(global_loads)
     if chart.sectors_per_request is not None:
         parts.append(f"{chart.sectors_per_request:.2f} sectors each")
     if chart.global_load_sectors is not None:
         parts.append(f"{fmt.count(chart.global_load_sectors)} sectors across the grid")
-    shared = chart.shared_load_instructions
-    shared_each = per_thread(shared, kernel)
-    if shared_each is not None:
-        parts.append(f"{fmt.count(round(shared_each, 2))} shared loads per thread")
-    elif shared is not None:
-        parts.append(f"{fmt.count(shared)} shared load instructions")
-    else:
-        parts.append(f"shared loads {NOT_IN_REPORT}")
+    parts.append(_loads(chart.shared_load_instructions, kernel, "shared loads per thread",
+                        "shared load instructions") or f"shared loads {NOT_IN_REPORT}")
     return ", ".join(parts) + "."
+
+
+def _loads(instructions: float | None, kernel: Kernel, per_thread_noun: str,
+           total_noun: str) -> str:
+    """Warp-wide load instructions as loads per thread where the grid is known, else as a
+    total ('' when the report lacks the counter)."""
+    each = per_thread(instructions, kernel)
+    if each is not None:
+        return f"{fmt.count(round(each, 2))} {per_thread_noun}"
+    if instructions is not None:
+        return f"{fmt.count(instructions)} {total_noun}"
+    return ""
 
 
 # The comparison rows of the memory chart, in the order the lesson reads them.

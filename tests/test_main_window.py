@@ -447,3 +447,22 @@ def test_projector_mode_fits_the_screen_it_is_given(pair_window, qtbot, width, b
     assert (corner is w.compare_line) == beside
     assert w.compare_line.isVisible()
     assert w.tabs.tabBar().font().pointSizeF() > 20
+
+
+def test_f1_lists_the_keys_from_the_windows_own_actions(pair_window, qtbot) -> None:
+    w = pair_window
+    key(w, qtbot, Qt.Key.Key_F1)
+    dialog = w.keys_dialog
+    assert dialog is not None and dialog.isVisible()
+    rows = dict(dialog.rows)
+    assert rows["Swap A and B"] == "S"
+    assert rows["Projector mode"] == "F5 or Ctrl+P"
+    assert rows["Kernel timing"] == "T"
+    assert "Keys" in rows
+    dialog.close()
+    key(w, qtbot, Qt.Key.Key_F5)  # the keys are listed in projector mode too, where no menu shows
+    key(w, qtbot, Qt.Key.Key_F1)
+    assert w.keys_dialog.isVisible()
+    assert w.keys_dialog.findChildren(QLabel)[0].font().pointSizeF() >= 20
+    key(w, qtbot, Qt.Key.Key_F1)
+    assert not w.keys_dialog.isVisible()

@@ -49,6 +49,7 @@ from viewer.qt import pictures
 from viewer.qt import recent as recent_files
 from viewer.qt.banner import Banner
 from viewer.qt.kernel_list import KernelEntry, KernelList, compare_names
+from viewer.qt.keys_dialog import KeysDialog
 from viewer.qt.loading import Loaded, first_picks, read_reports
 from viewer.qt.style import Style
 from viewer.qt.timing_panel import TimingPanel
@@ -117,6 +118,7 @@ class MainWindow(QMainWindow):
         self.last_error = ""
         self._was_maximized = False
         self._showing: int | None = None  # the generation read but not shown yet
+        self.keys_dialog: KeysDialog | None = None
 
         self.tab_pages: list[QWidget] = list(tabs) if tabs is not None else default_tabs()
         self.tabs = QTabWidget(self)
@@ -258,6 +260,8 @@ class MainWindow(QMainWindow):
         self.leave_projector_action = self._action("Leave projector mode",
                                                    lambda: self.set_projector(False), ["Esc"])
         self.leave_projector_action.setEnabled(False)
+        help_menu = self.menuBar().addMenu("&Help")
+        self.keys_action = self._action("&Keys", self.show_keys, ["F1", "?"], help_menu)
 
     def _fill_recent(self) -> None:
         recent_files.fill_menu(self.recent_menu, self.recent, self.open_paths)
@@ -405,6 +409,15 @@ class MainWindow(QMainWindow):
         return self.tabs.currentWidget()
 
     # ---------------------------------------------------------------- projector mode
+
+    def show_keys(self) -> None:
+        """Show (or hide again) the list of keys, in the current style."""
+        if self.keys_dialog is not None and self.keys_dialog.isVisible():
+            self.keys_dialog.close()
+            return
+        self.keys_dialog = KeysDialog(self.actions(), self.tab_style, self)
+        self.keys_dialog.addAction(self.keys_action)
+        self.keys_dialog.show()
 
     def toggle_projector(self) -> None:
         self.set_projector(not self.projector)

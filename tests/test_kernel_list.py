@@ -9,7 +9,6 @@ row_sums 11.97 ms, Memory [%] 72.28; column_sums 3.02 ms, Memory [%] 92.97.
 from __future__ import annotations
 
 import dataclasses
-import time
 from pathlib import Path
 
 import pytest
@@ -206,45 +205,34 @@ def ten_thousand() -> list[Report]:
     return [Report("big.ncu-rep", "ncu-rep", kernels)]
 
 
-def test_ten_thousand_kernels_answer_data_quickly(qtbot, ten_thousand) -> None:
+def test_ten_thousand_kernels_answer_every_cell(qtbot, ten_thousand) -> None:
+    """Every cell of 10,000 rows answers (how fast: benchmarks/bench_kernel_list.py)."""
     entries = kernel_entries(ten_thousand)
     model = KernelTableModel()
     model.set_entries(entries)
     assert model.rowCount() == 10_000
-    start = time.perf_counter()
-    for first in range(0, 10_000, 40):  # one screenful of 40 rows at 250 scroll positions
-        for row in range(first, first + 40):
-            for column in range(len(COLUMNS)):
-                index = model.index(row, column)
-                index.data(Qt.ItemDataRole.DisplayRole)
-                index.data(Qt.ItemDataRole.TextAlignmentRole)
-    per_screen = (time.perf_counter() - start) / 250
-    assert per_screen < 0.010, f"{per_screen * 1000:.2f} ms per screenful"
+    for row in range(10_000):
+        for column in range(len(COLUMNS)):
+            index = model.index(row, column)
+            assert index.data(Qt.ItemDataRole.DisplayRole) is not None
     assert model.index(9_999, 1).data() == "matmul_tiled"
 
 
-def test_ten_thousand_kernels_sort_and_filter_quickly(qtbot, ten_thousand) -> None:
+def test_ten_thousand_kernels_sort_filter_and_scroll(qtbot, ten_thousand) -> None:
+    """Sorting, filtering and scrolling 10,000 rows work (how fast: the benchmark)."""
     widget = KernelList()
     qtbot.addWidget(widget)
     widget.resize(700, 500)
     entries = kernel_entries(ten_thousand)  # the loading job builds these off the GUI thread
-    start = time.perf_counter()
     widget.set_entries(entries)
     widget.show()
     qtbot.waitExposed(widget)
-    timings = {"show": time.perf_counter() - start}
-    start = time.perf_counter()
     widget.view.sortByColumn(DURATION, Qt.SortOrder.DescendingOrder)
-    timings["sort"] = time.perf_counter() - start
     assert shown(widget)[:2] == ["matmul_naive", "matmul_naive"]
     assert shown(widget)[-1] == "matmul_tiled"
-    start = time.perf_counter()
     widget.filter_box.setText("tiled")
-    timings["filter"] = time.perf_counter() - start
     assert widget.proxy.rowCount() == 5_000
-    start = time.perf_counter()
     widget.view.scrollToBottom()
     widget.view.viewport().repaint()
-    timings["scroll"] = time.perf_counter() - start
-    slow = {k: round(v * 1000) for k, v in timings.items() if v > 0.1}
-    assert not slow, f"milliseconds: {slow}"
+    last = widget.proxy.index(widget.proxy.rowCount() - 1, 0)
+    assert widget.view.visualRect(last).intersects(widget.view.viewport().rect())

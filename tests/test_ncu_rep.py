@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import importlib.util
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -142,10 +141,8 @@ def test_progress_per_kernel() -> None:
 def test_cancel_kills_the_child() -> None:
     job = Job()
     job.cancel()
-    start = time.perf_counter()
     with pytest.raises(Cancelled):
         ncu_rep.read(NAIVE, job)
-    assert time.perf_counter() - start < 1.0
 
 
 def test_cancel_while_reading() -> None:
@@ -155,10 +152,8 @@ def test_cancel_while_reading() -> None:
 
 
 def test_wall_time_limit() -> None:
-    start = time.perf_counter()
     with pytest.raises(ReportError, match=r"numba-naive\.ncu-rep: reading took longer than"):
         ncu_rep.read(NAIVE, timeout_s=0.05)
-    assert time.perf_counter() - start < 2.0
 
 
 def test_memory_limit() -> None:

@@ -147,9 +147,7 @@ def test_cancel_stops_a_job_that_checks_and_drops_its_result(worker, qtbot) -> N
     with qtbot.waitSignal(worker.cancelled, timeout=5_000):
         worker.cancel()
     assert not worker.busy
-    start = time.monotonic()
     assert worker.wait(5_000)
-    assert time.monotonic() - start < 2
     qtbot.wait(50)
     assert results == []
 

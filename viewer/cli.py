@@ -101,14 +101,10 @@ def kernel_text(kernel: Kernel) -> str:
     if checks:
         lines.append("     The derivation, against the card (derived / measured):")
         for check in checks:
-            spr = check.label == "sectors per request"
-            derived = f"{check.predicted:.2f}" if spr else fmt.count(check.predicted)
-            measured = (fmt.MISSING if check.measured is None else
-                        f"{check.measured:.2f}" if spr else fmt.count(check.measured))
-            lines.append(_row("  " + check.label, f"{derived} / {measured}"))
-        if any(c.label == "shared load instructions" and c.ratio is not None and c.ratio < 1
-               for c in checks):
-            lines.append(_wrap(_sentence(reading.SHARED_LOAD_NOTE)))
+            lines.append(_row("  " + check.label,
+                              f"{check.derived_text} / {check.measured_text}"))
+        if any(check.fewer_shared_loads for check in checks):
+            lines.append(_wrap(reading.SHARED_LOAD_NOTE))
 
     occ = reading.occupancy(kernel)
     lines.append("  3. Occupancy")

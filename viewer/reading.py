@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from viewer import formatting as fmt
 from viewer.metrics import SUMMARY_KEYS, SUMMARY_METRICS
 from viewer.model import Kernel
+from viewer.predict import DerivationError, derive
 
 # A speed-of-light row at or above this percent of its peak counts as high.
 HIGH_PCT = 60.0
@@ -241,17 +242,39 @@ class PredictionCheck:
             return None
         return self.measured / self.predicted
 
+    def _figure(self, amount: float | None) -> str:
+        if amount is None:
+            return fmt.MISSING
+        return f"{amount:.2f}" if self.label == "sectors per request" else fmt.count(amount)
 
-SHARED_LOAD_NOTE = ("a shared-load count lower than derived means the compiler merged a thread's "
+    @property
+    def derived_text(self) -> str:
+        return self._figure(self.predicted)
+
+    @property
+    def measured_text(self) -> str:
+        return self._figure(self.measured)
+
+    @property
+    def ratio_text(self) -> str:
+        """measured / derived as a percent, or MISSING."""
+        return fmt.MISSING if self.ratio is None else fmt.percent(100 * self.ratio)
+
+    @property
+    def fewer_shared_loads(self) -> bool:
+        """Fewer shared-load instructions measured than derived: SHARED_LOAD_NOTE applies."""
+        return (self.label == "shared load instructions" and self.ratio is not None
+                and self.ratio < 1)
+
+
+SHARED_LOAD_NOTE = ("A shared-load count lower than derived means the compiler merged a thread's "
                     "consecutive shared reads into wider load instructions: the source's loads "
-                    "are the same, the instructions fewer")
+                    "are the same, the instructions fewer.")
 
 
 def predictions(kernel: Kernel) -> tuple[PredictionCheck, ...]:
     """The derivation's request and sector counts for the app's own matmuls (size known, square
     tile x tile blocks), against this kernel's counters; () for any other kernel."""
-    from viewer.predict import DerivationError, derive
-
     dim = problem_dim(kernel)
     if dim is None or kernel.block is None or kernel.block[0] != kernel.block[1]:
         return ()

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from viewer import formatting as fmt
 from viewer import reading
 from viewer.chart_layout import (
     BYTES,
@@ -172,21 +171,16 @@ class MemoryTab(ReadingTab):
             row += 1
             for check in rows:
                 grid.addWidget(self.label("    " + check.label), row, 0)
-                spr = check.label == "sectors per request"
-                derived = f"{check.predicted:.2f}" if spr else fmt.count(check.predicted)
-                measured = (fmt.MISSING if check.measured is None else
-                            f"{check.measured:.2f}" if spr else fmt.count(check.measured))
-                ratio = fmt.MISSING if check.ratio is None else f"{100 * check.ratio:.2f} %"
                 key = f"derivation_{name}_{check.label.replace(' ', '_')}"
-                for column, text in enumerate((derived, measured, ratio), 1):
+                texts = (check.derived_text, check.measured_text, check.ratio_text)
+                for column, text in enumerate(texts, 1):
                     grid.addWidget(self.label(text, name=f"{key}_{column + 1}"), row, column,
                                    Qt.AlignmentFlag.AlignRight)
-                fewer_shared |= (check.label == "shared load instructions"
-                                 and check.ratio is not None and check.ratio < 1)
+                fewer_shared |= check.fewer_shared_loads
                 row += 1
         if fewer_shared:
-            note = f"{reading.SHARED_LOAD_NOTE[:1].upper()}{reading.SHARED_LOAD_NOTE[1:]}."
-            grid.addWidget(self.label(note, "small", color="secondary", wrap=True,
+            grid.addWidget(self.label(reading.SHARED_LOAD_NOTE, "small", color="secondary",
+                                      wrap=True,
                                       name="derivation_note"), row, 0, 1, 5)
         return grid
 

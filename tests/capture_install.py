@@ -1,0 +1,139 @@
+"""A planted capture install for tests: a copy of the helper, its capture.json and a fake ncu.
+
+The fake ncu stands in for what this machine lacks (a GPU and Nsight Compute). It is a small Python
+program written per test from one behaviour; it records the argv it got and its pid, so a test can
+check what the helper ran and that nothing was left running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+HELPER_SOURCE = Path(__file__).resolve().parents[1] / "viewer" / "capture" / "helper.py"
+REPORT = Path(__file__).resolve().parents[1] / "profiles" / "naive.ncu-rep"
+
+# What the fake ncu does after recording its argv. `out` is the report path ncu was told to write
+# (the -o value plus .ncu-rep); `report` the real shipped report to copy.
+BEHAVIOURS = {
+    "success": """
+        print("==PROF== Connected to process 4242 (python3)", flush=True)
+        print('==PROF== Profiling "matmul_naive" - 0: 0%....50%....100% - 38 passes', flush=True)
+        shutil.copyfile(report, out)
+        print("==PROF== Disconnected from process 4242", flush=True)
+        print("==PROF== Report: " + out, flush=True)
+    """,
+    "not_permitted": """
+        print("==PROF== Connected to process 4242 (python3)", flush=True)
+        print("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU"
+              " Performance Counters on the target device 0.", flush=True)
+        sys.exit(1)
+    """,
+    "hang": """
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        print("==PROF== Connected to process 4242 (python3)", flush=True)
+        time.sleep(600)
+    """,
+    "huge": """
+        with open(out, "wb") as f:
+            f.write(b"NVR\\0")
+            f.truncate((256 << 20) + 1)
+    """,
+    "symlink": """
+        with open(out + ".real", "wb") as f:
+            f.write(open(report, "rb").read())
+        os.symlink(out + ".real", out)
+    """,
+    "none": """
+        print("==WARNING== No kernels were profiled.", flush=True)
+    """,
+    "not_a_report": """
+        with open(out, "wb") as f:
+            f.write(b"this is not a report")
+    """,
+}
+
+FAKE_NCU = """\
+#!{python}
+import json, os, shutil, subprocess, sys, time
+argv = sys.argv[1:]
+if argv == ["--version"]:
+    print("NVIDIA (R) Nsight Compute Command Line Profiler")
+    print("Version 2099.1.0.0 (build 1) (fake for tests)")
+    sys.exit(0)
+with open({record!r}, "a") as f:
+    f.write(json.dumps({{"argv": argv, "pid": os.getpid(), "pgid": os.getpgid(0),
+                        "cwd": os.getcwd(), "env": dict(os.environ)}}) + "\\n")
+out = argv[argv.index("-o") + 1] + ".ncu-rep"
+report = {report!r}
+{body}
+"""
+
+
+@dataclass
+class Install:
+    """A planted install: `helper` with capture.json naming `ncu`, the fake."""
+
+    root: Path
+    helper: Path
+    ncu: Path
+    record: Path
+
+    def runs(self) -> list[dict]:
+        """What the fake ncu recorded, one entry per run."""
+        if not self.record.exists():
+            return []
+        return [json.loads(line) for line in self.record.read_text().splitlines()]
+
+    def command(self, *args: str) -> list[str]:
+        return [sys.executable, "-I", str(self.helper), *args]
+
+    def run(self, *args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
+        """Run the helper with stdin a pipe held open until it ends, as the client does."""
+        read_end, write_end = os.pipe()
+        try:
+            return subprocess.run(self.command(*args), stdin=read_end, capture_output=True,
+                                  timeout=timeout, **kwargs)
+        finally:
+            os.close(read_end)
+            os.close(write_end)
+
+
+def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None = None,
+          config: bool = True) -> Install:
+    """An install under `base` (0755 directories, 0644/0755 files, owned by whoever runs the
+    tests). `replace` rewrites lines of the helper copy, as the install rewrites its shebang."""
+    root = base / "libexec"
+    tools = base / "tools"
+    for d in (root, tools):
+        d.mkdir(parents=True)
+        d.chmod(0o755)
+    record = base / "ncu-runs.jsonl"
+    ncu = tools / "ncu"
+    ncu.write_text(FAKE_NCU.format(python=sys.executable, record=str(record), report=str(REPORT),
+                                   body=textwrap.indent(textwrap.dedent(BEHAVIOURS[behaviour]),
+                                                        "")))
+    ncu.chmod(0o755)
+    text = HELPER_SOURCE.read_text()
+    for old, new in (replace or {}).items():
+        assert old in text, old
+        text = text.replace(old, new)
+    helper = root / "ncu-reader-capture"
+    helper.write_text(text)
+    helper.chmod(0o755)
+    if config:
+        conf = root / "capture.json"
+        conf.write_text(json.dumps({"ncu": str(ncu), "cuda_home": None}))
+        conf.chmod(0o644)
+    os.chmod(base, 0o755)
+    return Install(root, helper, ncu, record)
+
+
+def events(stderr: bytes) -> list[dict]:
+    """The helper's JSON lines."""
+    return [json.loads(line) for line in stderr.decode().splitlines() if line.strip()]

@@ -1,4 +1,4 @@
-"""`python -m viewer`: the window, or `summary` / `predict` in the terminal.
+"""`python -m viewer`: the window, or `summary` / `predict` / `capture` in the terminal.
 
 With no display the window cannot open: say so, say what to install or set, and print the
 reading-order summary instead of letting Qt abort.
@@ -22,7 +22,8 @@ def gui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m viewer",
         description="Open Nsight Compute reports in the lesson's reading order. "
-                    "Subcommands: 'summary FILE... [--json]', 'predict --dim N --tile T'.")
+                    "Subcommands: 'summary FILE... [--json]', 'predict --dim N --tile T', "
+                    "'capture --target naive|tiled|both --dim N --set S --clock C'.")
     parser.add_argument("files", nargs="*", type=Path,
                         help="reports or exports; two files (or one with two kernels) open in "
                              "compare mode (default: the shipped naive-vs-tiled pair)")
@@ -36,7 +37,7 @@ def gui_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("summary", "predict"):
+    if argv and argv[0] in ("summary", "predict", "capture"):
         return cli.main(argv)
     args = gui_parser().parse_args(argv)
     if args.screenshot is not None:

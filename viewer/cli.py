@@ -164,6 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from viewer import predict
 
         return predict.cli(argv[1:])
+    if argv and argv[0] == "capture":
+        from viewer.capture import terminal
+
+        return terminal.cli(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m viewer summary",
                                      description="Print the lesson's reading order per kernel.")
     parser.add_argument("files", nargs="*", type=Path,

@@ -1,0 +1,285 @@
+"""The app's side of a capture (no Qt): which route it takes, the request, and a headless run.
+
+Routes: "direct" runs the helper as this user (the driver lets everyone read counters, or this is
+root running the installed helper); "pkexec" asks polkit for an administrator and runs the
+installed helper as root; "none" carries the sentence that says what is missing. Every outside fact
+`choose_route` looks at is a parameter, so tests steer it with files they write.
+`run_capture` is the terminal form; viewer/qt runs the same argv as a QProcess with the same pieces
+(StderrLines, progress, explain, ReportSink).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from viewer.capture import helper as h
+from viewer.capture import probe, provenance
+from viewer.capture.events import Event, StderrLines, explain, progress, stage
+from viewer.capture.probe import (
+    PARAMS,
+    PKEXEC,
+    POLICY_DIR,
+    PROC_STATUS,
+    PROC_VERSION,
+    admin_only,
+    find_ncu,
+    installed_helper,
+)
+from viewer.capture.store import ReportSink, SinkError
+from viewer.jobs import Cancelled, Job
+
+__all__ = [
+    "CaptureCancelled", "CaptureError", "Request", "RequestError", "Route", "StderrLines",
+    "admin_only", "choose_route", "explain", "progress", "run_capture", "stage",
+]
+
+SOURCE_HELPER = Path(__file__).resolve().with_name("helper.py")
+CANCEL_GRACE_S = h.KILL_GRACE_S + 10.0
+"""After closing the helper's stdin, how long to wait for it before killing it."""
+_CANCELLED = "cancelled"
+
+SHIPPED = "The shipped reports need none of this: they open and read as they are."
+ADMIN_ONLY = "Only administrators may read this GPU's counters (RmProfilingAdminOnly: 1)"
+
+
+class RequestError(ValueError):
+    """A request the helper would refuse; the text says why."""
+
+
+class CaptureError(Exception):
+    """A capture that failed; the text is one message for a person."""
+
+    def __init__(self, message: str, exit_code: int | None = None) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class CaptureCancelled(CaptureError, Cancelled):
+    """The capture was cancelled (ncu stopped, nothing saved)."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """How a capture runs: argv is `[program, *prefix, *request.args()]`."""
+
+    kind: str  # "direct", "pkexec" or "none"
+    program: str = ""
+    prefix: tuple[str, ...] = ()
+    env: dict[str, str] | None = None
+    reason: str = ""
+
+    def argv(self, request: Request) -> list[str]:
+        if self.kind == "none":
+            raise CaptureError(self.reason)
+        return [self.program, *self.prefix, *request.args()]
+
+
+def _none(*sentences: str) -> Route:
+    return Route("none", reason=" ".join((*sentences, SHIPPED)))
+
+
+def choose_route(
+    *,
+    params: Path = PARAMS,
+    pkexec: Path = PKEXEC,
+    policy_dir: Path = POLICY_DIR,
+    proc_version: Path = PROC_VERSION,
+    proc_status: Path = PROC_STATUS,
+    euid: int | None = None,
+    which_ncu: Callable[[], str | None] = find_ncu,
+    python: str = sys.executable,
+    source_helper: Path = SOURCE_HELPER,
+) -> Route:
+    """The route a capture takes here, or "none" with the sentence that says why not."""
+    euid = os.geteuid() if euid is None else euid
+    if probe.is_wsl(proc_version):
+        return _none("This is WSL: WSL2 does not give Nsight Compute the GPU's performance "
+                     "counters this way, so capturing needs a native Linux machine.")
+    admin = admin_only(params)
+    if admin is None:
+        return _none(f"No NVIDIA driver is loaded here ({params} cannot be read), so there is no "
+                     "GPU to capture from: an administrator installs the NVIDIA driver on a "
+                     "machine with an NVIDIA GPU.")
+    helper = installed_helper(policy_dir)
+    if euid == 0:
+        if admin and not probe.has_counter_cap(proc_status, "CapEff"):
+            return _container()
+        if helper is None:
+            return _none("You are root, and root captures only through the installed helper "
+                         "(it never runs code from a checkout): run `sudo make install-capture`"
+                         + (", or start ncu-reader as an ordinary user, since this driver lets "
+                            "everyone read the counters." if not admin else "."))
+        return Route("direct", str(helper), reason="You are root: captures run the installed "
+                     "helper directly, with no password.")
+    if not admin:
+        ncu = which_ncu()
+        if ncu is None:
+            return _none("Nsight Compute (ncu) is not installed here: an administrator installs "
+                         "it (it comes with the CUDA toolkit), or you set "
+                         f"{h.ENV_NCU} to its absolute path.")
+        return Route("direct", python, ("-I", str(source_helper)), {h.ENV_NCU: ncu},
+                     "This driver lets every user read the counters (RmProfilingAdminOnly: 0): "
+                     "captures run ncu as you, with no password.")
+    if not probe.has_counter_cap(proc_status, "CapBnd"):
+        return _container()
+    has_pkexec = pkexec.is_file() and os.access(pkexec, os.X_OK)
+    if not has_pkexec:
+        then = "" if helper else ", then `sudo make install-capture` in ncu-reader's folder"
+        return _none(f"{ADMIN_ONLY}, and pkexec, which asks for an administrator's password, is "
+                     f"not installed: an administrator runs `sudo apt install pkexec`{then}.")
+    if helper is None:
+        return _none(f"{ADMIN_ONLY}, and the capture helper is not installed: an administrator "
+                     "runs `sudo make install-capture` in ncu-reader's folder (or sets "
+                     "NVreg_RestrictProfilingToAdminUsers=0 so every user may capture).")
+    return Route("pkexec", str(pkexec), (str(helper),), None,
+                 f"{ADMIN_ONLY}: each capture asks for an administrator's password (pkexec).")
+
+
+def _container() -> Route:
+    return _none("This looks like a container without the capability to read GPU counters "
+                 "(neither CAP_SYS_ADMIN nor CAP_PERFMON): whoever starts it adds "
+                 "--cap-add=SYS_ADMIN (docker or podman run).")
+
+
+@dataclass(frozen=True)
+class Request:
+    """One capture: target naive|tiled, dim (an int, or the text a person typed), set, clock."""
+
+    target: str
+    dim: int | str
+    set: str
+    clock: str
+
+    def _words(self) -> list[str]:
+        dim = self.dim if isinstance(self.dim, str) else repr(self.dim)
+        return ["capture", "--target", self.target, "--dim", dim, "--set", self.set,
+                "--clock", self.clock]
+
+    def validate(self) -> None:
+        """RequestError unless the helper's own grammar accepts this request."""
+        try:
+            h.parse_request(self._words())
+        except h.Refusal as exc:
+            raise RequestError(exc.message) from None
+
+    def args(self) -> list[str]:
+        """The helper's arguments, validated."""
+        self.validate()
+        return self._words()
+
+
+def _say(job: Job, event: Event) -> None:
+    found = progress(event)
+    if found:
+        with contextlib.suppress(Cancelled):  # the loop notices and closes stdin
+            job.progress(job.fraction if found[1] is None else found[1], found[0])
+
+
+def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, lines: StderrLines,
+          job: Job) -> str | None:
+    """Stream stdout into the sink and stderr into events until both close; cancel (or a report
+    over the sink's cap) closes the child's stdin. Returns why this side stopped it, if it did."""
+    stopped: str | None = None
+    stop_at = 0.0
+    assert proc.stdin and proc.stdout and proc.stderr
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ, "out")
+        sel.register(proc.stderr, selectors.EVENT_READ, "err")
+        while sel.get_map():
+            if stopped is None and job.cancelled:
+                stopped = _CANCELLED
+            if stopped and not proc.stdin.closed:
+                with contextlib.suppress(OSError):
+                    proc.stdin.close()
+                stop_at = time.monotonic() + CANCEL_GRACE_S
+            if stopped and time.monotonic() > stop_at:
+                with contextlib.suppress(OSError):  # a helper run as root cannot be killed
+                    proc.kill()
+                stop_at = time.monotonic() + CANCEL_GRACE_S
+            for key, _ in sel.select(timeout=0.1):
+                data = os.read(key.fd, 1 << 16)
+                if not data:
+                    sel.unregister(key.fileobj)
+                elif key.data == "out" and stopped is None:
+                    try:
+                        sink.write(data)
+                    except SinkError as exc:
+                        stopped = str(exc)
+                elif key.data == "err":
+                    for event in lines.feed(data):
+                        _say(job, event)
+    for event in lines.close():
+        _say(job, event)
+    return stopped
+
+
+def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | None = None) -> Path:
+    """Run one capture (no shell), stream the report into `sink`, commit it and write its
+    provenance beside it; returns the report's path. CaptureError with one message on failure,
+    CaptureCancelled when `job` was cancelled; the sink is aborted on every failure."""
+    job = job or Job()
+    try:
+        argv = route.argv(request)
+    except (CaptureError, RequestError) as exc:
+        sink.abort()
+        raise CaptureError(str(exc)) from None
+    if job.cancelled:
+        sink.abort()
+        raise CaptureCancelled(explain(h.EXIT_CANCELLED, []))
+    env = {**os.environ, **route.env} if route.env else None
+    lines = StderrLines()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env)
+    except OSError as exc:
+        sink.abort()
+        raise CaptureError(f"Could not start {argv[0]}: {exc.strerror}.") from None
+    try:
+        stopped = _pump(proc, sink, lines, job)
+        code = proc.wait()
+    except BaseException:
+        sink.abort()
+        with contextlib.suppress(OSError):
+            if proc.stdin:
+                proc.stdin.close()
+        with contextlib.suppress(OSError):
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(CANCEL_GRACE_S)
+        raise
+    finally:
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream:
+                with contextlib.suppress(OSError):
+                    stream.close()
+    done = lines.done.get("done") if lines.done else None
+    if stopped == _CANCELLED:
+        sink.abort()
+        raise CaptureCancelled(explain(h.EXIT_CANCELLED, []), code)
+    if stopped:
+        sink.abort()
+        raise CaptureError(stopped, code)
+    if code != h.EXIT_OK:
+        sink.abort()
+        raise CaptureError(explain(code, lines.history(), route.kind), code)
+    if not isinstance(done, dict) or done.get("bytes") != sink.size:
+        sink.abort()
+        raise CaptureError("The helper ended without saying the whole report was sent "
+                           f"({sink.size} bytes arrived); nothing was saved.", code)
+    try:
+        path = sink.commit()
+    except SinkError as exc:
+        raise CaptureError(str(exc), code) from None
+    record = provenance.from_capture(request.target, int(request.dim), request.set,
+                                     request.clock, route.kind, done)
+    with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
+        provenance.write_provenance(path, record)
+    return path

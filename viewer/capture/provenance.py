@@ -1,0 +1,149 @@
+"""What a capture made here was: GPU, driver, ncu, section set, clocks, size, time, route.
+
+Kept beside the report as `<report>.json` (written atomically, never over an existing file) and
+shown in the window as one line. Reading never raises: a missing or garbled note is None. No Qt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from pathlib import Path
+
+SCHEMA = 1
+MAX_BYTES = 64 << 10
+GPUS = Path("/proc/driver/nvidia/gpus")
+ROUTE_WORDS = {"pkexec": "through pkexec", "direct": "run directly"}
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """One capture's circumstances; None where it could not be told."""
+
+    gpu: str | None
+    driver: str | None
+    ncu_version: str | None
+    set: str
+    clock: str
+    dim: int
+    target: str
+    captured_utc: str  # ISO 8601, e.g. 2026-12-01T12:03:01+00:00
+    route: str
+
+
+_OPTIONAL = ("gpu", "driver", "ncu_version")
+
+
+def sidecar(report: Path) -> Path:
+    """Where a report's provenance lives: `<report>.json`."""
+    return report.with_name(report.name + ".json")
+
+
+def gpu_name(gpus: Path = GPUS) -> str | None:
+    """The first GPU's model from the driver's /proc files (readable by anyone)."""
+    try:
+        entries = sorted(gpus.iterdir())
+    except OSError:
+        return None
+    for entry in entries:
+        try:
+            text = (entry / "information").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            name, _, value = line.partition(":")
+            if name.strip() == "Model" and value.strip():
+                return value.strip()
+    return None
+
+
+def from_capture(target: str, dim: int, set_name: str, clock: str, route: str,
+                 done: dict | None = None, gpu: str | None = None,
+                 now: datetime | None = None) -> Provenance:
+    """A capture's provenance from its request and the helper's `done` event."""
+    done = done or {}
+
+    def text(key: str) -> str | None:
+        value = done.get(key)
+        return value if isinstance(value, str) and value else None
+
+    return Provenance(gpu or gpu_name(), text("driver"), text("ncu_version"), set_name, clock,
+                      dim, target, (now or datetime.now(UTC)).isoformat(timespec="seconds"),
+                      route)
+
+
+def write_provenance(report: Path, record: Provenance) -> Path:
+    """Write `<report>.json` atomically; FileExistsError rather than replace one."""
+    final = sidecar(report)
+    data = json.dumps({"schema": SCHEMA, **asdict(record)}, indent=1).encode() + b"\n"
+    fd, name = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(name, final)
+    finally:
+        os.unlink(name)
+    return final
+
+
+def read_provenance(report: Path) -> Provenance | None:
+    """The report's provenance, or None when there is none or it is not one of ours."""
+    try:
+        with open(sidecar(report), "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            return None
+        data = json.loads(raw)
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            return None
+        values = {f.name: data[f.name] for f in fields(Provenance)}
+    except (OSError, ValueError, KeyError, RecursionError):
+        return None
+    for name, value in values.items():
+        if name == "dim":
+            if type(value) is not int:
+                return None
+        elif not (isinstance(value, str) or (value is None and name in _OPTIONAL)):
+            return None
+    try:
+        datetime.fromisoformat(values["captured_utc"])
+    except ValueError:
+        return None
+    return Provenance(**values)
+
+
+def _ncu_short(version: str) -> str:
+    """`Version 2025.3.1.0 (build 36398880) (public-release)` -> `2025.3.1`."""
+    match = re.search(r"(\d+(?:\.\d+)+)", version)
+    if not match:
+        return version
+    parts = match.group(1).split(".")
+    return ".".join(parts[:3])
+
+
+def describe(p: Provenance) -> str:
+    """One line, e.g. `Captured here 2026-12-01 12:03 UTC: NVIDIA H200, driver 580.159.04,
+    ncu 2025.3.1, full set, clocks base, 512x512x512, through pkexec`."""
+    when = p.captured_utc
+    with contextlib.suppress(ValueError):
+        moment = datetime.fromisoformat(p.captured_utc)
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(UTC)
+        when = f"{moment:%Y-%m-%d %H:%M} UTC"
+    parts = [
+        p.gpu or "unknown GPU",
+        f"driver {p.driver}" if p.driver else "driver unknown",
+        f"ncu {_ncu_short(p.ncu_version)}" if p.ncu_version else "ncu version unknown",
+        f"{p.set} set",
+        f"clocks {p.clock}",
+        f"{p.dim}x{p.dim}x{p.dim}",
+        ROUTE_WORDS.get(p.route, f"through {p.route}"),
+    ]
+    return f"Captured here {when}: {', '.join(parts)}"

@@ -1,0 +1,83 @@
+"""`python -m viewer capture`: one capture per kernel from a terminal, through the app's route.
+
+Prints the route and progress on stderr, each saved report's path on stdout; a failure is one line
+on stderr and a non-zero exit (1 when there is no route here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from viewer.capture import helper as h
+from viewer.capture.client import (
+    CaptureCancelled,
+    CaptureError,
+    Request,
+    RequestError,
+    Route,
+    choose_route,
+    run_capture,
+)
+from viewer.capture.store import ReportSink, capture_stem, captures_dir
+from viewer.jobs import Job
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m viewer capture",
+        description="Capture the app's own matmul kernel(s) with Nsight Compute on this GPU; "
+                    "the reports go to the captures folder (XDG data home, ncu-reader/captures).")
+    p.add_argument("--target", choices=(*h.TARGETS, "both"), default="both",
+                   help="which kernel (both: one report each)")
+    p.add_argument("--dim", default="512", metavar="N",
+                   help=f"matrix size, {h.DIM_MIN}..{h.DIM_MAX}, a multiple of {h.TILE}")
+    p.add_argument("--set", choices=h.SETS, default="full", help="ncu's section set")
+    p.add_argument("--clock", choices=h.CLOCKS, default="base",
+                   help="ncu's clock control (base locks clocks so captures compare)")
+    return p
+
+
+def cli(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None,
+        route_fn: Callable[[], Route] = choose_route) -> int:
+    """Run the capture command; returns the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = parser().parse_args(list(argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    targets = h.TARGETS if args.target == "both" else (args.target,)
+    requests = [Request(t, args.dim, args.set, args.clock) for t in targets]
+    try:
+        for request in requests:
+            request.validate()
+    except RequestError as exc:
+        print(f"capture: {exc}", file=err)
+        return 2
+    route = route_fn()
+    if route.kind == "none":
+        print(f"capture: {route.reason}", file=err)
+        return 1
+    print(f"capture: route {route.kind}: {route.reason}", file=err)
+    folder = captures_dir()
+    for request in requests:
+        def show(fraction: float, message: str, target: str = request.target) -> None:
+            print(f"  {target}: {message}", file=err, flush=True)
+
+        sink = ReportSink(folder, capture_stem(request.target, request.dim, request.set))
+        try:
+            path = run_capture(route, request, sink, Job(show))
+        except KeyboardInterrupt:
+            print("capture: interrupted; nothing was saved.", file=err)
+            return 130
+        except CaptureCancelled as exc:
+            print(f"capture: {exc}", file=err)
+            return 130
+        except CaptureError as exc:
+            print(f"capture: {exc}", file=err)
+            return 1
+        print(path, file=out, flush=True)
+    return 0

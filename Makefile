@@ -4,7 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench
+.PHONY: run test lint bench install-capture uninstall-capture install-desktop uninstall-desktop \
+	test-system
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "ncu-reader needs Python 3.11 or newer; set PYTHON=python3.11")'
@@ -23,3 +24,29 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_summary.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_kernel_list.py
+
+# For admins, as root: the capture helper that pkexec runs (README, "For admins: capture").
+PREFIX ?= /usr/local
+LIBEXEC = $(PREFIX)/libexec/ncu-reader
+POLKIT_ACTIONS ?= /usr/share/polkit-1/actions
+NCU ?=
+PIP_OPTS ?=
+CAPTURE_VARS = PREFIX='$(PREFIX)' LIBEXEC='$(LIBEXEC)' POLKIT_ACTIONS='$(POLKIT_ACTIONS)' \
+	NCU='$(NCU)' CUDA_HOME='$(CUDA_HOME)' PYTHON='$(PYTHON)' PIP_OPTS='$(PIP_OPTS)'
+
+install-capture:
+	@$(CAPTURE_VARS) bash resources/install-capture.sh install
+
+uninstall-capture:
+	@$(CAPTURE_VARS) bash resources/install-capture.sh uninstall
+
+# No root: the .desktop file, the icon and the .ncu-rep MIME type under $$XDG_DATA_HOME.
+install-desktop:
+	@bash resources/install-desktop.sh install
+
+uninstall-desktop:
+	@bash resources/install-desktop.sh uninstall
+
+# A real pkexec end to end, as root on a throwaway Debian machine (apt, a user, a polkit rule).
+test-system:
+	bash tests/system/pkexec_end_to_end.sh

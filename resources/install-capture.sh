@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# Install or remove ncu-reader's capture helper: `install-capture.sh install|uninstall`
+# (`install-capture.sh requirements` prints what the venv gets, e.g. for `pip download -d DIR`).
+# Run by `sudo make install-capture` / `sudo make uninstall-capture`, which pass these variables:
+#   PREFIX          (/usr/local)
+#   LIBEXEC         ($PREFIX/libexec/ncu-reader): the helper, capture.json, the venv
+#   POLKIT_ACTIONS  (/usr/share/polkit-1/actions)
+#   NCU             (command -v ncu): the ncu root will run; stored as its real path
+#   CUDA_HOME       (unset): passed to the kernels when set
+#   PYTHON          (python3): makes the venv; 3.11 or newer
+#   PIP_OPTS        (empty): extra pip words, e.g. "--no-index --find-links DIR" offline (DIR then
+#                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=69)
+# For the tests only: NCU_READER_INSTALL_SKIP_VENV=1 installs everything but the venv (no pip, no
+# network); the helper is then not runnable. Never set it for a real install.
+#
+# Root runs what this installs, so every installed file is a copy owned by root, nothing under
+# LIBEXEC is writable by group or others, and the project is installed into the venv from a copy of
+# the checkout (not editable: root must never import the user's files).
+set -euo pipefail
+umask 022
+
+ACTION_ID="io.github.ncu-reader.capture"
+HELPER_NAME="ncu-reader-capture"
+POLICY_NAME="$ACTION_ID.policy"
+CREATED_LIST="created-dirs"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SOURCE="$(dirname "$HERE")"
+
+PREFIX="${PREFIX:-/usr/local}"
+LIBEXEC="${LIBEXEC:-$PREFIX/libexec/ncu-reader}"
+POLKIT_ACTIONS="${POLKIT_ACTIONS:-/usr/share/polkit-1/actions}"
+PYTHON="${PYTHON:-python3}"
+NCU="${NCU:-}"
+CUDA_HOME="${CUDA_HOME:-}"
+PIP_OPTS="${PIP_OPTS:-}"
+SKIP_VENV="${NCU_READER_INSTALL_SKIP_VENV:-}"
+
+die() { echo "${CMD:-install-capture}: $*" >&2; exit 1; }
+say() { echo "${CMD:-install-capture}: $*"; }
+
+require_root() {
+    if [[ "$(id -u)" != 0 ]]; then
+        local why="it installs a helper that pkexec runs as root, owned by root alone"
+        [[ "$CMD" == uninstall-capture ]] && why="the helper's files are owned by root"
+        die "must run as root: sudo make $CMD ($why)"
+    fi
+}
+
+# LIBEXEC goes into a shebang and a polkit file: absolute, plain characters only.
+check_paths() {
+    [[ "$LIBEXEC" =~ ^/[A-Za-z0-9/._+-]+$ ]] \
+        || die "LIBEXEC must be an absolute path of letters, digits and / . _ + - (got '$LIBEXEC')"
+    [[ "$POLKIT_ACTIONS" == /* ]] || die "POLKIT_ACTIONS must be an absolute path"
+}
+
+# Root will run PATH: it and every directory above it must be root-owned and writable by nobody
+# else (a root-owned sticky directory such as /tmp excepted), as the helper checks before each run.
+check_trusted() {
+    local what="$1" path
+    path="$(realpath -e -- "$2")" || die "$what $2 does not exist"
+    while :; do
+        local uid mode
+        read -r uid mode < <(stat -c '%u %a' -- "$path")
+        [[ "$uid" == 0 ]] || die "$what: $path is owned by uid $uid, not root; the helper would refuse it"
+        if (( 8#$mode & 8#022 )) && ! { [[ -d "$path" ]] && (( 8#$mode & 8#1000 )); }; then
+            die "$what: $path is writable by group or others (mode $mode); the helper would refuse it"
+        fi
+        [[ "$path" == / ]] && break
+        path="$(dirname -- "$path")"
+    done
+}
+
+find_ncu() {
+    if [[ -z "$NCU" ]]; then
+        NCU="$(command -v ncu || true)"
+        [[ -n "$NCU" ]] || die "no ncu on PATH (sudo resets PATH); name it: sudo make install-capture NCU=/path/to/ncu"
+    fi
+    local real
+    real="$(realpath -e -- "$NCU" 2>/dev/null)" || die "NCU=$NCU does not exist; give NCU=/path/to/ncu"
+    [[ -f "$real" && -x "$real" ]] || die "NCU=$NCU is not an executable file; give NCU=/path/to/ncu"
+    NCU="$real"
+    check_trusted "NCU" "$NCU"
+    if [[ -n "$CUDA_HOME" ]]; then
+        [[ "$CUDA_HOME" == /* && -d "$CUDA_HOME" ]] || die "CUDA_HOME=$CUDA_HOME is not an absolute directory"
+        check_trusted "CUDA_HOME" "$CUDA_HOME"
+    fi
+}
+
+check_python() {
+    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
+        || die "PYTHON=$PYTHON is not Python 3.11 or newer; set PYTHON=/usr/bin/python3.11"
+    if [[ -z "$SKIP_VENV" ]]; then
+        "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null \
+            || die "$PYTHON cannot make a venv (on Debian and Ubuntu: apt install python3-venv)"
+    fi
+}
+
+# Make DIR (root:root 0755) and the missing directories above it; list the ones made in $CREATED.
+CREATED=()
+make_dir() {
+    local dir="$1" missing=() d
+    d="$dir"
+    while [[ ! -e "$d" ]]; do missing=("$d" "${missing[@]}"); d="$(dirname -- "$d")"; done
+    for d in "${missing[@]}"; do
+        install -d -o root -g root -m 0755 -- "$d"
+        CREATED+=("$d")
+    done
+    [[ -d "$dir" ]] || die "$dir is not a directory"
+}
+
+# The numba, numba-cuda and numpy requirements, exactly as pyproject.toml's [project] lists them.
+requirements() {
+    "$PYTHON" -I - "$SOURCE/pyproject.toml" <<'PY'
+import re
+import sys
+import tomllib
+
+WANTED = ("numba", "numba-cuda", "numpy")
+with open(sys.argv[1], "rb") as f:
+    deps = tomllib.load(f)["project"]["dependencies"]
+found = {}
+for dep in deps:
+    name = re.match(r"[A-Za-z0-9._-]+", dep).group(0)
+    found[re.sub(r"[-_.]+", "-", name).lower()] = dep
+missing = [w for w in WANTED if w not in found]
+if missing:
+    sys.exit(f"pyproject.toml's dependencies lack {', '.join(missing)}")
+print("\n".join(found[w] for w in WANTED))
+PY
+}
+
+# A copy of what the project's build needs, so the build writes nothing into the checkout.
+stage_project() {
+    local stage="$1" name
+    for name in pyproject.toml README.md LICENSE MANIFEST.in setup.py setup.cfg viewer profiles; do
+        [[ -e "$SOURCE/$name" ]] && cp -R -- "$SOURCE/$name" "$stage/"
+    done
+    find "$stage" -depth \( -name __pycache__ -o -name '*.egg-info' \) -exec rm -rf -- {} +
+}
+
+make_venv() {
+    local venv="$LIBEXEC/venv" stage pip_opts reqs
+    read -r -a pip_opts <<< "$PIP_OPTS"
+    mapfile -t reqs < <(requirements)
+    [[ ${#reqs[@]} == 3 ]] || die "could not read numba, numba-cuda and numpy from pyproject.toml"
+    say "creating $venv with $("$PYTHON" -c 'import sys; print(sys.executable)')"
+    "$PYTHON" -m venv --clear "$venv"
+    check_trusted "the venv's interpreter" "$venv/bin/python3"
+    local pip=("$venv/bin/python3" -I -m pip install --disable-pip-version-check --no-input
+               --quiet "${pip_opts[@]}")
+    say "installing ${reqs[*]}"
+    "${pip[@]}" "${reqs[@]}"
+    # Staged inside LIBEXEC (root's alone, the same path each time, so the venv's record of
+    # where the project came from does not change between installs), removed once installed.
+    stage="$LIBEXEC/source"
+    rm -rf -- "$stage"
+    install -d -o root -g root -m 0755 -- "$stage"
+    stage_project "$stage"
+    say "installing ncu-reader (a copy, not editable, no other dependencies)"
+    "${pip[@]}" --no-deps "$stage"
+    rm -rf -- "$stage"
+}
+
+# The helper with its first line replaced by the venv's interpreter in isolated mode.
+install_helper() {
+    local src="$SOURCE/viewer/capture/helper.py" tmp
+    [[ -f "$src" ]] || die "$src is missing"
+    tmp="$(mktemp)"
+    {
+        printf '#!%s/venv/bin/python3 -I\n' "$LIBEXEC"
+        if head -n 1 -- "$src" | grep -q '^#!'; then tail -n +2 -- "$src"; else cat -- "$src"; fi
+    } > "$tmp"
+    install -o root -g root -m 0755 -- "$tmp" "$LIBEXEC/$HELPER_NAME"
+    rm -f -- "$tmp"
+}
+
+write_config() {
+    local tmp
+    tmp="$(mktemp)"
+    "$PYTHON" -I - "$NCU" "$CUDA_HOME" > "$tmp" <<'PY'
+import json
+import sys
+
+print(json.dumps({"ncu": sys.argv[1], "cuda_home": sys.argv[2] or None}, indent=2))
+PY
+    install -o root -g root -m 0644 -- "$tmp" "$LIBEXEC/capture.json"
+    rm -f -- "$tmp"
+}
+
+# The directories this install made above LIBEXEC and POLKIT_ACTIONS, kept across reinstalls, so
+# that uninstall removes exactly those.
+write_created() {
+    local list="$LIBEXEC/$CREATED_LIST" tmp lines=() d
+    [[ -f "$list" ]] && mapfile -t lines < <(grep -v '^#' -- "$list" || true)
+    for d in "${CREATED[@]}"; do
+        [[ "$(realpath -e -- "$d")" == "$LIBEXEC" ]] || lines+=("$d")
+    done
+    tmp="$(mktemp)"
+    { echo "# directories install-capture made; uninstall-capture removes them when empty"
+      printf '%s\n' "${lines[@]}" | awk 'NF && !seen[$0]++'; } > "$tmp"
+    install -o root -g root -m 0644 -- "$tmp" "$list"
+    rm -f -- "$tmp"
+}
+
+# root:root everywhere; 0755 directories and executables, 0644 other files; links left as links.
+normalize_tree() {
+    chown -R -h root:root -- "$LIBEXEC"
+    find "$LIBEXEC" -type d -exec chmod 0755 -- {} +
+    find "$LIBEXEC" -type f -perm /111 -exec chmod 0755 -- {} +
+    find "$LIBEXEC" -type f ! -perm /111 -exec chmod 0644 -- {} +
+    local bad
+    bad="$(find "$LIBEXEC" ! -type l \( -perm /022 -o ! -uid 0 -o ! -gid 0 \) -print -quit)"
+    [[ -z "$bad" ]] || die "$bad is still writable by group or others, or not root's"
+}
+
+install_policy() {
+    local helper tmp
+    helper="$(realpath -e -- "$LIBEXEC/$HELPER_NAME")"
+    tmp="$(mktemp)"
+    "$PYTHON" -I - "$HERE/$POLICY_NAME" "$helper" > "$tmp" <<'PY'
+import re
+import sys
+from xml.sax.saxutils import escape
+
+text = open(sys.argv[1], encoding="utf-8").read()
+key = re.escape('<annotate key="org.freedesktop.policykit.exec.path">')
+text, n = re.subn(f"({key})[^<]*(</annotate>)",
+                  lambda m: m.group(1) + escape(sys.argv[2]) + m.group(2), text)
+if n != 1:
+    sys.exit(f"{sys.argv[1]}: expected one exec.path annotation, found {n}")
+sys.stdout.write(text)
+PY
+    install -o root -g root -m 0644 -- "$tmp" "$POLKIT_ACTIONS/$POLICY_NAME"
+    rm -f -- "$tmp"
+    POLICY_EXEC="$helper"
+}
+
+do_install() {
+    CMD=install-capture
+    require_root
+    check_paths
+    check_python
+    find_ncu
+    make_dir "$LIBEXEC"
+    make_dir "$POLKIT_ACTIONS"
+    LIBEXEC="$(realpath -e -- "$LIBEXEC")"
+    check_paths
+    check_trusted "the directory above LIBEXEC" "$(dirname -- "$LIBEXEC")"
+    chown root:root -- "$LIBEXEC"
+    chmod 0755 -- "$LIBEXEC"
+    if [[ -n "$SKIP_VENV" ]]; then
+        say "NCU_READER_INSTALL_SKIP_VENV is set: no venv (for the tests only; the helper cannot run)"
+    else
+        make_venv
+    fi
+    install_helper
+    write_config
+    write_created
+    normalize_tree
+    install_policy
+    say "installed $LIBEXEC/$HELPER_NAME (ncu: $NCU)"
+    say "installed $POLKIT_ACTIONS/$POLICY_NAME (exec.path $POLICY_EXEC)"
+}
+
+do_uninstall() {
+    CMD=uninstall-capture
+    require_root
+    check_paths
+    local policy="$POLKIT_ACTIONS/$POLICY_NAME" created=()
+    if [[ -f "$policy" ]] && grep -q "id=\"$ACTION_ID\"" -- "$policy"; then
+        rm -f -- "$policy"
+        say "removed $policy"
+    fi
+    if [[ -d "$LIBEXEC" ]]; then
+        if [[ -e "$LIBEXEC/$HELPER_NAME" || -e "$LIBEXEC/capture.json" \
+              || -e "$LIBEXEC/$CREATED_LIST" || -e "$LIBEXEC/venv/pyvenv.cfg" ]]; then
+            [[ -f "$LIBEXEC/$CREATED_LIST" ]] && mapfile -t created < <(grep -v '^#' -- "$LIBEXEC/$CREATED_LIST")
+            rm -rf -- "$LIBEXEC"
+            say "removed $LIBEXEC"
+        else
+            die "$LIBEXEC holds no capture install; left it alone"
+        fi
+    fi
+    # Deepest first: the list holds each install's directories outermost first.
+    local i
+    for (( i = ${#created[@]} - 1; i >= 0; i-- )); do
+        [[ "${created[i]}" == /* ]] && rmdir -- "${created[i]}" 2>/dev/null && say "removed ${created[i]}"
+    done
+    return 0
+}
+
+case "${1:-}" in
+    install) do_install ;;
+    uninstall) do_uninstall ;;
+    requirements) requirements ;;  # no root: what the venv gets, e.g. for `pip download`
+    *) echo "usage: $0 install|uninstall|requirements" >&2; exit 2 ;;
+esac

@@ -1,0 +1,277 @@
+"""`make install-capture` / `uninstall-capture` into a temporary prefix.
+
+The venv (numba from PyPI: minutes and a network) is left out with the script's test-only
+NCU_READER_INSTALL_SKIP_VENV=1; `make test-system` installs it for real. Everything else is checked:
+the helper's copy and its shebang, capture.json, the policy's canonical exec.path, owners and
+modes, idempotence, exact removal, and the refusals. Installing needs root (CI runs tests as root);
+the refusal as an ordinary user runs under setpriv.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from viewer.capture import helper
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "resources" / "install-capture.sh"
+POLICY = REPO / "resources" / f"{helper.ACTION_ID}.policy"
+EXEC_PATH = "org.freedesktop.policykit.exec.path"
+MAKE = shutil.which("make")
+NOBODY = 65534
+
+pytestmark = pytest.mark.skipif(MAKE is None or shutil.which("bash") is None,
+                                reason="needs make and bash")
+as_root = pytest.mark.skipif(os.geteuid() != 0,
+                             reason="installs root:root files (CI runs the tests as root)")
+
+
+@dataclass(frozen=True)
+class Target:
+    prefix: Path
+    actions: Path
+    ncu: Path
+
+    @property
+    def libexec(self) -> Path:
+        return self.prefix / "libexec" / "ncu-reader"
+
+    @property
+    def helper(self) -> Path:
+        return self.libexec / helper.HELPER_NAME
+
+    @property
+    def policy(self) -> Path:
+        return self.actions / f"{helper.ACTION_ID}.policy"
+
+
+@pytest.fixture
+def target(tmp_path: Path) -> Target:
+    """A prefix and a polkit folder that do not exist yet, and a root-owned fake ncu."""
+    tools = tmp_path / "nsight"
+    tools.mkdir(mode=0o755)
+    ncu = tools / "ncu"
+    ncu.write_text("#!/bin/sh\necho 'Version 2025.3.1.0 (fake)'\n")
+    ncu.chmod(0o755)
+    return Target(tmp_path / "usr" / "local", tmp_path / "polkit-1" / "actions", ncu)
+
+
+def make(goal: str, t: Target, *, env: dict[str, str] | None = None,
+         **variables: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "CUDA_HOME", "NCU")}
+    base["NCU_READER_INSTALL_SKIP_VENV"] = "1"
+    words = {"PREFIX": str(t.prefix), "POLKIT_ACTIONS": str(t.actions), "NCU": str(t.ncu),
+             "PYTHON": sys.executable, **variables}
+    assert MAKE is not None
+    return subprocess.run([MAKE, "-s", "-C", str(REPO), goal,
+                           *(f"{k}={v}" for k, v in words.items())],
+                          env={**base, **(env or {})}, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def install(t: Target, **variables: str) -> subprocess.CompletedProcess[str]:
+    done = make("install-capture", t, **variables)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def snapshot(*tops: Path) -> dict[str, tuple]:
+    """Every entry under tops: type, mode, owner, group, and content or link target."""
+    out: dict[str, tuple] = {}
+    for top in tops:
+        for path in [top, *sorted(top.rglob("*"))] if top.is_dir() else [top]:
+            st = path.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                body = os.readlink(path)
+            elif stat.S_ISREG(st.st_mode):
+                body = hashlib.sha256(path.read_bytes()).hexdigest()
+            else:
+                body = ""
+            out[str(path)] = (stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode), st.st_uid,
+                              st.st_gid, body)
+    return out
+
+
+def exec_path(policy: Path) -> str:
+    notes = ET.parse(policy).getroot().iter("annotate")
+    return next((n.text or "").strip() for n in notes if n.get("key") == EXEC_PATH)
+
+
+@as_root
+def test_install_copies_the_helper_under_its_venvs_interpreter(target):
+    install(target)
+    first, *rest = target.helper.read_text(encoding="utf-8").splitlines(keepends=True)
+    libexec = os.path.realpath(target.libexec)
+    assert first == f"#!{libexec}/venv/bin/python3 -I\n"
+    source = (REPO / "viewer" / "capture" / "helper.py").read_text(encoding="utf-8")
+    assert source.startswith("#!")
+    assert rest == source.splitlines(keepends=True)[1:]
+    assert not target.helper.is_symlink()  # a copy: root never runs the checkout's file
+
+
+@as_root
+def test_install_writes_capture_json_with_real_paths(target, tmp_path):
+    link = tmp_path / "ncu-link"
+    link.symlink_to(target.ncu)
+    cuda = tmp_path / "cuda"
+    cuda.mkdir(mode=0o755)
+    install(target, NCU=str(link))
+    config = json.loads((target.libexec / helper.CONFIG_NAME).read_text(encoding="utf-8"))
+    assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": None}
+    install(target, NCU=str(link), CUDA_HOME=str(cuda))
+    config = json.loads((target.libexec / helper.CONFIG_NAME).read_text(encoding="utf-8"))
+    assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": str(cuda)}
+
+
+@as_root
+def test_install_rewrites_exec_path_to_the_canonical_helper(target, tmp_path):
+    real = tmp_path / "real"
+    real.mkdir(mode=0o755)
+    (tmp_path / "via-link").symlink_to(real)
+    t = Target(tmp_path / "via-link" / "local", target.actions, target.ncu)
+    install(t)
+    assert exec_path(t.policy) == str(real / "local" / "libexec" / "ncu-reader" /
+                                      helper.HELPER_NAME)
+    assert exec_path(t.policy) == os.path.realpath(t.helper)
+    # The rest of the policy is the shipped one, word for word.
+    shipped = POLICY.read_text(encoding="utf-8")
+    installed = t.policy.read_text(encoding="utf-8").replace(exec_path(t.policy),
+                                                             exec_path(POLICY))
+    assert installed == shipped
+
+
+@as_root
+def test_every_installed_file_is_roots_and_writable_by_nobody_else(target):
+    target.libexec.mkdir(parents=True)
+    stray = target.libexec / "venv" / "stray.py"  # left by some earlier, careless hand
+    stray.parent.mkdir(mode=0o777)
+    stray.write_text("")
+    stray.chmod(0o666)
+    os.chown(stray, NOBODY, NOBODY)
+    install(target)
+    entries = snapshot(target.libexec, target.policy)
+    for path, (kind, mode, uid, gid, _) in entries.items():
+        assert (uid, gid) == (0, 0), path
+        if kind != stat.S_IFLNK:
+            assert mode & 0o022 == 0, path
+            assert mode in (0o755, 0o644), path
+    assert entries[str(target.libexec)][1] == 0o755
+    assert entries[str(target.helper)][1] == 0o755
+    assert entries[str(target.libexec / helper.CONFIG_NAME)][1] == 0o644
+    assert entries[str(target.policy)][1] == 0o644
+    assert entries[str(stray)][1] == 0o644
+
+
+@as_root
+def test_a_second_install_leaves_the_same_result(target):
+    first = install(target)
+    before = snapshot(target.prefix, target.actions)
+    again = install(target)
+    assert snapshot(target.prefix, target.actions) == before
+    assert again.stdout == first.stdout
+
+
+@as_root
+def test_uninstall_removes_exactly_what_install_made(target, tmp_path):
+    keep = tmp_path / "usr" / "local" / "bin"  # the prefix was there with something in it
+    keep.mkdir(parents=True)
+    before = snapshot(tmp_path)
+    install(target)
+    install(target)
+    done = make("uninstall-capture", target)
+    assert done.returncode == 0, done.stderr
+    assert snapshot(tmp_path) == before
+    # uninstall twice is fine too
+    assert make("uninstall-capture", target).returncode == 0
+    assert snapshot(tmp_path) == before
+
+
+@as_root
+def test_uninstall_leaves_a_folder_without_an_install_alone(target):
+    target.libexec.mkdir(parents=True)
+    (target.libexec / "someone-elses").write_text("")
+    done = make("uninstall-capture", target)
+    assert done.returncode != 0
+    assert "left it alone" in done.stderr
+    assert (target.libexec / "someone-elses").exists()
+
+
+@as_root
+def test_refuses_an_ncu_others_can_change(target):
+    target.ncu.parent.chmod(0o775)
+    done = make("install-capture", target)
+    assert done.returncode != 0
+    assert f"{target.ncu.parent} is writable by group or others" in done.stderr
+    assert not target.prefix.exists() and not target.actions.exists()
+
+
+@as_root
+def test_without_ncu_it_says_how_to_name_it(target):
+    path = "/usr/local/bin:/usr/bin:/bin"
+    if shutil.which("ncu", path=path):
+        pytest.skip("this machine has ncu on PATH")
+    done = make("install-capture", target, env={"PATH": path}, NCU="")
+    assert done.returncode != 0
+    ours = [line for line in done.stderr.splitlines() if not line.startswith("make")]
+    assert len(ours) == 1  # one line from the script; make adds its own
+    assert "NCU=/path/to/ncu" in ours[0]
+    assert not target.prefix.exists()
+
+
+def as_nobody() -> list[str] | None:
+    """The words that run a command as an ordinary user, or None when this cannot."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv"):
+        return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    return None
+
+
+@pytest.mark.parametrize("verb", ["install", "uninstall"])
+def test_refuses_as_an_ordinary_user_with_one_line(verb):
+    prefix = as_nobody()
+    if prefix is None:
+        pytest.skip("no setpriv to drop root")
+    # A copy nobody can read: the checkout may sit in a folder only root can enter.
+    folder = Path(tempfile.mkdtemp(prefix="install-capture-"))
+    try:
+        folder.chmod(0o755)
+        copy = folder / "install-capture.sh"
+        shutil.copy(SCRIPT, copy)
+        copy.chmod(0o755)
+        done = subprocess.run([*prefix, "bash", str(copy), verb], capture_output=True,
+                              text=True, timeout=60, check=False, cwd=folder,
+                              env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    finally:
+        shutil.rmtree(folder)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "must run as root" in lines[0] and f"{verb}-capture" in lines[0]
+
+
+def test_the_venv_gets_pyprojects_numba_numba_cuda_and_numpy():
+    import tomllib
+
+    deps = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "dependencies"]
+    done = subprocess.run(["bash", str(SCRIPT), "requirements"], capture_output=True, text=True,
+                          timeout=60, check=True, env={**os.environ, "PYTHON": sys.executable})
+    got = done.stdout.splitlines()
+    assert [r.split(">")[0].split("<")[0].split("=")[0] for r in got] == [
+        "numba", "numba-cuda", "numpy"]
+    assert set(got) <= set(deps)

@@ -32,7 +32,8 @@ POLKIT_ACTIONS ?= /usr/share/polkit-1/actions
 NCU ?=
 PIP_OPTS ?=
 CAPTURE_VARS = PREFIX='$(PREFIX)' LIBEXEC='$(LIBEXEC)' POLKIT_ACTIONS='$(POLKIT_ACTIONS)' \
-	NCU='$(NCU)' CUDA_HOME='$(CUDA_HOME)' PYTHON='$(PYTHON)' PIP_OPTS='$(PIP_OPTS)'
+	NCU='$(NCU)' CUDA_HOME='$(CUDA_HOME)' LIBRARY_PATH='$(LIBRARY_PATH)' PYTHON='$(PYTHON)' \
+	PIP_OPTS='$(PIP_OPTS)'
 
 install-capture:
 	@$(CAPTURE_VARS) bash resources/install-capture.sh install

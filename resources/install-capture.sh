@@ -7,6 +7,8 @@
 #   POLKIT_ACTIONS  (/usr/share/polkit-1/actions)
 #   NCU             (command -v ncu): the ncu root will run; stored as its real path
 #   CUDA_HOME       (unset): passed to the kernels when set
+#   LIBRARY_PATH    (unset): colon-separated directories of the CUDA driver's libraries, given to
+#                   the kernels as LD_LIBRARY_PATH, where the loader's cache lacks them
 #   PYTHON          (python3): makes the venv; 3.11 or newer
 #   PIP_OPTS        (empty): extra pip words, e.g. "--no-index --find-links DIR" offline (DIR then
 #                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=69)
@@ -32,6 +34,7 @@ POLKIT_ACTIONS="${POLKIT_ACTIONS:-/usr/share/polkit-1/actions}"
 PYTHON="${PYTHON:-python3}"
 NCU="${NCU:-}"
 CUDA_HOME="${CUDA_HOME:-}"
+LIBRARY_PATH="${LIBRARY_PATH:-}"
 PIP_OPTS="${PIP_OPTS:-}"
 SKIP_VENV="${NCU_READER_INSTALL_SKIP_VENV:-}"
 
@@ -84,6 +87,12 @@ find_ncu() {
         [[ "$CUDA_HOME" == /* && -d "$CUDA_HOME" ]] || die "CUDA_HOME=$CUDA_HOME is not an absolute directory"
         check_trusted "CUDA_HOME" "$CUDA_HOME"
     fi
+    local dir
+    IFS=: read -r -a LIBRARY_DIRS <<< "$LIBRARY_PATH"
+    for dir in "${LIBRARY_DIRS[@]}"; do
+        [[ "$dir" == /* && -d "$dir" ]] || die "LIBRARY_PATH: $dir is not an absolute directory"
+        check_trusted "LIBRARY_PATH" "$dir"
+    done
 }
 
 check_python() {
@@ -177,11 +186,13 @@ install_helper() {
 write_config() {
     local tmp
     tmp="$(mktemp)"
-    "$PYTHON" -I - "$NCU" "$CUDA_HOME" > "$tmp" <<'PY'
+    "$PYTHON" -I - "$NCU" "$CUDA_HOME" "$LIBRARY_PATH" > "$tmp" <<'PY'
 import json
 import sys
 
-print(json.dumps({"ncu": sys.argv[1], "cuda_home": sys.argv[2] or None}, indent=2))
+ncu, cuda_home, library_path = sys.argv[1:4]
+print(json.dumps({"ncu": ncu, "cuda_home": cuda_home or None,
+                  "library_path": [d for d in library_path.split(":") if d] or None}, indent=2))
 PY
     install -o root -g root -m 0644 -- "$tmp" "$LIBEXEC/capture.json"
     rm -f -- "$tmp"

@@ -105,7 +105,7 @@ class Install:
 
 
 def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None = None,
-          config: bool = True) -> Install:
+          config: bool = True, library_path: list[str] | None = None) -> Install:
     """An install under `base` (0755 directories, 0644/0755 files, owned by whoever runs the
     tests). `replace` rewrites lines of the helper copy, as the install rewrites its shebang."""
     root = base / "libexec"
@@ -128,7 +128,8 @@ def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None
     helper.chmod(0o755)
     if config:
         conf = root / "capture.json"
-        conf.write_text(json.dumps({"ncu": str(ncu), "cuda_home": None}))
+        conf.write_text(json.dumps({"ncu": str(ncu), "cuda_home": None,
+                                    "library_path": library_path}))
         conf.chmod(0o644)
     os.chmod(base, 0o755)
     return Install(root, helper, ncu, record)

@@ -158,10 +158,26 @@ def test_ncu_gets_an_allow_listed_environment(tmp_path):
     assert install.run(*VALID, env=env).returncode == 0
     (run,) = install.runs()
     child = {k: v for k, v in run["env"].items() if k not in ("PWD", "SHLVL", "_", "LC_CTYPE")}
-    assert set(child) <= {"PATH", "HOME", "LANG", "CUDA_VISIBLE_DEVICES"}, child
+    assert set(child) <= {"PATH", "HOME", "LANG", "CUDA_VISIBLE_DEVICES",
+                          "PYTHONDONTWRITEBYTECODE"}, child
+    assert child["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert "LD_PRELOAD" not in child and "LD_LIBRARY_PATH" not in child
     assert child["PATH"] == helper.SAFE_PATH
     assert child["CUDA_VISIBLE_DEVICES"] == "0"
     assert child["LANG"] == "en_US.UTF-8"
+
+
+def test_the_install_may_name_the_driver_libraries(tmp_path):
+    libs = tmp_path / "driver-libs"
+    libs.mkdir(mode=0o755)
+    install = plant(tmp_path / "install", library_path=[str(libs)])
+    env = {**os.environ, "LD_LIBRARY_PATH": "/tmp/evil"}
+    assert install.run(*VALID, env=env).returncode == 0
+    assert install.runs()[0]["env"]["LD_LIBRARY_PATH"] == str(libs)
+    libs.chmod(0o777)
+    done = install.run(*VALID)
+    assert done.returncode == helper.EXIT_UNTRUSTED
+    assert str(libs) in events(done.stderr)[-1]["error"]
 
 
 def test_err_nvgpuctrperm_is_its_own_exit(tmp_path):

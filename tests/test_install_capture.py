@@ -130,10 +130,12 @@ def test_install_writes_capture_json_with_real_paths(target, tmp_path):
     cuda.mkdir(mode=0o755)
     install(target, NCU=str(link))
     config = json.loads((target.libexec / helper.CONFIG_NAME).read_text(encoding="utf-8"))
-    assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": None}
-    install(target, NCU=str(link), CUDA_HOME=str(cuda))
+    assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": None,
+                      "library_path": None}
+    install(target, NCU=str(link), CUDA_HOME=str(cuda), LIBRARY_PATH=f"{cuda}:{tmp_path}")
     config = json.loads((target.libexec / helper.CONFIG_NAME).read_text(encoding="utf-8"))
-    assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": str(cuda)}
+    assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": str(cuda),
+                      "library_path": [str(cuda), str(tmp_path)]}
 
 
 @as_root

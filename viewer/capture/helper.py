@@ -141,6 +141,7 @@ class Layout:
     root: Path
     cuda_home: Path | None
     config: Path | None
+    library_path: tuple[Path, ...] = ()
 
 
 # ---------------------------------------------------------------- the grammar
@@ -261,7 +262,8 @@ def check_layout(layout: Layout, euid: int) -> None:
     owners = trusted_owners(euid)
     check_chain(layout.root, owners)
     check_tree(layout.root, owners)
-    for path in (layout.ncu, layout.python, Path(__file__), layout.cuda_home, layout.config):
+    for path in (layout.ncu, layout.python, Path(__file__), layout.cuda_home, layout.config,
+                 *layout.library_path):
         if path is not None:
             check_chain(path, owners)
     for entry in sys.path:
@@ -279,8 +281,8 @@ def load_layout(euid: int, environ: dict[str, str], here: Path | None = None) ->
     config = here.with_name(CONFIG_NAME)
     python = Path(sys.executable)
     if os.path.lexists(config):
-        ncu, cuda_home = read_config(config, trusted_owners(euid))
-        return Layout(ncu, python, here.parent, cuda_home, config)
+        ncu, cuda_home, library_path = read_config(config, trusted_owners(euid))
+        return Layout(ncu, python, here.parent, cuda_home, config, library_path)
     if euid == 0:
         raise Refusal(EXIT_NOT_INSTALLED, f"{here} has no {CONFIG_NAME} beside it: run as root "
                       "it captures only from an install (sudo make install-capture)")
@@ -296,8 +298,11 @@ def load_layout(euid: int, environ: dict[str, str], here: Path | None = None) ->
     return Layout(found, python, here.parent, None, None)
 
 
-def read_config(config: Path, owners: frozenset[int]) -> tuple[Path, Path | None]:
-    """capture.json: {"ncu": "/abs/ncu", "cuda_home": "/abs/dir" or null}, read without links."""
+def read_config(config: Path, owners: frozenset[int]
+                ) -> tuple[Path, Path | None, tuple[Path, ...]]:
+    """capture.json, read without following links: {"ncu": "/abs/ncu", "cuda_home": "/abs/dir"
+    or null, "library_path": ["/abs/dir", ...] or null (the CUDA driver's libraries where the
+    loader's cache lacks them)}."""
     try:
         fd = os.open(config, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as exc:
@@ -311,12 +316,15 @@ def read_config(config: Path, owners: frozenset[int]) -> tuple[Path, Path | None
     try:
         data = json.loads(text)
         ncu, cuda_home = data["ncu"], data.get("cuda_home")
-    except (ValueError, KeyError, TypeError):
+        library_path = list(data.get("library_path") or ())
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise Refusal(EXIT_NOT_INSTALLED, f"{config} is not the install's capture.json") from None
-    for value in (ncu, cuda_home):
-        if value is not None and not (isinstance(value, str) and os.path.isabs(value)):
+    for value in (ncu, cuda_home, *library_path):
+        if value is not None and not (isinstance(value, str) and os.path.isabs(value)
+                                      and ":" not in value):
             raise Refusal(EXIT_NOT_INSTALLED, f"{config} names a path that is not absolute")
-    return Path(ncu), Path(cuda_home) if cuda_home else None
+    return (Path(ncu), Path(cuda_home) if cuda_home else None,
+            tuple(Path(p) for p in library_path))
 
 
 def find_system_ncu() -> Path | None:
@@ -359,13 +367,16 @@ def ncu_argv(request: Request, layout: Layout, report_dir: str) -> list[str]:
 
 def child_env(layout: Layout, euid: int, environ: dict[str, str]) -> dict[str, str]:
     """The environment ncu and the kernels get: an allow-list, every value checked."""
-    env = {"PATH": SAFE_PATH, "HOME": pwd.getpwuid(euid).pw_dir, "LANG": "C.UTF-8"}
+    env = {"PATH": SAFE_PATH, "HOME": pwd.getpwuid(euid).pw_dir, "LANG": "C.UTF-8",
+           "PYTHONDONTWRITEBYTECODE": "1"}  # the kernel program writes nothing into the install
     for name in ("LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER"):
         value = environ.get(name, "")
         if _ENV_VALUE.fullmatch(value):
             env[name] = value
     if layout.cuda_home is not None:
         env["CUDA_HOME"] = str(layout.cuda_home)
+    if layout.library_path:
+        env["LD_LIBRARY_PATH"] = ":".join(map(str, layout.library_path))
     return env
 
 

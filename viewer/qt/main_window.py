@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMenu,
@@ -48,6 +49,9 @@ from viewer.model import Kernel, Report
 from viewer.qt import pictures
 from viewer.qt import recent as recent_files
 from viewer.qt.banner import Banner
+from viewer.qt.capture_dialog import SHORTCUT as CAPTURE_KEY
+from viewer.qt.capture_dialog import open_capture, shutdown_captures
+from viewer.qt.capture_run import provenance_html
 from viewer.qt.kernel_list import KernelEntry, KernelList, compare_names
 from viewer.qt.keys_dialog import KeysDialog
 from viewer.qt.loading import Loaded, first_picks, read_reports
@@ -75,6 +79,8 @@ EMPTY_TEXT = (
     "<li>or name them on the command line: "
     "<code>python -m viewer naive.ncu-rep tiled.ncu-rep</code></li></ul>"
     "<p>Two files, or one file with two kernels, open side by side.</p>"
+    "<p>Or capture the lesson's kernels on this machine's GPU: <b>File &gt; Capture...</b>"
+    " (Ctrl+Shift+C).</p>"
 )
 
 
@@ -156,12 +162,17 @@ class MainWindow(QMainWindow):
         self.empty_banner = Banner(self.empty)
         open_button = QPushButton("Open...", self.empty)
         open_button.clicked.connect(self.open_dialog)
+        capture_button = QPushButton("Capture...", self.empty)
+        empty_buttons = QHBoxLayout()
+        empty_buttons.addWidget(open_button)
+        empty_buttons.addWidget(capture_button)
+        empty_buttons.addStretch(1)
         empty_layout = QVBoxLayout(self.empty)
         empty_layout.setContentsMargins(60, 40, 60, 40)
         empty_layout.addWidget(self.empty_banner)
         empty_layout.addStretch(1)
         empty_layout.addWidget(self.empty_text)
-        empty_layout.addWidget(open_button, 0, Qt.AlignmentFlag.AlignLeft)
+        empty_layout.addLayout(empty_buttons)
         empty_layout.addStretch(2)
 
         self.stack = QStackedWidget(self)
@@ -193,10 +204,15 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self.threshold_text)
         status.addPermanentWidget(self.progress)
         status.addPermanentWidget(self.cancel_button)
+        self.capture_button = QToolButton(self)
+        self.capture_button.setText("Capture...")
+        status.addPermanentWidget(self.capture_button)
         self.progress.hide()
         self.cancel_button.hide()
 
         self._build_actions()
+        capture_button.clicked.connect(self.capture_action.trigger)
+        self.capture_button.clicked.connect(self.capture_action.trigger)
         self.kernel_list.picked.connect(self.show_entries)
         self.tabs.currentChanged.connect(self._update_status)
         self.worker.done.connect(self._apply_loaded)
@@ -230,6 +246,8 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
+        self.capture_action = self._action("&Capture...", lambda: open_capture(self),
+                                           [CAPTURE_KEY], file_menu)
         file_menu.addSeparator()
         self.export_action = self._action("&Export...", self.export_dialog, ["Ctrl+E"], file_menu)
         file_menu.addSeparator()
@@ -527,6 +545,9 @@ class MainWindow(QMainWindow):
         if self.compare_mode and not self.projector:
             text += (f"&nbsp;&nbsp;&nbsp;<span style='color:{grey}'>"
                      "(S&nbsp;swaps&nbsp;A&nbsp;and&nbsp;B)</span>")
+        if not self.projector:  # a capture's GPU, driver, ncu, set, clocks, size and time
+            text += provenance_html([e.source for e in self.picks],
+                                    "AB" if self.compare_mode else " ", grey)
         self.compare_line.setText(text)
         self.compare_line.show()
 
@@ -635,6 +656,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.worker.cancel()
+        shutdown_captures(self)
         self.timing_panel.shutdown(5_000)
         super().closeEvent(event)
 

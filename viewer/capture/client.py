@@ -37,14 +37,16 @@ from viewer.capture.store import ReportSink, SinkError
 from viewer.jobs import Cancelled, Job
 
 __all__ = [
-    "CaptureCancelled", "CaptureError", "Request", "RequestError", "Route", "StderrLines",
-    "admin_only", "choose_route", "explain", "progress", "run_capture", "stage",
+    "CANCELLED", "CaptureCancelled", "CaptureError", "Request", "RequestError", "Route",
+    "StderrLines", "admin_only", "choose_route", "explain", "progress", "run_capture", "settle",
+    "stage",
 ]
 
 SOURCE_HELPER = Path(__file__).resolve().with_name("helper.py")
 CANCEL_GRACE_S = h.KILL_GRACE_S + 10.0
 """After closing the helper's stdin, how long to wait for it before killing it."""
-_CANCELLED = "cancelled"
+CANCELLED = "cancelled"
+"""Why a run stopped when the person cancelled it (any other reason is a sentence)."""
 
 SHIPPED = "The shipped reports need none of this: they open and read as they are."
 ADMIN_ONLY = "Only administrators may read this GPU's counters (RmProfilingAdminOnly: 1)"
@@ -195,7 +197,7 @@ def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, lines: StderrLines,
         sel.register(proc.stderr, selectors.EVENT_READ, "err")
         while sel.get_map():
             if stopped is None and job.cancelled:
-                stopped = _CANCELLED
+                stopped = CANCELLED
             if stopped and not proc.stdin.closed:
                 with contextlib.suppress(OSError):
                     proc.stdin.close()
@@ -219,6 +221,31 @@ def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, lines: StderrLines,
     for event in lines.close():
         _say(job, event)
     return stopped
+
+
+def settle(code: int, stopped: str | None, lines: StderrLines, sink: ReportSink,
+           route_kind: str) -> tuple[Path, dict]:
+    """The end of one run: the report committed, with the helper's `done` event; or the sink
+    aborted and CaptureCancelled / CaptureError raised. `stopped` is CANCELLED, a sentence saying
+    why this side stopped the helper, or None."""
+    done = lines.done.get("done") if lines.done else None
+    failure: CaptureError | None = None
+    if stopped == CANCELLED:
+        failure = CaptureCancelled(explain(h.EXIT_CANCELLED, []), code)
+    elif stopped:
+        failure = CaptureError(stopped, code)
+    elif code != h.EXIT_OK:
+        failure = CaptureError(explain(code, lines.history(), route_kind), code)
+    elif not isinstance(done, dict) or done.get("bytes") != sink.size:
+        failure = CaptureError("The helper ended without saying the whole report was sent "
+                               f"({sink.size:,} bytes arrived); nothing was saved.", code)
+    if failure is not None:
+        sink.abort()
+        raise failure
+    try:
+        return sink.commit(), done
+    except SinkError as exc:
+        raise CaptureError(str(exc), code) from None
 
 
 def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | None = None) -> Path:
@@ -260,24 +287,7 @@ def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | Non
             if stream:
                 with contextlib.suppress(OSError):
                     stream.close()
-    done = lines.done.get("done") if lines.done else None
-    if stopped == _CANCELLED:
-        sink.abort()
-        raise CaptureCancelled(explain(h.EXIT_CANCELLED, []), code)
-    if stopped:
-        sink.abort()
-        raise CaptureError(stopped, code)
-    if code != h.EXIT_OK:
-        sink.abort()
-        raise CaptureError(explain(code, lines.history(), route.kind), code)
-    if not isinstance(done, dict) or done.get("bytes") != sink.size:
-        sink.abort()
-        raise CaptureError("The helper ended without saying the whole report was sent "
-                           f"({sink.size} bytes arrived); nothing was saved.", code)
-    try:
-        path = sink.commit()
-    except SinkError as exc:
-        raise CaptureError(str(exc), code) from None
+    path, done = settle(code, stopped, lines, sink, route.kind)
     record = provenance.from_capture(request.target, int(request.dim), request.set,
                                      request.clock, route.kind, done)
     with contextlib.suppress(OSError):  # the report is kept even if its note cannot be

@@ -22,13 +22,15 @@ from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signa
 from viewer.capture import provenance
 from viewer.capture.client import (
     CANCEL_GRACE_S,
+    CANCELLED,
+    CaptureCancelled,
     CaptureError,
     Request,
     RequestError,
     Route,
     StderrLines,
-    explain,
     progress,
+    settle,
 )
 from viewer.capture.events import Event
 from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
@@ -36,7 +38,6 @@ from viewer.jobs import Job
 from viewer.model import ReportError
 from viewer.qt.workers import Worker
 
-CANCELLED = "cancelled"
 WAITING = {
     "pkexec": "Waiting for an administrator's password...",
     "direct": "Starting the capture helper...",
@@ -209,24 +210,10 @@ class CaptureRun(QObject):
         proc.deleteLater()
         if status == QProcess.ExitStatus.CrashExit:
             code = -code if code > 0 else -9
-        done = self._lines.done.get("done") if self._lines.done else None
-        if self._stopped is not None or code != 0:
-            sink.abort()
-            if self._stopped == CANCELLED:
-                self._finish(CANCELLED, explain(9, []))
-            else:
-                self._finish("failed", self._stopped or explain(
-                    code, self._lines.history(), self.route.kind))
-            return
-        if not isinstance(done, dict) or done.get("bytes") != sink.size:
-            sink.abort()
-            self._finish("failed", "The helper ended without saying the whole report was sent "
-                         f"({sink.size:,} bytes arrived); nothing was saved.")
-            return
         try:
-            path = sink.commit()
-        except SinkError as exc:
-            self._finish("failed", str(exc))
+            path, done = settle(code, self._stopped, self._lines, sink, self.route.kind)
+        except CaptureError as exc:
+            self._finish(CANCELLED if isinstance(exc, CaptureCancelled) else "failed", str(exc))
             return
         self.captured.append(Captured(path, self.requests[self._index], done))
         self._index += 1

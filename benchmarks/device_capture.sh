@@ -191,6 +191,65 @@ EOF
     fi
 }
 
+# The capture helper as an admin's install runs it. This machine reaches no package index, so
+# `make install-capture` runs without its pip step, and the venv gets numpy 2.4 from .whl/, the
+# project (a copy, not editable) and, through a .pth, numba and numba-cuda from the image.
+step_helper() {
+    local top=/tmp/ncu-reader-install h=$WORK/helper
+    local libexec=$top/libexec/ncu-reader actions=$top/actions
+    mkdir -p "$h"
+    grep -E 'RmProfilingAdminOnly|RestrictProfiling' /proc/driver/nvidia/params
+    ncu --help | grep -A12 -- '--clock-control' | head -16
+    echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-} CUDA_HOME=${CUDA_HOME:-}"
+    ldconfig -p | grep -E 'libcuda\.so|libnvidia-ml' | head -4
+    local libs=""
+    [[ -n ${LD_LIBRARY_PATH:-} ]] && libs=$(tr ':' '\n' <<<"$LD_LIBRARY_PATH" | while read -r d; do
+        [[ -d $d ]] && echo "$d"; done | paste -sd:)
+    local vars=(LIBEXEC="$libexec" POLKIT_ACTIONS="$actions" NCU="$(command -v ncu)"
+        PYTHON=python3 CUDA_HOME="${CUDA_HOME:-}")
+    run 60 install env NCU_READER_INSTALL_SKIP_VENV=1 make install-capture "${vars[@]}" \
+        LIBRARY_PATH="$libs" || run 60 "install without LIBRARY_PATH" \
+        env NCU_READER_INSTALL_SKIP_VENV=1 make install-capture "${vars[@]}" || return 1
+    local base site
+    base=$(python3 -c 'import sys; print(sys._base_executable)')
+    "$base" -m venv --without-pip "$libexec/venv" || return 1
+    site=$("$libexec/venv/bin/python3" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .whl/numpy-*.whl
+    rm -rf /tmp/stage && mkdir /tmp/stage && cp -R pyproject.toml README.md viewer /tmp/stage/
+    python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$site" /tmp/stage
+    python3 -c 'import numba, sysconfig; print(sysconfig.get_paths()["purelib"])' >"$site/zz-image.pth"
+    cat "$site/zz-image.pth"
+    chown -R root:root "$top"
+    chmod -R go-w "$top"
+    local helper=$libexec/ncu-reader-capture k
+    head -1 "$helper"
+    cat "$libexec/capture.json"
+    "$helper" capture --target naive --dim 512 --set full --clock none --dry-run
+    for k in naive tiled; do
+        run 180 "helper $k" bash -c "'$helper' capture --target $k --dim 512 --set full \
+            --clock none >'$h/$k-helper.ncu-rep' 2>'$h/$k-helper.log' </dev/null"
+        tail -4 "$h/$k-helper.log"
+        ls -la "$h/$k-helper.ncu-rep"
+    done
+    # A cancel: stdin is a pipe, closed once ncu has started.
+    run 90 cancel python3 benchmarks/cancel_capture.py "$helper"
+    nvidia-smi --query-compute-apps=pid,name --format=csv
+    pgrep -fa 'bin/ncu|profile-target' || echo "no ncu or kernel program left running"
+    # An ordinary user running the installed helper: ERR_NVGPUCTRPERM where counters are admin-only.
+    run 120 "helper as nobody" setpriv --reuid=65534 --regid=65534 --clear-groups \
+        env HOME=/tmp "$libexec/venv/bin/python3" -I "$helper" capture --target naive --dim 512 \
+        --set basic --clock none >/dev/null 2>"$h/nobody.log" </dev/null
+    tail -5 "$h/nobody.log"
+    # The client's route: root with the install -> the installed helper, no password.
+    mkdir -p /usr/share/polkit-1/actions
+    cp "$actions"/*.policy /usr/share/polkit-1/actions/
+    run 300 "python -m viewer capture" env XDG_DATA_HOME="$h/xdg" python3 -m viewer capture \
+        --target both --dim 512 --set full --clock none
+    ls -la "$h/xdg/ncu-reader/captures"
+    cp "$h"/*.ncu-rep "$h"/*.log "$OUT/" 2>/dev/null
+    tar -C "$h" -cf "$OUT/captures.tar" xdg
+}
+
 main() {
     echo "device_capture.sh: steps: $STEPS; budget ${BUDGET_S} s; $(date -u +%FT%TZ)"
     local s

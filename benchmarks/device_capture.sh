@@ -101,6 +101,8 @@ step_profiles() {
     mkdir -p profiles
     local commands=() k cmd
     for k in naive tiled; do
+        # The command refuses an existing report: this step replaces the shipped one on purpose.
+        rm -f "profiles/$k.ncu-rep"
         cmd=$(python3 -m viewer.kernels ncu-command --kernel "$k" --dim "$DIM" \
             --report "profiles/$k") || return 1
         commands+=("$cmd")
@@ -194,10 +196,12 @@ EOF
 # The capture helper as an admin's install runs it. This machine reaches no package index, so
 # `make install-capture` runs without its pip step, and the venv gets numpy 2.4 from .whl/, the
 # project (a copy, not editable) and, through a .pth, numba and numba-cuda from the image.
-step_helper() {
-    local top=/tmp/ncu-reader-install h=$WORK/helper
-    local libexec=$top/libexec/ncu-reader actions=$top/actions
-    mkdir -p "$h"
+HELPER_TOP=/tmp/ncu-reader-install
+HELPER_LIBEXEC=$HELPER_TOP/libexec/ncu-reader
+
+helper_install() {
+    local top=$HELPER_TOP libexec=$HELPER_LIBEXEC actions=$HELPER_TOP/actions
+    [[ -x $libexec/ncu-reader-capture ]] && return 0
     grep -E 'RmProfilingAdminOnly|RestrictProfiling' /proc/driver/nvidia/params
     ncu --help | grep -A12 -- '--clock-control' | head -16
     echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-} CUDA_HOME=${CUDA_HOME:-}"
@@ -215,12 +219,18 @@ step_helper() {
     "$base" -m venv --without-pip "$libexec/venv" || return 1
     site=$("$libexec/venv/bin/python3" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .whl/numpy-*.whl
-    rm -rf /tmp/stage && mkdir /tmp/stage && cp -R pyproject.toml README.md viewer /tmp/stage/
+    rm -rf /tmp/stage && mkdir /tmp/stage && cp -R pyproject.toml README.md viewer profiles resources /tmp/stage/
     python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$site" /tmp/stage
     python3 -c 'import numba, sysconfig; print(sysconfig.get_paths()["purelib"])' >"$site/zz-image.pth"
     cat "$site/zz-image.pth"
     chown -R root:root "$top"
     chmod -R go-w "$top"
+}
+
+step_helper() {
+    local h=$WORK/helper libexec=$HELPER_LIBEXEC actions=$HELPER_TOP/actions
+    mkdir -p "$h"
+    helper_install || return 1
     local helper=$libexec/ncu-reader-capture k
     head -1 "$helper"
     cat "$libexec/capture.json"
@@ -248,6 +258,40 @@ step_helper() {
     ls -la "$h/xdg/ncu-reader/captures"
     cp "$h"/*.ncu-rep "$h"/*.log "$OUT/" 2>/dev/null
     tar -C "$h" -cf "$OUT/captures.tar" xdg
+}
+
+# An ordinary user running the installed helper (the direct route's rules: root's files and the
+# user's own are trusted): its report, or ERR_NVGPUCTRPERM where counters are admin-only.
+step_nobody() {
+    rm -rf "$HELPER_TOP"  # a fresh install: an earlier call's may still be on a warm machine
+    helper_install >/dev/null || return 1
+    run 120 "helper as root first" "$HELPER_LIBEXEC/ncu-reader-capture" capture --target tiled \
+        --dim 512 --set basic --clock none >/dev/null 2>"$WORK/root.log" </dev/null
+    tail -1 "$WORK/root.log"
+    find "$HELPER_TOP" -name __pycache__ | head -3
+    run 120 "helper as nobody" setpriv --reuid=65534 --regid=65534 --clear-groups \
+        env HOME=/tmp "$HELPER_LIBEXEC/venv/bin/python3" -I "$HELPER_LIBEXEC/ncu-reader-capture" \
+        capture --target tiled --dim 512 --set basic --clock none \
+        >"$WORK/nobody.ncu-rep" 2>"$WORK/nobody.log" </dev/null
+    tail -3 "$WORK/nobody.log"
+    ls -la "$WORK/nobody.ncu-rep"
+    head -c 4 "$WORK/nobody.ncu-rep" | od -c | head -1
+}
+
+# A report of MANY_N kernels (default 10,000) of the training loop, with the reading order's three
+# sections, for the reader benchmarks; xz-compressed and cut into parts that fit what comes back.
+step_manyk() {
+    local n=${MANY_N:-10000}
+    local rep=$WORK/many-$n
+    local cmd="ncu --section SpeedOfLight --section LaunchStats --section Occupancy --cache-control none --launch-count $n --clock-control none -o $rep python3 benchmarks/train_loop.py --steps 600"
+    echo "$cmd"
+    run 420 "many-kernel capture ($n)" bash -c "$cmd" | tail -5
+    [[ -f $rep.ncu-rep ]] || return 1
+    ls -la "$rep.ncu-rep"
+    xz -T0 -6 -k "$rep.ncu-rep" && ls -la "$rep.ncu-rep.xz"
+    split -b 15M "$rep.ncu-rep.xz" "$OUT/many-$n.ncu-rep.xz.part-"
+    echo "$cmd" >"$OUT/many-$n.command"
+    ls -la "$OUT"
 }
 
 main() {

@@ -125,7 +125,7 @@ def test_dry_run_prints_the_argv_and_never_a_forbidden_option(tmp_path):
                       "--preload-library", "--injection-path-64", "--mode", "--port"):
         assert forbidden not in argv
     assert argv[argv.index(sys.executable):] == [
-        sys.executable, "-I", "-m", "viewer.kernels", "profile-target", "--kernel", "naive",
+        sys.executable, "-I", "-B", "-m", "viewer.kernels", "profile-target", "--kernel", "naive",
         "--dim", "512"]
     assert install.runs() == []
 
@@ -158,9 +158,7 @@ def test_ncu_gets_an_allow_listed_environment(tmp_path):
     assert install.run(*VALID, env=env).returncode == 0
     (run,) = install.runs()
     child = {k: v for k, v in run["env"].items() if k not in ("PWD", "SHLVL", "_", "LC_CTYPE")}
-    assert set(child) <= {"PATH", "HOME", "LANG", "CUDA_VISIBLE_DEVICES",
-                          "PYTHONDONTWRITEBYTECODE"}, child
-    assert child["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert set(child) <= {"PATH", "HOME", "LANG", "CUDA_VISIBLE_DEVICES"}, child
     assert "LD_PRELOAD" not in child and "LD_LIBRARY_PATH" not in child
     assert child["PATH"] == helper.SAFE_PATH
     assert child["CUDA_VISIBLE_DEVICES"] == "0"

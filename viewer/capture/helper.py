@@ -359,7 +359,8 @@ def ncu_argv(request: Request, layout: Layout, report_dir: str) -> list[str]:
         "--launch-skip", str(LAUNCH_SKIP),
         "--launch-count", "1",
         "-o", os.path.join(report_dir, REPORT_STEM),
-        str(layout.python), "-I", "-m", "viewer.kernels", "profile-target",
+        # -B: the kernel program writes no bytecode into the install (-I ignores PYTHON* vars)
+        str(layout.python), "-I", "-B", "-m", "viewer.kernels", "profile-target",
         "--kernel", request.target,
         "--dim", str(request.dim),
     ]
@@ -367,8 +368,7 @@ def ncu_argv(request: Request, layout: Layout, report_dir: str) -> list[str]:
 
 def child_env(layout: Layout, euid: int, environ: dict[str, str]) -> dict[str, str]:
     """The environment ncu and the kernels get: an allow-list, every value checked."""
-    env = {"PATH": SAFE_PATH, "HOME": pwd.getpwuid(euid).pw_dir, "LANG": "C.UTF-8",
-           "PYTHONDONTWRITEBYTECODE": "1"}  # the kernel program writes nothing into the install
+    env = {"PATH": SAFE_PATH, "HOME": pwd.getpwuid(euid).pw_dir, "LANG": "C.UTF-8"}
     for name in ("LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER"):
         value = environ.get(name, "")
         if _ENV_VALUE.fullmatch(value):

@@ -69,6 +69,8 @@ if argv == ["--version"]:
 with open({record!r}, "a") as f:
     f.write(json.dumps({{"argv": argv, "pid": os.getpid(), "pgid": os.getpgid(0),
                         "cwd": os.getcwd(), "env": dict(os.environ)}}) + "\\n")
+if "-o" not in argv:  # --clock-control reset
+    sys.exit(0)
 out = argv[argv.index("-o") + 1] + ".ncu-rep"
 report = {report!r}
 {body}

@@ -242,9 +242,21 @@ def test_a_hang_is_killed_with_its_whole_group(tmp_path):
     done = install.run(*VALID)
     assert done.returncode == helper.EXIT_TIMEOUT, done.stderr
     assert time.monotonic() - started < 20
-    (run,) = install.runs()
+    run = install.runs()[0]  # then the clock reset
     assert _group_gone(run["pgid"]), "ncu's process group outlived the timeout"
     assert not Path(run["argv"][run["argv"].index("-o") + 1]).parent.exists()
+
+
+def test_a_killed_ncu_gives_locked_clocks_back(tmp_path):
+    install = plant(tmp_path, "hang", {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0"})
+    assert install.run(*VALID).returncode == helper.EXIT_TIMEOUT
+    capture, reset = install.runs()
+    assert capture["argv"][capture["argv"].index("--clock-control") + 1] == "base"
+    assert reset["argv"] == ["--config-file", "off", "--clock-control", "reset"]
+    unlocked = plant(tmp_path / "none", "hang", {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0"})
+    none = [w if w != "base" else "none" for w in VALID]
+    assert unlocked.run(*none).returncode == helper.EXIT_TIMEOUT
+    assert len(unlocked.runs()) == 1, "clocks left alone need no reset"
 
 
 def test_closing_stdin_cancels(tmp_path):
@@ -262,7 +274,7 @@ def test_closing_stdin_cancels(tmp_path):
     assert proc.returncode == helper.EXIT_CANCELLED
     assert events(err)[-1]["kind"] == "cancelled"
     assert out == b""
-    (run,) = install.runs()
+    run = install.runs()[0]  # then the clock reset
     assert _group_gone(run["pgid"])
     assert not Path(run["argv"][run["argv"].index("-o") + 1]).parent.exists()
 
@@ -276,7 +288,7 @@ def test_sigterm_cancels_and_kills_ncu(tmp_path):
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=30)
     assert proc.returncode == helper.EXIT_CANCELLED
-    (run,) = install.runs()
+    run = install.runs()[0]  # then the clock reset
     assert _group_gone(run["pgid"])
 
 

@@ -507,6 +507,14 @@ def ncu_version(layout: Layout, env: dict[str, str]) -> str | None:
     return _cut(lines[-1].strip()) if lines else None
 
 
+def reset_clocks(layout: Layout, env: dict[str, str], cwd: str) -> None:
+    """ncu killed while it held the clocks at base: `--clock-control reset` gives them back."""
+    argv = [str(layout.ncu), "--config-file", "off", "--clock-control", "reset"]
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, cwd=cwd, env=env, timeout=60, check=False)
+
+
 def driver_version() -> str | None:
     """The NVIDIA kernel module's version, from /proc."""
     try:
@@ -585,7 +593,12 @@ def capture(request: Request, environ: dict[str, str]) -> int:
     try:
         emit(started={"target": request.target, "dim": request.dim, "set": request.set,
                       "clock": request.clock, "uid": uid})
-        lines = run_ncu(ncu_argv(request, layout, report_dir), env, report_dir, TIMEOUT_S)
+        try:
+            lines = run_ncu(ncu_argv(request, layout, report_dir), env, report_dir, TIMEOUT_S)
+        except Refusal:
+            if request.clock == "base":
+                reset_clocks(layout, env, report_dir)
+            raise
         if any(ERR_NVGPUCTRPERM in line for line in lines):
             raise Refusal(EXIT_NOT_PERMITTED, "ncu may not read this GPU's performance "
                           f"counters ({ERR_NVGPUCTRPERM})")

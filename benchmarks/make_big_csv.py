@@ -3,16 +3,17 @@
 - A `--page details --csv` export: the naive and tiled details CSVs repeated, alternating, with
   fresh result IDs, until the file holds the asked-for number of kernels (10,000 by default, about
   a million rows). Rows are copied byte for byte apart from the ID field.
-- A synthetic .ncu-rep (`--ncu-rep`): the two reports' result blocks repeated, alternating, in one
-  report (400 kernels by default). A .ncu-rep is the magic `NVR\\0`, a length-prefixed file
-  header, then blocks: a length-prefixed block header (a protobuf message whose field 2 counts the
-  results in the block and field 5 gives the payload's size) and the payload. The blocks holding
-  the two results are copied byte for byte; every other block comes from the naive report. It
-  stands in for a real many-kernel capture until one exists: ncu_report reads it as that many
-  kernels, each with its capture's real metrics.
+- A synthetic .ncu-rep (`--ncu-rep`): the result blocks of the h200 pair (or of the reports
+  given with `--from`) repeated in turn in one report (400 kernels by default). A .ncu-rep is the
+  magic `NVR\\0`, a length-prefixed file header, then blocks: a length-prefixed block header (a
+  protobuf message whose field 2 counts the results in the block and field 5 gives the payload's
+  size) and the payload. The blocks holding one result each are copied byte for byte; every other
+  block comes from the first report. ncu_report reads it as that many kernels, each with its
+  capture's real metrics: `--from benchmarks/data/many-kernels.ncu-rep --kernels 10000` makes a
+  10,000-kernel report of the real PyTorch capture's kernels.
 
     python benchmarks/make_big_csv.py [--kernels N] [--out PATH]
-    python benchmarks/make_big_csv.py --ncu-rep [--kernels N] [--out PATH]
+    python benchmarks/make_big_csv.py --ncu-rep [--kernels N] [--from REPORT ...] [--out PATH]
 """
 
 from __future__ import annotations
@@ -112,24 +113,25 @@ def report_blocks(path: Path) -> tuple[bytes, list[tuple[bytes, int]]]:
     return head, blocks
 
 
-def write_big_report(out: Path, kernels: int) -> int:
-    """Write a `kernels`-kernel .ncu-rep to `out`; returns the number of bytes written."""
-    head, naive = report_blocks(REPORTS[0])
+def write_big_report(out: Path, kernels: int, sources: tuple[Path, ...] = REPORTS) -> int:
+    """Write a `kernels`-kernel .ncu-rep to `out` from the result blocks of `sources`; returns the
+    number of bytes written."""
+    head, frame = report_blocks(sources[0])
     results = []
-    for path in REPORTS:
+    for path in sources:
         _, blocks = report_blocks(path)
         found = [block for block, count in blocks if count == 1]
-        if len(found) != 1:
-            raise SystemExit(f"{path}: expected one block holding one result")
-        results.append(found[0])
-    first = next(i for i, (_, count) in enumerate(naive) if count)
+        if not found:
+            raise SystemExit(f"{path}: no block holding one result")
+        results += found
+    first = next(i for i, (_, count) in enumerate(frame) if count)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("wb") as f:
         f.write(head)
-        f.write(b"".join(block for block, _ in naive[:first]))
+        f.write(b"".join(block for block, _ in frame[:first]))
         for k in range(kernels):
             f.write(results[k % len(results)])
-        f.write(b"".join(block for block, _ in naive[first + 1:]))
+        f.write(b"".join(block for block, count in frame[first:] if not count))
     return out.stat().st_size
 
 
@@ -137,12 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ncu-rep", action="store_true", help="build the synthetic .ncu-rep")
     parser.add_argument("--kernels", type=int)
+    parser.add_argument("--from", dest="sources", type=Path, nargs="+", default=list(REPORTS),
+                        help="the reports whose results the synthetic .ncu-rep repeats")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.ncu_rep:
         kernels = args.kernels or DEFAULT_REPORT_KERNELS
         out = args.out or default_report_out(kernels)
-        size = write_big_report(out, kernels)
+        size = write_big_report(out, kernels, tuple(args.sources))
     else:
         kernels = args.kernels or 10_000
         out = args.out or DEFAULT_OUT

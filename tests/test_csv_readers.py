@@ -39,7 +39,8 @@ def test_h200_naive_20_columns() -> None:
     assert (k.index, k.name) == (0, "matmul_naive")
     assert k.display_name.startswith("matmul_naive[v1,cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3Cw6")
     assert k.display_name.endswith("Array<float, 2, C, mutable, aligned>)")
-    assert (k.grid, k.block, k.device, k.cc) == ((32, 32, 1), (16, 16, 1), "0", "9.0")
+    assert (k.grid, k.block, k.device_id, k.device_name, k.cc) == (
+        (32, 32, 1), (16, 16, 1), 0, None, "9.0")
     m = k.metric
     assert m("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") == 8_388_608
     assert m("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 16_777_216
@@ -89,8 +90,8 @@ def test_h200_tiled_20_columns() -> None:
 
 def test_2025_copy_blocked_thousands_separators_and_base_units() -> None:
     [k] = details_csv.read(COPY_2025).kernels
-    assert (k.name, k.grid, k.block, k.device, k.cc) == (
-        "copy_blocked", (1024, 1, 1), (256, 1, 1), "0", "7.5")
+    assert (k.name, k.grid, k.block, k.device_id, k.device_name, k.cc) == (
+        "copy_blocked", (1024, 1, 1), (256, 1, 1), 0, None, "7.5")
     assert k.metric("dram__cycles_elapsed.avg.per_second") == pytest.approx(4_963_609_951.19)
     assert k.metric("gpc__cycles_elapsed.max") == 12_319_469
     assert k.metric("gpu__time_duration.sum") == 21_058_944
@@ -106,7 +107,7 @@ def test_2025_copy_blocked_thousands_separators_and_base_units() -> None:
 def test_2020_v100_12_columns_old_labels_after_program_output() -> None:
     [k] = details_csv.read(V100_2020).kernels
     assert (k.index, k.name, k.display_name) == (0, "calculate_temp", "calculate_temp")
-    assert (k.grid, k.block, k.device, k.cc) == (None, None, None, None)
+    assert (k.grid, k.block, k.device_id, k.device_name, k.cc) == (None, None, None, None, None)
     m = k.metric
     assert m("sm__throughput.avg.pct_of_peak_sustained_elapsed") == 3.67  # SM [%]
     memory_pct = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
@@ -149,8 +150,8 @@ def test_15_columns_read_as_the_20_column_original(tmp_path: Path, name: str) ->
     assert len(csv_rows(fifteen)[0]) == 15
     [a] = details_csv.read(source).kernels
     [b] = details_csv.read(fifteen).kernels
-    assert (b.name, b.display_name, b.grid, b.block, b.device, b.cc) == (
-        a.name, a.display_name, a.grid, a.block, a.device, a.cc)
+    assert (b.name, b.display_name, b.grid, b.block, b.device_id, b.cc) == (
+        a.name, a.display_name, a.grid, a.block, a.device_id, a.cc)
     assert b.metrics == a.metrics
 
 
@@ -194,7 +195,8 @@ def test_details_reader_refuses_a_raw_export() -> None:
 def test_raw_naive_values_converted_with_the_units_row() -> None:
     [k] = raw_csv.read(H200 / "numba-naive.raw.csv").kernels
     assert (k.index, k.name) == (0, "matmul_naive")
-    assert (k.grid, k.block, k.device, k.cc) == ((32, 32, 1), (16, 16, 1), "0", "9.0")
+    assert (k.grid, k.block, k.device_id, k.device_name, k.cc) == (
+        (32, 32, 1), (16, 16, 1), 0, "NVIDIA H200", "9.0")
     m = k.metric
     assert m("gpu__time_duration.sum") == pytest.approx(219_136)  # 219.136000 us
     assert m("dram__bytes_read.sum") == pytest.approx(2_104_064)  # 2.104064 Mbyte
@@ -298,5 +300,5 @@ def test_summary_metrics_agree_across_formats(name: str) -> None:
 def test_naive_details_and_raw_agree_on_identity() -> None:
     a = details_csv.read(H200 / "numba-naive.details.csv").kernels[0]
     b = raw_csv.read(H200 / "numba-naive.raw.csv").kernels[0]
-    assert (a.name, a.display_name, a.grid, a.block, a.device, a.cc) == (
-        b.name, b.display_name, b.grid, b.block, b.device, b.cc)
+    assert (a.name, a.display_name, a.grid, a.block, a.device_id, a.cc) == (
+        b.name, b.display_name, b.grid, b.block, b.device_id, b.cc)

@@ -17,13 +17,17 @@ from hypothesis import strategies as st
 
 from viewer.model import Report, ReportError
 from viewer.readers import details_text
+from viewer.readers.sniff import UTF16_REASON
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 H200 = CORPUS / "h200"
 PUBLIC = CORPUS / "ncu-public"
 
+# Every text export of the corpus that holds kernels (workloads-ranges holds only ranges:
+# tests/test_readers_workloads.py).
 TEXT_EXPORTS = sorted(
-    [*H200.glob("*.details.txt"), *PUBLIC.glob("*.txt"), *PUBLIC.glob("*-readme.md")]
+    p for p in [*H200.glob("*.details.txt"), *PUBLIC.glob("*.txt"), *PUBLIC.glob("*-readme.md")]
+    if not p.name.startswith("workloads-ranges")
 )
 CSV_EXPORTS = sorted([*H200.glob("*.csv"), *PUBLIC.glob("*.csv")])
 
@@ -104,7 +108,8 @@ def test_h200_naive_2025_layout() -> None:
     (k,) = _read(H200 / "numba-naive.details.txt").kernels
     assert k.name == "matmul_naive"
     assert k.display_name == NAIVE_NAME
-    assert (k.grid, k.block, k.device, k.cc) == ((32, 32, 1), (16, 16, 1), "0", "9.0")
+    assert (k.grid, k.block, k.device_id, k.device_name, k.cc) == (
+        (32, 32, 1), (16, 16, 1), 0, None, "9.0")
     assert k.metric(DURATION) == pytest.approx(219_140)
     assert k.metric(SECTORS) == 16_777_216
     assert k.metric(REQUESTS) == 8_388_608
@@ -146,7 +151,7 @@ def test_pascal_2019_fixed_columns_old_labels() -> None:
     (k,) = _read(PUBLIC / "old-spelling-pascal-p40-gpu-speed-of-light-sol-fb-details.txt").kernels
     assert k.name == "vadd"
     assert k.display_name == "vadd(float const *,float const *,float*,int)"
-    assert (k.grid, k.block, k.device, k.cc) == (None, None, None, None)
+    assert (k.grid, k.block, k.device_id, k.device_name, k.cc) == (None, None, None, None, None)
     assert k.metric(SOL_DRAM_PCT) == pytest.approx(82.65)  # SOL FB
     assert k.metric(SOL_SM_PCT) == pytest.approx(9.61)  # SM [%]
     assert k.metric(SOL_MEMORY_PCT) == pytest.approx(82.65)  # Memory [%]
@@ -211,7 +216,7 @@ def test_2025_file_without_header_is_one_kernel_named_after_the_file() -> None:
     (k,) = _read(path).kernels
     assert k.display_name == path.stem
     assert k.name == path.stem
-    assert (k.grid, k.block, k.device, k.cc) == (None, None, None, None)
+    assert (k.grid, k.block, k.device_id, k.device_name, k.cc) == (None, None, None, None, None)
     assert k.metric(SM_FREQ) == pytest.approx(585e6)  # Mhz
     assert k.metric(DRAM_FREQ) == pytest.approx(5.01e9)
     assert k.metric(DURATION) == pytest.approx(20.85e6)  # ms
@@ -227,7 +232,7 @@ def test_2025_three_kernels_in_launch_order() -> None:
     kernels = _read(PUBLIC / "new-2025-details-3mm-multikernel-cc86.txt").kernels
     assert [k.name for k in kernels] == ["mm3_kernel1", "mm3_kernel2", "mm3_kernel3"]
     for k in kernels:
-        assert (k.grid, k.block, k.device, k.cc) == ((16, 64, 1), (32, 8, 1), "0", "8.6")
+        assert (k.grid, k.block, k.device_id, k.cc) == ((16, 64, 1), (32, 8, 1), 0, "8.6")
         assert k.display_name.startswith(k.name + "(int, int, int, int, int, float *")
     first, second, third = kernels
     assert first.metric(ELAPSED) == 1_889_959
@@ -268,8 +273,8 @@ def test_readme_comma_locale_and_per_kernel_summary() -> None:
     assert details.metric(DURATION) == pytest.approx(9.97e6)
     assert details.metric(SOL_SM_PCT) == pytest.approx(4.17)
     # ncu --print-summary per-kernel: raw metric names, the Average column, 1-D sizes.
-    assert (summary.block, summary.grid, summary.device, summary.cc) == (
-        (256, 1, 1), (32, 1, 1), "0", None)
+    assert (summary.block, summary.grid, summary.device_id, summary.cc) == (
+        (256, 1, 1), (32, 1, 1), 0, None)
     assert summary.metric(DRAM_FREQ) == pytest.approx(6.701347e9)
     assert summary.metric(ELAPSED) == 13_479_154
     assert summary.metric(DURATION) == pytest.approx(9_989_888)
@@ -410,7 +415,8 @@ PRINT_SUMMARY_PER_KERNEL_2025 = f"""\
 def test_print_summary_per_kernel_2025(tmp_path: Path) -> None:
     (k,) = _read(_write(tmp_path, PRINT_SUMMARY_PER_KERNEL_2025)).kernels
     assert k.display_name == NAIVE_NAME
-    assert (k.grid, k.block, k.device, k.cc) == ((32, 32, 1), (16, 16, 1), "0", "9.0")
+    assert (k.grid, k.block, k.device_id, k.device_name, k.cc) == (
+        (32, 32, 1), (16, 16, 1), 0, None, "9.0")
     assert k.metric(SECTORS) == 16_777_216
     assert k.metric("dram__bytes_write.sum") == 0.0
     assert k.metric(ELAPSED) == 433_757
@@ -574,12 +580,13 @@ def test_several_processes_and_program_output_between_them(tmp_path: Path) -> No
     assert tiled_k.metric(SECTORS) == 2_097_152
 
 
-def test_windows_utf16_export(tmp_path: Path) -> None:
+def test_a_utf16_export_is_refused_as_sniff_refuses_it(tmp_path: Path) -> None:
+    """PowerShell 5's `>` writes UTF-16; ncu writes UTF-8. The reader says what to do, as sniff
+    does, rather than reading a format read_report never hands it."""
     path = tmp_path / "naive-utf16.txt"
     path.write_text((H200 / "numba-naive.details.txt").read_text(encoding="utf-8"),
                     encoding="utf-16")
-    (k,) = _read(path).kernels
-    assert k.metric(SECTORS) == 16_777_216
+    assert _error(path) == f"{path}: {UTF16_REASON}"
 
 
 # ---------------------------------------------------------------- bad input
@@ -673,6 +680,21 @@ def test_a_large_export_reads_whole(tmp_path: Path) -> None:
     assert report.kernels[-1].metric(SECTORS) == 16_777_216
 
 
-def test_one_endless_line_is_refused(tmp_path: Path) -> None:
+def test_one_endless_line_is_refused_by_the_line_cap(tmp_path: Path) -> None:
     path = _write(tmp_path, "x" * 5_000_000, "endless.txt")
-    _error(path)
+    assert _error(path).endswith(
+        "no kernel found: not an ncu details text export (it holds a line longer than 1 MiB,"
+        " which no ncu export prints)")
+
+
+def test_an_overlong_line_is_passed_over_whole(tmp_path: Path) -> None:
+    """Program output of 1 MiB and more inside a section: none of it is read as a line, not even
+    the 'Section:' text past its first MiB (read as a line, it would move the Memory Workload
+    rows into Launch Statistics, where their labels mean nothing)."""
+    text = (H200 / "numba-naive.details.txt").read_text(encoding="utf-8")
+    marker = "    Section: Memory Workload Analysis\n"
+    cut = text.index(marker) + len(marker)
+    fake = "y" * (1 << 20) + "    Section: Launch Statistics"
+    (k,) = _read(_write(tmp_path, text[:cut] + fake + "\n" + text[cut:], "noisy.txt")).kernels
+    assert k.metric(SECTORS) == 16_777_216
+    assert k.metric(DRAM_BYTES_PER_S) == pytest.approx(9.60e9)

@@ -1,18 +1,30 @@
 """The one model every reader returns: a report is kernels in launch order.
 
 Metrics are keyed by ncu metric name and held in base units (ns, bytes, bytes/s, hz, percent,
-counts). A metric the file does not show is absent from the dict; `Kernel.metric` answers None for
-it. Missing is never zero.
+counts). A metric the file does not show is absent; `Kernel.metric` answers None for it. Missing is
+never zero.
+
+A reader may read only some of a file's metrics (a .ncu-rep is read for the metrics the views use,
+viewer.metrics.KNOWN_METRICS, and more when a view asks). `Kernel.read_names` says which names were
+asked of the file, so "not read yet" (`Kernel.was_read` is False: ask the reader) is told apart
+from "the report does not hold it" (read, and absent).
+
+Large reports keep their values compactly: `Metrics` is a read-only mapping over one table of names
+shared by every kernel of a report and one float array per kernel.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 Dim3 = tuple[int, int, int]
+# What a reader notes about the file it read, to tell later whether it was rewritten.
+FileStamp = tuple[int, ...]
 
 
 class ReportError(Exception):
@@ -24,25 +36,120 @@ class ReportError(Exception):
         super().__init__(f"{self.source}: {self.reason}")
 
 
+class Metrics(Mapping[str, float]):
+    """Metric values of one kernel: `slots` (name -> position, shared by many kernels) and
+    `values` (a float per position, NaN where the kernel has no value). Read-only."""
+
+    __slots__ = ("_slots", "_values")
+
+    def __init__(self, slots: Mapping[str, int], values: Sequence[float]) -> None:
+        self._slots = slots
+        self._values = values
+
+    @classmethod
+    def table(cls, rows: Iterable[Mapping[str, float]]) -> list[Metrics]:
+        """One Metrics per mapping in `rows`, all sharing one table of names."""
+        rows = list(rows)
+        slots: dict[str, int] = {}
+        for row in rows:
+            for name in row:
+                slots.setdefault(name, len(slots))
+        out = []
+        for row in rows:
+            values = array("d", [math.nan]) * len(slots)
+            for name, value in row.items():
+                values[slots[name]] = value
+            out.append(cls(slots, values))
+        return out
+
+    def get(self, name: str, default: float | None = None) -> float | None:  # type: ignore[override]
+        slot = self._slots.get(name)
+        if slot is None or slot >= len(self._values):
+            return default
+        value = float(self._values[slot])
+        return default if value != value else value  # NaN: no value
+
+    def __getitem__(self, name: str) -> float:
+        value = self.get(name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        values = self._values
+        for name, slot in self._slots.items():
+            if slot < len(values) and values[slot] == values[slot]:
+                yield name
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"Metrics({len(self)} values)"
+
+
+def merged(metrics: Mapping[str, float], more: Mapping[str, float]) -> Mapping[str, float]:
+    """`metrics` with the values of `more` added (a name in both takes `more`'s value)."""
+    if not more:
+        return metrics
+    if isinstance(metrics, Metrics):
+        return Metrics.table([{**metrics, **more}])[0]
+    return {**metrics, **more}
+
+
 @dataclass
 class Kernel:
-    """One profiled kernel launch."""
+    """One profiled kernel launch.
+
+    `device_id` is the device's number as ncu counts them (exports print it as "Device 0"),
+    `device_name` its marketing name ("NVIDIA H200"); each None when the file does not say.
+    `read_names`: the metric names the reader asked of the file, None when it read every metric
+    the file holds. `position`: where the reader finds this kernel again in its file (a .ncu-rep
+    result's place, ranges and graphs counted), None when the file needs no second reading.
+    """
 
     index: int
     name: str
     display_name: str
     grid: Dim3 | None = None
     block: Dim3 | None = None
-    device: str | None = None
+    device_id: int | None = None
+    device_name: str | None = None
     cc: str | None = None
-    metrics: dict[str, float] = field(default_factory=dict)
+    metrics: Mapping[str, float] = field(default_factory=dict)
+    read_names: frozenset[str] | None = None
+    position: int | None = None
 
     def metric(self, name: str) -> float | None:
-        """The value of metric `name` in base units, or None when the report does not hold it."""
+        """The value of metric `name` in base units, or None when there is none (the report does
+        not hold it, or it was not read yet: `was_read` tells which)."""
         value = self.metrics.get(name)
         if value is None or (isinstance(value, float) and math.isnan(value)):
             return None
         return value
+
+    def was_read(self, name: str) -> bool:
+        """Whether the reader asked the file for `name`: if so, a missing value is not in it."""
+        return self.read_names is None or name in self.read_names
+
+    def unread(self, names: Iterable[str]) -> list[str]:
+        """Those of `names` not asked of the file yet, in order (a view reads them, then shows)."""
+        return [n for n in names if not self.was_read(n)]
+
+    def add_metrics(self, values: Mapping[str, float], names: Iterable[str] | None) -> None:
+        """Take in what a later read of metric `names` (None: every metric) found: `values`."""
+        self.metrics = merged(self.metrics, values)
+        self.read_names = _asked(self.read_names, names)
+
+    @property
+    def device_label(self) -> str | None:
+        """The device for people: its name, else 'device 0', else None."""
+        if self.device_name:
+            return self.device_name
+        return None if self.device_id is None else f"device {self.device_id}"
 
     @property
     def label(self) -> str:
@@ -52,15 +159,49 @@ class Kernel:
 
 @dataclass
 class Report:
-    """Kernels in launch order, read from one file."""
+    """Kernels in launch order, read from one file.
+
+    `skipped` counts the file's results that are not kernels and were passed over, by kind
+    ({"range": 2, "graph": 1}); `stamp` is what the reader noted of the file, to refuse reading
+    more of it once it was rewritten.
+    """
 
     source: str
     format: str
     kernels: list[Kernel] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+    stamp: FileStamp | None = None
 
     @property
     def file_name(self) -> str:
         return Path(self.source).name
+
+    @property
+    def partial(self) -> bool:
+        """Whether some kernel's metrics were read only in part (more can be read on demand)."""
+        return any(k.read_names is not None for k in self.kernels)
+
+    @property
+    def skipped_count(self) -> int:
+        return sum(self.skipped.values())
+
+    def add_metrics(self, found: Mapping[int, Mapping[str, float]],
+                    names: Iterable[str] | None) -> None:
+        """Take in a later read of metric `names` (None: every metric) of the kernels `found`
+        keys by index (viewer.readers.read_metrics' answer). Call it where the report is shown
+        (the GUI thread): the kernels change in place."""
+        names = None if names is None else frozenset(names)
+        chosen = [self.kernels[i] for i in found]
+        tables = Metrics.table({**k.metrics, **found[k.index]} for k in chosen)
+        for kernel, metrics in zip(chosen, tables, strict=True):
+            kernel.metrics = metrics
+            kernel.read_names = _asked(kernel.read_names, names)
+
+
+def _asked(before: frozenset[str] | None, names: Iterable[str] | None) -> frozenset[str] | None:
+    if before is None or names is None:
+        return None
+    return before | frozenset(names)
 
 
 _TAGS = re.compile(r"\[[^\[\]]*\]")

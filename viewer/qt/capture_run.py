@@ -69,7 +69,7 @@ def record_provenance(captured: Sequence[Captured], route_kind: str, job: Job) -
         request = item.request
         record = provenance.from_capture(
             request.target, int(request.dim), request.set, request.clock, route_kind,
-            item.done, gpu=next((k.device for k in kernels if k.device), None))
+            item.done, gpu=next((k.device_name for k in kernels if k.device_name), None))
         with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
             provenance.write_provenance(item.path, record)
     return [item.path for item in captured]

@@ -5,30 +5,44 @@ that format's reader, and guarantees the caller one kind of failure: a ReportErr
 message names the file. A file with no kernel is a ReportError too, quoting ncu when the file is
 ncu's own error text. Cancelling the job raises viewer.jobs.Cancelled.
 
+A .ncu-rep is read for the metrics the views use (viewer.metrics.KNOWN_METRICS): its Report is
+`partial`, and `read_metrics(report, ...)` reads more of it when a view asks (off the GUI thread;
+`Report.add_metrics` takes the answer in on it). Exports are read whole.
+
 The reader modules are imported only when their format is met, so reading a CSV never loads the
-.ncu-rep machinery and the package imports no pandas until a CSV is read.
+.ncu-rep machinery and the package imports no pandas until a CSV is read. The package itself
+imports nothing at first: the .ncu-rep reader's child, a module of this package, starts in a
+fresh Python for every slice and needs none of it.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from viewer.jobs import Cancelled, Job
-from viewer.model import Report, ReportError
-from viewer.readers import ncu_error, sniff
+if TYPE_CHECKING:
+    from viewer.jobs import Job
+    from viewer.model import Report
 
-__all__ = ["FORMATS", "read_report", "reader_module"]
-
-FORMATS = sniff.FORMATS
+__all__ = ["FORMATS", "read_metrics", "read_report", "reader_module"]
 
 _MODULES = {
-    sniff.NCU_REP: "viewer.readers.ncu_rep",
-    sniff.DETAILS_TEXT: "viewer.readers.details_text",
-    sniff.DETAILS_CSV: "viewer.readers.details_csv",
-    sniff.RAW_CSV: "viewer.readers.raw_csv",
+    "ncu-rep": "viewer.readers.ncu_rep",
+    "details-text": "viewer.readers.details_text",
+    "details-csv": "viewer.readers.details_csv",
+    "raw-csv": "viewer.readers.raw_csv",
 }
+
+
+def __getattr__(name: str) -> object:
+    if name == "FORMATS":  # the formats' one home is sniff
+        from viewer.readers import sniff
+
+        return sniff.FORMATS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def reader_module(fmt: str) -> ModuleType:
@@ -38,6 +52,10 @@ def reader_module(fmt: str) -> ModuleType:
 
 def read_report(path: str | Path, job: Job | None = None) -> Report:
     """Read the report or export at `path`; ReportError (one line, naming the file) on failure."""
+    from viewer.jobs import Cancelled
+    from viewer.model import ReportError
+    from viewer.readers import ncu_error, sniff
+
     path = Path(path)
     fmt = "report"
     try:
@@ -63,6 +81,9 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
 
 def _read_text(fmt: str, path: Path) -> Report:
     """A text or CSV export; when it holds no kernel and ncu's error text, ncu is quoted."""
+    from viewer.model import ReportError
+    from viewer.readers import ncu_error
+
     try:
         report = reader_module(fmt).read(path)
     except ReportError:
@@ -71,3 +92,38 @@ def _read_text(fmt: str, path: Path) -> Report:
             raise ReportError(path, quoted) from None
         raise
     return report
+
+
+def read_metrics(report: Report, kernel_indices: Iterable[int], names: Iterable[str] | None = None,
+                 job: Job | None = None) -> dict[int, Mapping[str, float]]:
+    """Metric `names` (None: every numeric metric) of the report's kernels `kernel_indices`
+    (`Kernel.index`) that were not read yet, keyed by kernel index, for `Report.add_metrics`.
+
+    Off the GUI thread: a .ncu-rep is read again in the reader's child, with progress and cancel
+    through `job`. A kernel read whole (every export) has nothing more to read, and is left out.
+    ReportError (one line, naming the file) when the file was rewritten or cannot be read.
+    """
+    from viewer.jobs import Cancelled
+    from viewer.model import ReportError
+    from viewer.readers import sniff
+
+    names = None if names is None else frozenset(names)
+    wanted = [report.kernels[i] for i in sorted(set(kernel_indices))]
+    wanted = [k for k in wanted if k.read_names is not None and k.position is not None
+              and (names is None or k.unread(names))]
+    if not wanted:
+        return {}
+    if report.format != sniff.NCU_REP:
+        raise ReportError(report.source, f"a {report.format} file cannot be read in part")
+    by_position = {k.position: k.index for k in wanted}
+    try:
+        found = reader_module(sniff.NCU_REP).read_metrics(
+            Path(report.source), list(by_position), names, job, stamp=report.stamp)
+    except (ReportError, Cancelled):
+        raise
+    except MemoryError:
+        raise ReportError(report.source, "not enough memory to read more of it") from None
+    except Exception as exc:
+        raise ReportError(report.source, f"cannot be read ({type(exc).__name__}: {exc})"
+                          ) from exc
+    return {by_position[p]: values for p, values in found.items()}

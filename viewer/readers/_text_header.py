@@ -4,6 +4,8 @@
     name(args), 2022-Jun-02 19:22:05, Context 1, Stream 7                           (older)
     name(args) (32, 32, 1)x(16, 16, 1), Device 0, CC 9.0, Invocations 1            (summary)
     name(args), Block Size 256, Grid Size 32, Device 0, 1 invocations               (older summary)
+    graph (4096, 1, 1)x(256, 1, 1), Context 1, Device 0, CC 9.0                     (not kernels:
+    range, Context 1, Device 0, CC 9.0                                               no stream)
 
 Kernel names hold commas, parentheses, brackets and templates, so the header is read from the
 right: trailing ", Key value" fields are taken off while they are ones ncu prints, and what is left
@@ -16,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from viewer.model import Dim3
+from viewer.readers._workloads import EXPORT_NAMES, export_kind
 
 _FIELD = re.compile(
     r"(?P<key>Context|Stream|Device|CC|Invocations|Block Size|Grid Size|Green Context)"
@@ -35,13 +38,19 @@ class KernelHeader:
     display_name: str
     grid: Dim3 | None = None
     block: Dim3 | None = None
-    device: str | None = None
+    device_id: int | None = None
     cc: str | None = None
+    kind: str | None = None
+    """None for a kernel; "range" or "graph" for a result that is not one."""
+
+
+_NOT_KERNELS = tuple(f"{name}{end}" for name in EXPORT_NAMES for end in (",", " ("))
 
 
 def might_be_header(stripped: str) -> bool:
     """A cheap test that lets most lines skip the full parse."""
-    return ("Context " in stripped and "Stream " in stripped) or "nvocations" in stripped
+    return ("Context " in stripped and ("Stream " in stripped or stripped.startswith(_NOT_KERNELS))
+            ) or "nvocations" in stripped
 
 
 def parse_header(stripped: str) -> KernelHeader | None:
@@ -57,19 +66,22 @@ def parse_header(stripped: str) -> KernelHeader | None:
         elif m.group("count"):
             fields.setdefault("Invocations", m.group("count"))
         parts.pop()
-    launch = ("Context" in fields and "Stream" in fields) or (
+    name = ", ".join(parts).strip()
+    m = _LAUNCH.match(name)
+    kind = export_kind(m.group("name") if m else name) if "Stream" not in fields else None
+    launch = ("Context" in fields and ("Stream" in fields or kind is not None)) or (
         "Invocations" in fields and "Device" in fields
     )
-    name = ", ".join(parts).strip()
     if not launch or not name:
         return None
     grid = _size(fields.get("Grid Size"))
     block = _size(fields.get("Block Size"))
-    m = _LAUNCH.match(name)
     if m:
         name = m.group("name")
         grid, block = _dim3(m.group("g")), _dim3(m.group("b"))
-    return KernelHeader(name, grid, block, fields.get("Device"), fields.get("CC"))
+    device = fields.get("Device", "")
+    return KernelHeader(name, grid, block, int(device) if device.isdigit() else None,
+                        fields.get("CC"), kind if "Context" in fields else None)
 
 
 def _dim3(text: str) -> Dim3:

@@ -9,21 +9,25 @@ Three layouts are read, told apart by their header:
   Estimated Speedup. Metric rows stop after Metric Value (a ragged row with a trailing comma); rule
   rows leave the metric columns empty and put a section identifier (`SpeedOfLight`) in Section Name.
 
-The profiled program's output may come before the header. A million rows (10,000 kernels) are read
-with pandas' C parser and vectorised steps: labels are resolved once per distinct (section, label)
-pair, units once per distinct unit, and only the Python dicts of the model are built per kernel.
+The profiled program's output may come before the header. Files up to 2 GiB are read in chunks of
+CHUNK_ROWS rows with pandas' C parser, only the ten columns used, each chunk boiled down to three
+numeric arrays (kernel, metric, value) before the next is read: labels are resolved once per
+distinct (section, label) pair, units once per distinct unit. The kernels' values end in one
+float matrix (viewer.model.Metrics rows), never in a Python object per cell.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from viewer import metrics, units
-from viewer.model import Dim3, Kernel, Report, ReportError, function_name
+from viewer.model import Dim3, Kernel, Metrics, Report, ReportError, function_name
+from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.sniff import DETAILS_CSV, CsvHeader, find_csv_header
 
 FORMAT = DETAILS_CSV
@@ -35,8 +39,10 @@ SECTION, LABEL, UNIT, VALUE = "Section Name", "Metric Name", "Metric Unit", "Met
 
 REQUIRED = (ID, KERNEL_NAME, SECTION, LABEL, UNIT, VALUE)
 OPTIONAL = (BLOCK_SIZE, GRID_SIZE, DEVICE, CC)
-# Columns whose few distinct values repeat on every row are read as categoricals.
-_REPEATED = (KERNEL_NAME, BLOCK_SIZE, GRID_SIZE, SECTION, LABEL, UNIT)
+# Every column but the value repeats a few distinct texts over many rows: read as categoricals.
+_REPEATED = (ID, KERNEL_NAME, BLOCK_SIZE, GRID_SIZE, DEVICE, CC, SECTION, LABEL, UNIT)
+# Rows read at once (about 100 a kernel).
+CHUNK_ROWS = 200_000
 # Values sampled to decide whether the file writes decimals with a comma.
 DECIMAL_SAMPLE = 5000
 
@@ -51,34 +57,38 @@ def read(path: Path) -> Report:
     missing = [c for c in REQUIRED if c not in header.columns]
     if missing:
         raise ReportError(path, f"not a details CSV export: no {', '.join(missing)} column")
-    frame = read_frame(path, header, [c for c in header.columns if c in REQUIRED + OPTIONAL],
-                       {c: "category" for c in _REPEATED})
-    kernels = _kernels(frame)
+    columns = [c for c in header.columns if c in REQUIRED + OPTIONAL]
+    builder = _Builder()
+    for chunk in read_chunks(path, header, columns, dict.fromkeys(_REPEATED, "category")):
+        builder.add(chunk)
+    kernels, skipped = builder.kernels()
     if not kernels:
-        raise ReportError(path, "no kernel found")
-    return Report(source=str(path), format=FORMAT, kernels=kernels)
+        raise ReportError(path, no_kernel(skipped) if skipped else "no kernel found")
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
 
 
-def read_frame(path: Path, header: CsvHeader, columns: list[str] | None,
-               dtypes: dict[str, str] | None = None) -> pd.DataFrame:
-    """The CSV table that starts at `header`, `columns` only (None: all), every cell text.
-
-    `dtypes` names the columns to read as categoricals or other types instead.
+def read_chunks(path: Path, header: CsvHeader, columns: list[str] | None,
+                dtypes: dict[str, str] | None = None, rows: int = CHUNK_ROWS
+                ) -> Iterator[pd.DataFrame]:
+    """The CSV table that starts at `header`, `rows` rows at a time, `columns` only (None: all),
+    every cell text unless `dtypes` names another type for its column.
 
     Lines with more fields than the header (program output that happens to hold commas) are
     skipped; rows with fewer are padded with empty text.
     """
     dtype: type[str] | dict[str, object] = str
     if columns is not None:
-        chosen = {c: t for c, t in (dtypes or {}).items() if c in columns}
-        dtype = {c: str for c in columns} | chosen
+        dtype = {c: str for c in columns} | {c: t for c, t in (dtypes or {}).items()
+                                             if c in columns}
     try:
         with path.open("rb") as f:
             f.seek(header.offset)
-            return pd.read_csv(
+            with pd.read_csv(
                 f, usecols=columns, dtype=dtype, na_filter=False, on_bad_lines="skip",
                 engine="c", encoding="utf-8", encoding_errors="replace", skip_blank_lines=True,
-            )
+                chunksize=rows,
+            ) as reader:
+                yield from reader
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         if "EOF inside string" in str(exc):
             raise ReportError(path, "the CSV ends inside a quoted value: the file looks truncated"
@@ -124,92 +134,127 @@ def dim3(text: object) -> Dim3 | None:
     return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
 
 
-def kernel_codes(ids: pd.Series) -> tuple[np.ndarray, list[int]]:
-    """Per row, the launch-order index of its kernel (-1 for rows whose ID is not a result ID).
-
-    Kernels are numbered in order of first appearance, which is ncu's ID order.
-    """
-    codes, uniques = pd.factorize(ids, sort=False)
-    valid = np.array([str(u).strip().isdigit() for u in uniques], dtype=bool)
-    renumber = np.full(len(uniques) + 1, -1, dtype=np.int64)
-    renumber[np.flatnonzero(valid)] = np.arange(int(valid.sum()))
-    rows = renumber[codes]  # code -1 (missing) indexes the trailing -1
-    firsts = np.full(int(valid.sum()), -1, dtype=np.int64)
-    seen = rows >= 0
-    order = np.flatnonzero(seen)
-    _, first_pos = np.unique(rows[order], return_index=True)
-    firsts[:] = order[first_pos]
-    return rows, firsts.tolist()
+def device_id(text: object) -> int | None:
+    """The device number an export prints ('0'); None for anything else."""
+    value = "" if text is None else str(text).strip()
+    return int(value) if value.isdigit() else None
 
 
-def _metric_index(frame: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
-    """Per row, the index of its resolved metric name in the returned list (-1 when unknown)."""
-    sections = frame[SECTION].cat
-    labels = frame[LABEL].cat
-    n_labels = len(labels.categories) + 1
-    pair = (sections.codes.to_numpy(np.int64) + 1) * n_labels + labels.codes.to_numpy(np.int64) + 1
-    uniques, inverse = np.unique(pair, return_inverse=True)
-    names: list[str] = []
-    slot: dict[str, int] = {}
-    lookup = np.full(len(uniques), -1, dtype=np.int64)
-    for i, key in enumerate(uniques.tolist()):
-        s, lab = divmod(key, n_labels)
-        if s == 0 or lab == 0:
-            continue
-        label = str(labels.categories[lab - 1])
-        name = metrics.resolve(str(sections.categories[s - 1]), label) if label.strip() else None
-        if name is None:
-            continue
-        if name not in slot:
-            slot[name] = len(names)
-            names.append(name)
-        lookup[i] = slot[name]
-    return lookup[inverse], names
+def metric_rows(names: list[str], matrix: np.ndarray) -> list[Metrics]:
+    """One Metrics per row of `matrix` (NaN: no value), its columns named by `names`."""
+    slots = {name: i for i, name in enumerate(names)}
+    return [Metrics(slots, row) for row in matrix]
 
 
-def _kernels(frame: pd.DataFrame) -> list[Kernel]:
-    rows, firsts = kernel_codes(frame[ID])
-    metric, names = _metric_index(frame)
-    unit = frame[UNIT].cat
-    factor = np.append(unit_factors([str(u) for u in unit.categories]), 1.0)  # code -1: no unit
-    keep = np.flatnonzero((rows >= 0) & (metric >= 0))
-    values = frame[VALUE].take(keep)
-    parsed = parse_numbers(values, decimal_comma(values))
-    parsed *= factor[unit.codes.to_numpy()[keep]]
-    found = np.isfinite(parsed)
-    keep, parsed = keep[found], parsed[found]
+class _Builder:
+    """The kernels of a details CSV, taken in chunk by chunk."""
 
-    owner = rows[keep]
-    order = np.argsort(owner, kind="stable")
-    bounds = np.searchsorted(owner[order], np.arange(len(firsts) + 1)).tolist()
-    name_of = np.array(names, dtype=object)
-    keys = name_of[metric[keep][order]].tolist() if len(names) else []
-    vals = parsed[order].tolist()
+    def __init__(self) -> None:
+        self.kernel_of_id: dict[str, int] = {}
+        self.identity: list[dict[str, str]] = []
+        self.slot_of_name: dict[str, int] = {}
+        self.slot_of_pair: dict[tuple[str, str], int] = {}
+        self.factor_of_unit: dict[str, float] = {}
+        self.comma: bool | None = None
+        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    identity = frame.take(firsts)
-    display = identity[KERNEL_NAME].astype(str).tolist()
-    column = {c: identity[c].astype(str).tolist() if c in identity else None for c in OPTIONAL}
-    bare_names: dict[str, str] = {}
-    kernels = []
-    for k, shown in enumerate(display):
-        a, b = bounds[k], bounds[k + 1]
-        if shown not in bare_names:
-            bare_names[shown] = function_name(shown)
-        kernels.append(Kernel(
-            index=k,
-            name=bare_names[shown],
-            display_name=shown,
-            grid=dim3(column[GRID_SIZE][k]) if column[GRID_SIZE] else None,
-            block=dim3(column[BLOCK_SIZE][k]) if column[BLOCK_SIZE] else None,
-            device=_text(column[DEVICE][k]) if column[DEVICE] else None,
-            cc=_text(column[CC][k]) if column[CC] else None,
-            metrics=dict(zip(keys[a:b], vals[a:b], strict=True)),
-        ))
-    return kernels
+    def add(self, chunk: pd.DataFrame) -> None:
+        rows = self._kernel_rows(chunk)
+        slot = self._metric_slots(chunk)
+        keep = np.flatnonzero((rows >= 0) & (slot >= 0))
+        if not keep.size:
+            return
+        texts = chunk[VALUE].take(keep)
+        if self.comma is None:
+            self.comma = decimal_comma(texts)
+        values = parse_numbers(texts, self.comma)
+        values *= self._unit_factors(chunk)[keep]
+        found = np.isfinite(values)
+        self.parts.append((rows[keep][found], slot[keep][found], values[found]))
+
+    def kernels(self) -> tuple[list[Kernel], dict[str, int]]:
+        """The kernels in launch order, and the count of results passed over (not kernels)."""
+        names = list(self.slot_of_name)
+        matrix = np.full((len(self.identity), len(names)), np.nan)
+        for rows, slot, values in self.parts:  # a later row of the same metric wins
+            matrix[rows, slot] = values
+        bare_names: dict[str, str] = {}
+        kernels: list[Kernel] = []
+        skipped: dict[str, int] = {}
+        for ident, values in zip(self.identity, metric_rows(names, matrix), strict=True):
+            shown = ident[KERNEL_NAME]
+            kind = export_kind(shown)
+            if kind is not None:
+                skipped[kind] = skipped.get(kind, 0) + 1
+                continue
+            if shown not in bare_names:
+                bare_names[shown] = function_name(shown)
+            kernels.append(Kernel(
+                index=len(kernels), name=bare_names[shown], display_name=shown,
+                grid=dim3(ident.get(GRID_SIZE)), block=dim3(ident.get(BLOCK_SIZE)),
+                device_id=device_id(ident.get(DEVICE)), cc=_text(ident.get(CC)),
+                metrics=values))
+        return kernels, skipped
+
+    def _kernel_rows(self, chunk: pd.DataFrame) -> np.ndarray:
+        """Per row, its kernel's launch-order index (-1 for rows whose ID is not a result ID).
+
+        Kernels are numbered in order of first appearance, which is ncu's ID order.
+        """
+        ids = chunk[ID].cat
+        codes = ids.codes.to_numpy(np.int64)
+        lookup = np.full(len(ids.categories) + 1, -1, dtype=np.int64)  # code -1 (missing): -1
+        present, first_row = np.unique(codes, return_index=True)
+        new_rows = []
+        for row in np.sort(first_row[present >= 0]).tolist():
+            code = int(codes[row])
+            text = str(ids.categories[code]).strip()
+            if not text.isdigit():
+                continue
+            if text not in self.kernel_of_id:
+                self.kernel_of_id[text] = len(self.kernel_of_id)
+                new_rows.append(row)
+            lookup[code] = self.kernel_of_id[text]
+        if new_rows:
+            shown = chunk.take(new_rows)
+            columns = [c for c in (KERNEL_NAME, *OPTIONAL) if c in chunk.columns]
+            texts = {c: shown[c].astype(str).tolist() for c in columns}
+            self.identity += [{c: texts[c][i] for c in columns} for i in range(len(new_rows))]
+        return lookup[codes]
+
+    def _metric_slots(self, chunk: pd.DataFrame) -> np.ndarray:
+        """Per row, the slot of its resolved metric name (-1 when unknown)."""
+        sections, labels = chunk[SECTION].cat, chunk[LABEL].cat
+        n_labels = len(labels.categories) + 1
+        pair = ((sections.codes.to_numpy(np.int64) + 1) * n_labels
+                + labels.codes.to_numpy(np.int64) + 1)
+        uniques, inverse = np.unique(pair, return_inverse=True)
+        lookup = np.full(len(uniques), -1, dtype=np.int64)
+        for i, key in enumerate(uniques.tolist()):
+            s, lab = divmod(key, n_labels)
+            if s == 0 or lab == 0:
+                continue
+            text = (str(sections.categories[s - 1]), str(labels.categories[lab - 1]))
+            if text not in self.slot_of_pair:
+                name = metrics.resolve(*text) if text[1].strip() else None
+                if name is not None and name not in self.slot_of_name:
+                    self.slot_of_name[name] = len(self.slot_of_name)
+                self.slot_of_pair[text] = -1 if name is None else self.slot_of_name[name]
+            lookup[i] = self.slot_of_pair[text]
+        return lookup[inverse.reshape(-1)]
+
+    def _unit_factors(self, chunk: pd.DataFrame) -> np.ndarray:
+        """Per row, the factor that takes its value to base units."""
+        cats = chunk[UNIT].cat
+        for unit in map(str, cats.categories):
+            if unit not in self.factor_of_unit:
+                self.factor_of_unit[unit] = units.unit_scale(unit)[0]
+        factor = np.array([self.factor_of_unit[str(u)] for u in cats.categories] + [1.0])
+        return factor[cats.codes.to_numpy(np.int64)]  # code -1 (no unit): 1
 
 
-def _text(value: str) -> str | None:
-    value = value.strip()
+def _text(value: str | None) -> str | None:
+    value = "" if value is None else value.strip()
     return value or None
 
 

@@ -17,14 +17,17 @@ separately for detail tables and summary tables, since the summary prints plain 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from viewer import metrics, units
-from viewer.model import Kernel, Report, ReportError, function_name
+from viewer.model import Kernel, Metrics, Report, ReportError, function_name
 from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
 from viewer.readers._text_table import DETAILS, Row, Table, is_rule, is_title, rule_spans
+from viewer.readers._workloads import no_kernel
+from viewer.readers.sniff import UTF16_REASON, is_utf16
 
 FORMAT = "details-text"
 
@@ -32,6 +35,7 @@ _CSV_HEADER = '"ID","Process ID"'
 _PROCESS = re.compile(r"\[\d+\] \S.*@\S+$")
 _EVIDENCE_CAP = 20_000
 _ERRORS_KEPT = 3
+# No ncu export prints a line this long: the rest of a longer one is passed over unread.
 _LONGEST_LINE = 1 << 20
 
 
@@ -184,30 +188,48 @@ def _available(text: str) -> bool:
 
 
 def _open_text(path: Path) -> TextIO:
-    """The file as text: UTF-8, or UTF-16 when it starts with a byte-order mark (Windows shells)."""
+    """The file as UTF-8 text (a byte-order mark passed over); UTF-16 and binary files refused."""
     with path.open("rb") as f:
         start = f.read(4096)
-    if start.startswith((b"\xff\xfe", b"\xfe\xff")):
-        encoding = "utf-16"
-    elif b"\x00" in start:
+    if is_utf16(start):
+        raise ReportError(path, UTF16_REASON)
+    if b"\x00" in start:
         raise ReportError(path, "a binary file, not a details text export")
-    elif start.startswith(b"\xef\xbb\xbf"):
-        encoding = "utf-8-sig"
-    else:
-        encoding = "utf-8"
+    encoding = "utf-8-sig" if start.startswith(b"\xef\xbb\xbf") else "utf-8"
     return path.open(encoding=encoding, errors="replace")
+
+
+def _lines(f: TextIO) -> Iterator[str | None]:
+    """The file's lines without their end, None in place of one longer than _LONGEST_LINE
+    (which is read past in pieces, never held whole)."""
+    for raw in iter(lambda: f.readline(_LONGEST_LINE), ""):
+        if len(raw) < _LONGEST_LINE or raw.endswith("\n"):
+            yield raw.rstrip("\n")
+            continue
+        while (rest := f.readline(_LONGEST_LINE)) and not rest.endswith("\n"):
+            pass
+        yield None
 
 
 def _read(path: Path) -> Report:
     walk = _Walk()
+    overlong = 0
     with _open_text(path) as f:
-        for raw in iter(lambda: f.readline(_LONGEST_LINE), ""):
-            walk.line(raw.rstrip("\n"))
+        for line in _lines(f):
+            if line is None:
+                overlong += 1
+                walk.line("")  # a table ends there
+            else:
+                walk.line(line)
     if walk.lines == 0:
         raise ReportError(path, "the file is empty")
     comma = {kind: units.guess_decimal_comma(vals) for kind, vals in walk.evidence.items()}
     kernels: list[Kernel] = []
+    skipped: dict[str, int] = {}
     for found in walk.kernels:
+        if found.header is not None and found.header.kind is not None:
+            skipped[found.header.kind] = skipped.get(found.header.kind, 0) + 1
+            continue
         values: dict[str, float] = {}
         for metric, (unit, text, kind) in found.values.items():
             value = _base(text, unit, comma.get(kind, False))
@@ -216,11 +238,23 @@ def _read(path: Path) -> Report:
         if found.header is None and not values:
             continue
         kernels.append(_kernel(len(kernels), found.header, path.stem, values))
+    for kernel, values in zip(kernels, Metrics.table(k.metrics for k in kernels), strict=True):
+        kernel.metrics = values
     if not kernels:
+        if skipped:
+            raise ReportError(path, no_kernel(skipped))
         if walk.errors:
             raise ReportError(path, "ncu reported an error: " + " ".join(walk.errors))
+        if overlong:
+            raise ReportError(path, "no kernel found: not an ncu details text export (it holds"
+                              f" {_lines_longer(overlong)} than {_LONGEST_LINE >> 20} MiB,"
+                              " which no ncu export prints)")
         raise ReportError(path, "no kernel found: not an ncu details text export")
-    return Report(source=str(path), format=FORMAT, kernels=kernels)
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
+
+
+def _lines_longer(count: int) -> str:
+    return "a line longer" if count == 1 else f"{count:,} lines longer"
 
 
 def _base(text: str, unit: str, comma: bool) -> float | None:
@@ -241,7 +275,7 @@ def _kernel(
         header.display_name,
         grid=header.grid,
         block=header.block,
-        device=header.device,
+        device_id=header.device_id,
         cc=header.cc,
         metrics=values,
     )

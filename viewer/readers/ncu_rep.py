@@ -2,43 +2,54 @@
 
 ncu_report runs in a child process (viewer.readers.ncu_rep_child) under an address-space limit,
 and this side kills it when it runs past its wall-time limit or the job is cancelled, so a corrupt
-or hostile report can never take the app down. ncu_report accepts garbage silently: a random file
-loads as zero kernels and a report cut in half as a kernel with no name and no metrics. So the
-magic is checked first and what comes back is judged: no kernel, a nameless kernel or a kernel
-without metrics means the report looks truncated or corrupt.
+or hostile report can never take the app down (viewer.readers._child bounds what it may send).
+ncu_report accepts garbage silently: a random file loads as zero kernels and a report cut in half
+as a kernel with no name and no metrics. So the magic is checked first and what comes back is
+judged: no kernel, a nameless kernel or a kernel without metrics means the report looks truncated
+or corrupt.
 
-ncu_report keeps every kernel it decodes in memory until its process ends, so a child reads one
-slice of the kernels and exits; the next child reads on. A 400-kernel `--set full` report then
-peaks at about half the memory of one process reading it all.
+ncu_report keeps every result it decodes in memory until its process ends, so a child reads one
+slice of the results and exits; the next child reads on. Each child opens the file anew: one that
+was rewritten meanwhile (its stamp changed) is refused, never spliced.
 
-Every metric whose value is a number is kept, in base units (the metrics the app reads,
-viewer.metrics.KNOWN_METRICS, among them); `known_only=True` keeps only those.
+`read` reads the metrics the app's views use (viewer.metrics.KNOWN_METRICS) unless told otherwise;
+the kernels then say so (`Kernel.read_names`), and `read_metrics` reads more of them later, in the
+same kind of child. Results that are not kernels (ranges, graphs, command lists) are passed over
+and counted in `Report.skipped`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import importlib.util
 import json
 import os
-import selectors
-import signal
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from viewer.jobs import Cancelled, Job
-from viewer.model import Kernel, Report, ReportError, function_name
+from viewer.jobs import Job
+from viewer.metrics import KNOWN_METRICS
+from viewer.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
+from viewer.readers import _stamp, _workloads
+from viewer.readers._child import Child
 from viewer.readers.sniff import NCU_REP, NCU_REP_MAGIC
 
 FORMAT = NCU_REP
 CHILD_MODULE = "viewer.readers.ncu_rep_child"
+# How the child is started: `python -S -m viewer.readers.ncu_rep_child PATH OPTIONS...`. Without
+# site's start-up (the .pth files of every installed package) it starts in half the time; its
+# path is this package's root and the folder that holds ncu_report.
+CHILD: tuple[str, ...] = ("-S", "-m", CHILD_MODULE)
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+WHAT = "the .ncu-rep reader"
 
 _MIB = 1 << 20
-# One child reads the kernels this much of the file holds (ncu_report keeps what it decoded until
+# One child reads the results this much of the file holds (ncu_report keeps what it decoded until
 # its process ends: about 7 bytes of memory per byte of report in a `--set full` capture).
 SLICE_BYTES = 256 * _MIB
 # The limits grow with the report: a base, plus so much per MiB of file (the time, for the whole
@@ -47,11 +58,6 @@ BASE_TIMEOUT_S = 60.0
 TIMEOUT_S_PER_MIB = 0.25
 BASE_MEMORY_LIMIT = 2048 * _MIB
 MEMORY_LIMIT_PER_BYTE = 10
-# A child whose peak address space came within this share of its limit (at most 64 MiB) may have
-# been starved: ncu_report then loads fewer kernels, or none, instead of failing.
-MEMORY_HEADROOM = 0.1
-MAX_MEMORY_HEADROOM = 64 * _MIB
-POLL_S = 0.1
 
 
 def default_timeout_s(size: int) -> float:
@@ -65,59 +71,165 @@ def default_memory_limit(size: int, slice_bytes: int = SLICE_BYTES) -> int:
     return BASE_MEMORY_LIMIT + MEMORY_LIMIT_PER_BYTE * share
 
 
-def read(path: Path, job: Job | None = None, *, timeout_s: float | None = None,
-         memory_limit: int | None = None, known_only: bool = False,
-         slice_bytes: int = SLICE_BYTES) -> Report:
-    """Read a .ncu-rep: kernels in launch order, metrics in base units.
+class _Limits:
+    """One read's limits: its deadline, each child's memory, the slice size."""
 
-    One child reads the kernels `slice_bytes` of the file hold, then exits, freeing what
+    def __init__(self, size: int, timeout_s: float | None, memory_limit: int | None,
+                 slice_bytes: int) -> None:
+        self.timeout_s = default_timeout_s(size) if timeout_s is None else timeout_s
+        self.memory = default_memory_limit(size, slice_bytes) if memory_limit is None \
+            else memory_limit
+        self.slice_bytes = slice_bytes
+        self.deadline = time.monotonic() + self.timeout_s
+
+
+def read(path: Path, job: Job | None = None, *,
+         names: Iterable[str] | None = KNOWN_METRICS, timeout_s: float | None = None,
+         memory_limit: int | None = None, slice_bytes: int = SLICE_BYTES) -> Report:
+    """Read a .ncu-rep: kernels in launch order, metric `names` (None: every numeric metric) in
+    base units.
+
+    One child reads the results `slice_bytes` of the file hold, then exits, freeing what
     ncu_report decoded; the next child reads on. `timeout_s` bounds the whole read, and
-    `memory_limit` each child. `job` gets progress per kernel; cancelling it kills the child and
+    `memory_limit` each child. `job` gets progress per result; cancelling it kills the child and
     raises Cancelled. Every other failure is a ReportError naming the file.
     """
     path = Path(path)
     size = _check_magic(path)
-    timeout_s = default_timeout_s(size) if timeout_s is None else timeout_s
-    memory_limit = default_memory_limit(size, slice_bytes) if memory_limit is None else memory_limit
-    deadline = time.monotonic() + timeout_s
+    stamp = _stamp.stamp(path)
+    asked = None if names is None else frozenset(names)
+    limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
     if job is not None:
         job.progress(0.0, f"opening {path.name}")
+    records, skipped = _run(path, stamp, limits, job, asked, None)
+    if not records:
+        if skipped:
+            raise ReportError(path, _workloads.no_kernel(skipped))
+        raise ReportError(path, "no kernel found: the report looks truncated or corrupt")
+    kernels = _kernels(path, records, asked)
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, stamp=stamp)
+
+
+def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | None = None,
+                 job: Job | None = None, *, stamp: FileStamp | None = None,
+                 timeout_s: float | None = None, memory_limit: int | None = None,
+                 slice_bytes: int = SLICE_BYTES) -> dict[int, Metrics]:
+    """Metric `names` (None: every numeric metric) of the kernels at `positions` (their
+    `Kernel.position`), in base units, keyed by position; in children, as `read` reads.
+
+    `stamp` (the Report's) refuses a file rewritten since it was opened. Run it off the GUI
+    thread, and hand the answer to `Report.add_metrics` on it.
+    """
+    path = Path(path)
+    size = _check_magic(path)
+    if stamp is not None:
+        _stamp.check(path, stamp, since="since it was opened")
+    wanted = sorted(set(positions))
+    asked = None if names is None else frozenset(names)
+    limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+    if job is not None:
+        job.progress(0.0, f"reading more of {path.name}")
+    if not wanted:
+        return {}
+    records, skipped = _run(path, stamp or _stamp.stamp(path), limits, job, asked, wanted)
+    if skipped:
+        raise ReportError(path, "a result asked for is not a kernel: the report changed")
+    values = Metrics.table(_metrics_of(path, r) for r in records)
+    return {int(r["position"]): m for r, m in zip(records, values, strict=True)}
+
+
+def _run(path: Path, stamp: FileStamp, limits: _Limits, job: Job | None,
+         names: frozenset[str] | None, positions: Sequence[int] | None
+         ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Kernel records and the count of skipped results, read child after child."""
     records: list[dict[str, Any]] = []
-    total: int | None = None
-    while total is None or len(records) < total:
-        command = [sys.executable, "-m", CHILD_MODULE, str(path.resolve()),
-                   "--memory-limit", str(memory_limit), "--first", str(len(records)),
-                   "--slice-bytes", str(slice_bytes)] + (["--known-only"] if known_only else [])
-        with tempfile.TemporaryFile() as stderr, _Child(
-            command, path, timeout_s, deadline, memory_limit, job, stderr
-        ) as child:
-            total = _read_slice(child, path, records, job)
-        if total == 0:
-            break
-    return Report(source=str(path), format=FORMAT, kernels=_kernels(path, records))
+    skipped: dict[str, int] = {}
+    done, wanted = 0, None if positions is None else len(positions)
+    with contextlib.ExitStack() as stack:
+        options = _options(lambda: Path(stack.enter_context(
+            tempfile.TemporaryDirectory(prefix="ncu-reader-"))), names, positions)
+        while wanted is None or done < wanted:
+            _stamp.check(path, stamp)
+            command = [sys.executable, *CHILD, str(path.resolve()),
+                       "--parent-pid", str(os.getpid()), "--memory-limit", str(limits.memory),
+                       "--first", str(done), "--slice-bytes", str(limits.slice_bytes), *options]
+            with Child(command, path, what=WHAT, timeout_s=limits.timeout_s,
+                       deadline=limits.deadline, job=job, env=_env(), cwd=PACKAGE_ROOT) as child:
+                total, got = _read_slice(child, limits, done, records, skipped, job, wanted)
+            _stamp.check(path, stamp)
+            wanted = total if wanted is None else wanted
+            done += got
+    return records, skipped
 
 
-def _read_slice(child: _Child, path: Path, records: list[dict[str, Any]], job: Job | None) -> int:
-    """Append one child's kernels to `records`; the number of kernels in the report."""
+def _options(folder: Callable[[], Path], names: frozenset[str] | None,
+             positions: Sequence[int] | None) -> list[str]:
+    """The child's options that say what to read (a request file in `folder()` when needed)."""
+    if positions is None and names == KNOWN_METRICS:
+        return ["--known-only"]
+    if positions is None and names is None:
+        return []
+    request = folder() / "request.json"
+    request.write_text(json.dumps({
+        "positions": None if positions is None else list(positions),
+        "names": None if names is None else sorted(names)}), encoding="utf-8")
+    return ["--request", str(request)]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(PACKAGE_ROOT), _ncu_report_folder(), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+@functools.cache
+def _ncu_report_folder() -> str:
+    """The folder that holds the ncu_report package ('' when it is not installed: the child
+    then says so)."""
+    try:
+        spec = importlib.util.find_spec("ncu_report")
+    except (ImportError, ValueError):
+        return ""
+    origin = spec.origin if spec is not None else None
+    return str(Path(origin).parent.parent) if origin else ""
+
+
+def _read_slice(child: Child, limits: _Limits, done: int, records: list[dict[str, Any]],
+                skipped: dict[str, int], job: Job | None, wanted: int | None) -> tuple[int, int]:
+    """Take in one child's results; (results wanted in all, results this child read)."""
     total = count = None
     got = 0
     for message in child.messages():
         if "error" in message:
-            raise ReportError(path, str(message["error"]))
+            raise child.refuse(str(message["error"]))
         if "done" in message:
-            child.check_peak(message.get("peak_bytes"))
-        elif "kernels" in message:
-            total, count = int(message["kernels"]), int(message["count"])
-            if int(message["first"]) != len(records) or (count < 1 and total > len(records)):
-                raise ReportError(path, "the .ncu-rep reader lost its place in the report")
-        elif "kernel" in message and total is not None:
+            child.check_peak(message.get("peak_bytes"), limits.memory)
+            continue
+        if "results" in message:
+            total, count = int(message["results"]), int(message["count"])
+            total = total if wanted is None else wanted
+            if int(message["first"]) != done or (count < 1 and total > done):
+                raise child.refuse(f"{WHAT} lost its place in the report")
+            continue
+        if total is None:
+            raise child.refuse(f"{WHAT} answered out of order")
+        if "kernel" in message and isinstance(message["kernel"], dict):
             records.append(message["kernel"])
-            got += 1
-            if job is not None:
-                job.progress(len(records) / max(total, 1), f"kernel {len(records)} of {total}")
-    child.finish(expected=count, got=got)
-    assert total is not None
-    return total
+        elif "skipped" in message and isinstance(message["skipped"], dict):
+            kind = str(message["skipped"].get("kind") or "result")
+            skipped[kind] = skipped.get(kind, 0) + 1
+        else:
+            continue
+        got += 1
+        if job is not None:
+            job.progress((done + got) / max(total, 1), f"kernel {done + got} of {total}")
+    status = child.wait()
+    if status != 0:
+        raise ReportError(child.path, child.crash_reason(status, limits.memory))
+    if total is None or count is None or got != count:
+        raise ReportError(child.path, f"{WHAT} stopped before it read every kernel")
+    return total, got
 
 
 def _check_magic(path: Path) -> int:
@@ -134,30 +246,45 @@ def _check_magic(path: Path) -> int:
     return size
 
 
-def _kernels(path: Path, records: list[dict[str, Any]]) -> list[Kernel]:
+def _metrics_of(path: Path, record: dict[str, Any]) -> dict[str, float]:
+    found = record.get("metrics")
+    if not isinstance(found, dict):
+        raise ReportError(path, f"{WHAT} answered with something unreadable")
+    return found
+
+
+def _kernels(path: Path, records: list[dict[str, Any]], asked: frozenset[str] | None
+             ) -> list[Kernel]:
     """Kernels from the child's records, refusing the signs of a truncated or corrupt report."""
-    if not records:
-        raise ReportError(path, "no kernel found: the report looks truncated or corrupt")
     kernels = []
+    bare_names: dict[str, str] = {}
     for index, record in enumerate(records):
         shown = str(record.get("demangled") or record.get("name") or "").strip()
         if not shown:
             raise ReportError(
                 path, f"kernel #{index} has no name: the report looks truncated or corrupt")
-        found = record.get("metrics")
-        if not isinstance(found, dict) or not found:
+        if not record.get("held") or not isinstance(record.get("metrics"), dict):
             raise ReportError(
                 path, f"kernel #{index} holds no metrics: the report looks truncated or corrupt")
+        device_id = record.get("device_id")
+        name = str(record.get("name") or shown)
+        if name not in bare_names:
+            bare_names[name] = function_name(name)
         kernels.append(Kernel(
             index=index,
-            name=function_name(str(record.get("name") or shown)),
+            name=bare_names[name],
             display_name=shown,
             grid=_dim3(record.get("grid")),
             block=_dim3(record.get("block")),
-            device=record.get("device") or None,
+            device_id=device_id if isinstance(device_id, int) else None,
+            device_name=str(record.get("device_name") or "").strip() or None,
             cc=record.get("cc") or None,
-            metrics=found,
+            read_names=asked,
+            position=int(record["position"]),
         ))
+    for kernel, metrics in zip(kernels, Metrics.table(_metrics_of(path, r) for r in records),
+                               strict=True):
+        kernel.metrics = metrics
     return kernels
 
 
@@ -165,123 +292,3 @@ def _dim3(value: Any) -> tuple[int, int, int] | None:
     if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
         return (value[0], value[1], value[2])
     return None
-
-
-class _Child:
-    """The child process: its protocol messages, its limits, and its certain end."""
-
-    def __init__(self, command: list[str], path: Path, timeout_s: float, deadline: float,
-                 memory_limit: int, job: Job | None, stderr: IO[bytes]) -> None:
-        self.path = path
-        self.timeout_s = timeout_s
-        self.deadline = deadline
-        self.memory_limit = memory_limit
-        self.job = job
-        self.stderr = stderr
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
-        try:
-            self.process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.stderr,
-                cwd=PACKAGE_ROOT, env=env,
-            )
-        except OSError as exc:
-            raise ReportError(path, f"cannot start the .ncu-rep reader ({exc})") from None
-
-    def __enter__(self) -> _Child:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
-        assert self.process.stdout is not None
-        self.process.stdout.close()
-
-    def messages(self) -> Iterator[dict[str, Any]]:
-        """The child's messages as they arrive, until it closes its output."""
-        assert self.process.stdout is not None
-        fd = self.process.stdout.fileno()
-        buffer = b""
-        with selectors.DefaultSelector() as selector:
-            selector.register(fd, selectors.EVENT_READ)
-            while True:
-                self._check_time()
-                if not selector.select(min(POLL_S, max(0.0, self.deadline - time.monotonic()))):
-                    continue
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    break
-                buffer += chunk
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    if line.strip():
-                        yield self._decode(line)
-        if buffer.strip():
-            yield self._decode(buffer)
-
-    def finish(self, expected: int | None, got: int) -> None:
-        """Wait for the child's exit; ReportError when it crashed or stopped short."""
-        while True:
-            self._check_time()
-            try:
-                status = self.process.wait(timeout=POLL_S)
-                break
-            except subprocess.TimeoutExpired:
-                continue
-        if status != 0:
-            raise ReportError(self.path, self._crash_reason(status))
-        if expected is None or got != expected:
-            raise ReportError(self.path, "the .ncu-rep reader stopped before it read every kernel")
-
-    def check_peak(self, peak: object) -> None:
-        """ReportError when the child came so close to its memory limit that it may have starved."""
-        headroom = min(MAX_MEMORY_HEADROOM, MEMORY_HEADROOM * self.memory_limit)
-        if isinstance(peak, int) and peak > self.memory_limit - headroom:
-            raise ReportError(
-                self.path, f"reading it needs more than the {self.memory_limit / _MIB:,.0f} MiB"
-                " of memory the .ncu-rep reader may use")
-
-    def _check_time(self) -> None:
-        if self.job is not None and self.job.cancelled:
-            self.process.kill()
-            raise Cancelled()
-        if time.monotonic() > self.deadline:
-            self.process.kill()
-            raise ReportError(
-                self.path, f"reading took longer than {self.timeout_s:.0f} s: the report looks"
-                " corrupt, or is too large to read here")
-
-    def _decode(self, line: bytes) -> dict[str, Any]:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            self.process.kill()
-            raise ReportError(self.path, "the .ncu-rep reader answered with something unreadable")
-        return message
-
-    def _crash_reason(self, status: int) -> str:
-        limit = f"{self.memory_limit / _MIB:,.0f} MiB"
-        if status < 0:
-            try:
-                name = signal.Signals(-status).name
-            except ValueError:
-                name = f"signal {-status}"
-            return (f"the .ncu-rep reader crashed on it ({name}): the report looks corrupt,"
-                    f" or needs more than the {limit} the reader may use")
-        last = self._stderr_tail()
-        return f"the .ncu-rep reader failed on it (exit status {status}" + (
-            f": {last})" if last else ")")
-
-    def _stderr_tail(self) -> str:
-        try:
-            self.stderr.seek(0, os.SEEK_END)
-            size = self.stderr.tell()
-            self.stderr.seek(max(0, size - 2000))
-            lines = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
-        except OSError:
-            return ""
-        return lines[-1][:200] if lines else ""

@@ -1,18 +1,25 @@
 """The .ncu-rep reader's child process: `python -m viewer.readers.ncu_rep_child PATH`.
 
 NVIDIA's ncu_report reads the report here, in a process of its own under an address-space limit,
-so a corrupt or hostile file can crash or exhaust only this process. It prints one JSON object per
-line on its standard output (anything the library itself prints goes to standard error):
+so a corrupt or hostile file can crash or exhaust only this process. It dies with the process that
+started it (`--parent-pid`: Linux's parent-death signal, and a check that the parent still lives).
+It prints one JSON object per line on its standard output (anything the library itself prints goes
+to standard error):
 
-    {"kernels": N, "first": F, "count": C}   once the report is open: N kernels in the report,
-                                              kernels F to F + C - 1 follow
-    {"kernel": {...}}                        one per kernel, in launch order (see `kernel_record`)
+    {"results": N, "first": F, "count": C}   once the report is open: N results (kernels, ranges,
+                                              graphs...) in the report; items F to F + C - 1 of
+                                              the wanted positions follow
+    {"kernel": {...}}                        one per kernel, in order (see `kernel_record`)
+    {"skipped": {"position": P, "kind": K}}  a result that is not a kernel (K: "range", "graph"...)
     {"done": true, "peak_bytes": P}          after the last: the most address space it held
     {"error": "reason"}                      when the report cannot be read
 
-ncu_report keeps every kernel it has decoded in memory until the process ends (about 9 MB a kernel
-of a `--set full` report), so one child reads one slice of the kernels: as many as `--slice-bytes`
-of the file hold on average. The parent starts a child per slice.
+The wanted positions are every result, or those a `--request` file lists (with the metric names
+to read: every numeric metric by default, viewer.metrics.KNOWN_METRICS with `--known-only`).
+
+ncu_report decodes a result when it is first touched and keeps it until its process ends (about
+9 MB a kernel of a `--set full` report), so one child reads one slice of the positions: as many
+results as `--slice-bytes` of the file hold on average. The parent starts a child per slice.
 
 ncu_report does not always fail when memory runs out: under a tight limit it can load a report as
 zero kernels. The peak lets the parent tell that apart from a report that really holds none.
@@ -23,11 +30,13 @@ The parent, viewer.readers.ncu_rep, enforces the wall-time limit and judges what
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import math
 import os
+import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from viewer.metrics import KNOWN_METRICS
@@ -35,9 +44,32 @@ from viewer.units import unit_scale
 
 GRID = ("launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z")
 BLOCK = ("launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z")
-DEVICE = "device__attribute_display_name"
+DEVICE_NAME = "device__attribute_display_name"
+DEVICE_ID = "device__attribute_device_index"
 CC_MAJOR = "device__attribute_compute_capability_major"
 CC_MINOR = "device__attribute_compute_capability_minor"
+# ncu_report's IAction.WorkloadType_* constants, in words; KERNEL is the one kind read.
+WORKLOAD_KINDS = {"RANGE": "range", "GRAPH": "graph", "CMDLIST": "command list",
+                  "SUBGRID_SCHEDULE": "subgrid schedule"}
+PR_SET_PDEATHSIG = 1
+# How the dynamic loader says a library did not fit under the address-space limit.
+_NO_ROOM_TO_LOAD = ("failed to map segment", "Cannot allocate memory")
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Have the kernel kill this process when its parent ends (Linux), and end now if it has.
+
+    The parent-death signal follows the thread that started the child, which waits for the child
+    until it ends, so it fires only when the parent's process goes.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if parent_pid > 0 and os.getppid() != parent_pid:  # the parent went before prctl took hold
+        os._exit(1)
 
 
 def limit_memory(limit_bytes: int) -> None:
@@ -69,6 +101,7 @@ class MetricReader:
         self._integer = {kinds.ValueKind_UINT32, kinds.ValueKind_UINT64}
         self._numeric = self._integer | {kinds.ValueKind_FLOAT, kinds.ValueKind_DOUBLE}
         self._scale: dict[str, float] = {}
+        self._devices: dict[float, dict[str, str | None]] = {}
 
     def value(self, action: Any, name: str) -> float | None:
         """The metric's value in base units; None when absent, not a number, or not collected.
@@ -88,6 +121,17 @@ class MetricReader:
         value = raw * scale
         return value if math.isfinite(value) else None
 
+    def device(self, action: Any, device_id: float | None) -> dict[str, str | None]:
+        """The device's name and compute capability; looked up once per device of the report."""
+        known = self._devices.get(device_id)
+        if known is None:
+            major, minor = self.value(action, CC_MAJOR), self.value(action, CC_MINOR)
+            known = {"device_name": self.text(action, DEVICE_NAME),
+                     "cc": None if major is None or minor is None else f"{major:.0f}.{minor:.0f}"}
+            if device_id is not None:
+                self._devices[device_id] = known
+        return known
+
     def text(self, action: Any, name: str) -> str | None:
         metric = action.metric_by_name(name)
         if metric is None or not metric.has_value():
@@ -95,7 +139,7 @@ class MetricReader:
         value = metric.value()
         return None if value is None else str(value).strip() or None
 
-    def metrics(self, action: Any, names: Iterator[str]) -> dict[str, float]:
+    def metrics(self, action: Any, names: Iterable[str]) -> dict[str, float]:
         found = {}
         for name in names:
             value = self.value(action, name)
@@ -104,29 +148,53 @@ class MetricReader:
         return found
 
 
-def kernel_record(action: Any, reader: MetricReader, every_metric: bool) -> dict[str, Any]:
-    """Identity and metrics of one action (kernel), as sent to the parent."""
-    names = action.metric_names() if every_metric else sorted(KNOWN_METRICS)
-    found = reader.metrics(action, iter(names))
+def kernel_record(action: Any, reader: MetricReader, names: Sequence[str] | None
+                  ) -> dict[str, Any]:
+    """Identity and metrics (`names`; None: every numeric one) of one kernel, for the parent;
+    "held" is not 0 when the kernel holds metrics (none: the report looks truncated). Listing a
+    kernel's metric names costs a sixth of reading it, so that is done only when needed."""
+    held = action.metric_names() if names is None else ()
+    found = reader.metrics(action, held if names is None else names)
+    if not found and names is not None:  # rare: none of those asked for; does it hold any?
+        held = action.metric_names()
 
     def dims(keys: tuple[str, str, str]) -> list[int] | None:
-        got = [found.get(k) for k in keys]
+        got = [found[k] if k in found else reader.value(action, k) for k in keys]
         return [int(v) for v in got] if all(v is not None for v in got) else None
 
-    major, minor = reader.value(action, CC_MAJOR), reader.value(action, CC_MINOR)
+    device_id = reader.value(action, DEVICE_ID)
     return {
         "name": action.name() or "",
         "demangled": action.name(action.NameBase_DEMANGLED) or "",
         "grid": dims(GRID),
         "block": dims(BLOCK),
-        "device": reader.text(action, DEVICE),
-        "cc": f"{int(major)}.{int(minor)}" if major is not None and minor is not None else None,
+        "device_id": None if device_id is None else int(device_id),
+        **reader.device(action, device_id),
+        "held": len(held) or len(found),
         "metrics": found,
     }
 
 
-class Kernels:
-    """The report's actions (kernels) by launch index, across its ranges, decoded only on demand."""
+def workload_kind(action: Any) -> str | None:
+    """None for a kernel; else what the result is in words ("range", "graph", ...).
+
+    An ncu_report too old to tell workload types apart profiled kernels only.
+    """
+    kind = getattr(action, "workload_type", None)
+    if kind is None:
+        return None
+    value = kind()
+    if value == getattr(action, "WorkloadType_KERNEL", value):
+        return None
+    for name, words in WORKLOAD_KINDS.items():
+        if value == getattr(action, f"WorkloadType_{name}", object()):
+            return words
+    return f"workload type {value}"
+
+
+class Results:
+    """The report's results (kernels, ranges, graphs) by position, across its ranges, each
+    decoded only when it is first touched."""
 
     def __init__(self, context: Any) -> None:
         self._ranges = [context.range_by_idx(r) for r in range(context.num_ranges())]
@@ -135,12 +203,14 @@ class Kernels:
     def __len__(self) -> int:
         return sum(self._counts)
 
-    def __getitem__(self, index: int) -> Any:
+    def __getitem__(self, position: int) -> Any:
+        if position < 0:
+            raise IndexError(position)
         for profiled_range, count in zip(self._ranges, self._counts, strict=True):
-            if index < count:
-                return profiled_range.action_by_idx(index)
-            index -= count
-        raise IndexError(index)
+            if position < count:
+                return profiled_range.action_by_idx(position)
+            position -= count
+        raise IndexError(position)
 
 
 def peak_bytes() -> int | None:
@@ -155,42 +225,55 @@ def peak_bytes() -> int | None:
     return None
 
 
-def slice_count(total: int, first: int, size: int, slice_bytes: int) -> int:
-    """How many kernels from `first` one child reads: those `slice_bytes` of the file hold."""
-    left = max(0, total - first)
+def slice_count(total: int, left: int, size: int, slice_bytes: int) -> int:
+    """How many of the `left` wanted results one child reads: those `slice_bytes` of a file of
+    `size` bytes and `total` results hold on average."""
+    left = max(0, left)
     if slice_bytes <= 0 or total == 0:
         return left
     return min(left, max(1, slice_bytes * total // max(1, size)))
 
 
-def run(path: str, every_metric: bool, emit: Callable[[dict[str, Any]], None], first: int = 0,
-        slice_bytes: int = 0) -> int:
+def run(path: str, names: Sequence[str] | None, emit: Callable[[dict[str, Any]], None],
+        first: int = 0, slice_bytes: int = 0, positions: Sequence[int] | None = None) -> int:
     """Read one slice of the report at `path`, emitting the protocol; the exit status."""
     try:
         import ncu_report
 
-        kernels = Kernels(ncu_report.load_report(path))
-        total = len(kernels)
+        results = Results(ncu_report.load_report(path))
+        total = len(results)
     except MemoryError:
         emit({"error": "ncu_report ran out of memory opening it"})
         return 1
     except Exception as exc:
-        emit({"error": f"ncu_report could not open it ({type(exc).__name__}: {exc})"})
+        if isinstance(exc, ImportError) and any(sign in str(exc) for sign in _NO_ROOM_TO_LOAD):
+            emit({"error": "ncu_report ran out of memory opening it (its library did not fit)"})
+        else:
+            emit({"error": f"ncu_report could not open it ({type(exc).__name__}: {exc})"})
         return 1
-    count = slice_count(total, first, os.path.getsize(path), slice_bytes)
-    emit({"kernels": total, "first": first, "count": count})
+    wanted = range(total) if positions is None else positions
+    if any(not 0 <= p < total for p in wanted):
+        emit({"error": f"the report holds {total} results, not those asked for: it changed"})
+        return 1
+    count = slice_count(total, len(wanted) - first, os.path.getsize(path), slice_bytes)
+    emit({"results": total, "first": first, "count": count})
     reader = MetricReader(ncu_report)
-    for index in range(first, first + count):
+    for position in wanted[first:first + count]:
         try:
-            record = kernel_record(kernels[index], reader, every_metric)
+            action = results[position]
+            kind = workload_kind(action)
+            record = None if kind else kernel_record(action, reader, names)
         except MemoryError:
-            emit({"error": f"ncu_report ran out of memory reading kernel #{index}"})
+            emit({"error": f"ncu_report ran out of memory reading result #{position}"})
             return 1
         except Exception as exc:
-            emit({"error": f"kernel #{index} cannot be read: the report looks corrupt"
+            emit({"error": f"result #{position} cannot be read: the report looks corrupt"
                            f" (ncu_report: {type(exc).__name__}: {exc})"})
             return 1
-        emit({"kernel": record})
+        if record is None:
+            emit({"skipped": {"position": position, "kind": kind}})
+        else:
+            emit({"kernel": {"position": position, **record}})
     emit({"done": True, "peak_bytes": peak_bytes()})
     return 0
 
@@ -206,23 +289,37 @@ def protocol_stream() -> TextIO:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m viewer.readers.ncu_rep_child")
     parser.add_argument("path")
+    parser.add_argument("--parent-pid", type=int, default=0, help="die when this process ends")
     parser.add_argument("--memory-limit", type=int, default=0, help="address-space cap, bytes")
     parser.add_argument("--known-only", action="store_true",
                         help="only the metrics the app reads (viewer.metrics.KNOWN_METRICS)")
-    parser.add_argument("--first", type=int, default=0, help="launch index of the first kernel")
+    parser.add_argument("--request", help='a JSON file: {"positions": [...], "names": [...]}'
+                        " (either may be null: every result, every numeric metric)")
+    parser.add_argument("--first", type=int, default=0, help="the first wanted result to read")
     parser.add_argument("--slice-bytes", type=int, default=0,
-                        help="read the kernels this much of the file holds (0: all)")
+                        help="read the results this much of the file holds (0: all)")
     args = parser.parse_args(argv)
+    die_with_parent(args.parent_pid)
     out = protocol_stream()
 
     def emit(message: dict[str, Any]) -> None:
-        out.write(json.dumps(message, allow_nan=False) + "\n")
+        out.write(json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n")
 
+    names: Sequence[str] | None = sorted(KNOWN_METRICS) if args.known_only else None
+    positions: Sequence[int] | None = None
+    if args.request:
+        with open(args.request, encoding="utf-8") as f:
+            request = json.load(f)
+        positions = request.get("positions")
+        names = request.get("names", names)
     limit_memory(args.memory_limit)
-    status = run(args.path, not args.known_only, emit, args.first, args.slice_bytes)
+    status = run(args.path, names, emit, args.first, args.slice_bytes, positions)
     out.flush()
     return status
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # No clean-up at exit: freeing what ncu_report decoded (hundreds of MB) only delays the end.
+    status = main()
+    sys.stderr.flush()
+    os._exit(status)

@@ -3,7 +3,8 @@
 The header names the identity columns (ID, Process ID, ..., Kernel Name, Block Size, Grid Size,
 Device, CC, as in the details CSV) and then every metric by its ncu name; the second row gives each
 metric's unit; each further row is one kernel. Values are converted with the units row. Text values
-('PolicySpread', 'NVIDIA H200'), 'nan', 'no data' and empty cells are missing, never zero.
+('PolicySpread', 'NVIDIA H200'), 'nan', 'no data' and empty cells are missing, never zero; the
+device's name is read from its text column.
 
 Some headers carry a prefix before the metric name, such as
 `SM_A.TriageCompute.l1tex__throughput.avg.pct_of_peak_sustained_elapsed`. These are the instanced,
@@ -12,6 +13,10 @@ same prefixed names. They are kept under that full name, as the .ncu-rep reader 
 never folded onto the bare metric name: they are a different measurement (the naive h200 capture
 shows TPC.TriageCompute.sm__cycles_active.avg = 413,218.2 beside sm__cycles_active.avg = 413,147.0),
 and in the .ncu-rep and here many of them hold no value at all.
+
+A raw export holds thousands of metrics a kernel, so its rows are read CHUNK_ROWS at a time and
+each chunk is turned into floats before the next is read: the kernels' values end in one float
+matrix (viewer.model.Metrics rows), never in a Python object per cell.
 """
 
 from __future__ import annotations
@@ -22,11 +27,14 @@ import numpy as np
 import pandas as pd
 
 from viewer.model import Kernel, Report, ReportError, function_name
+from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.details_csv import (
     decimal_comma,
+    device_id,
     dim3,
+    metric_rows,
     parse_numbers,
-    read_frame,
+    read_chunks,
     unit_factors,
 )
 from viewer.readers.sniff import RAW_CSV, find_csv_header
@@ -37,6 +45,9 @@ IDENTITY_COLUMNS = (
     "ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context",
     "Stream", "Block Size", "Grid Size", "Device", "CC",
 )
+DEVICE_NAME = "device__attribute_display_name"
+# Kernel rows read at once (each holds every metric: thousands of cells).
+CHUNK_ROWS = 256
 
 
 def read(path: Path) -> Report:
@@ -47,51 +58,67 @@ def read(path: Path) -> Report:
         raise ReportError(path, "is a details CSV export, not a raw page one")
     if "ID" not in header.columns or "Kernel Name" not in header.columns:
         raise ReportError(path, "not a raw page CSV export: no ID or Kernel Name column")
-    frame = read_frame(path, header, None)
-    if frame.columns.has_duplicates:
+    if len(set(header.columns)) != len(header.columns):
         raise ReportError(path, "not a raw page CSV export: a column name appears twice")
-    kernels = _kernels(path, frame)
-    if not kernels:
+    metric_columns = [c for c in header.columns if c not in IDENTITY_COLUMNS]
+    identity_columns = [c for c in header.columns if c in IDENTITY_COLUMNS]
+    factors: np.ndarray | None = None
+    comma: bool | None = None
+    seen: set[str] = set()
+    identity: list[dict[str, str]] = []
+    names: list[str | None] = []
+    blocks: list[np.ndarray] = []
+    for chunk in read_chunks(path, header, None, rows=CHUNK_ROWS):
+        ids = chunk["ID"].astype(str).str.strip()
+        if factors is None:
+            if ids.empty:
+                continue
+            if ids.iloc[0] != "":
+                raise ReportError(path, "not a raw page CSV export: no units row under the header")
+            factors = unit_factors([str(chunk[c].iloc[0]) for c in metric_columns])
+        rows = chunk[ids.str.fullmatch(r"\d+").to_numpy(dtype=bool)]
+        if rows.empty:
+            continue
+        for text in rows["ID"].astype(str).str.strip():
+            if text in seen:
+                raise ReportError(path, "not a raw page CSV export: a result ID appears on two"
+                                  " rows")
+            seen.add(text)
+        texts = pd.Series(rows[metric_columns].to_numpy(dtype=object).ravel(), dtype=str)
+        if comma is None:
+            comma = decimal_comma(texts[texts != ""])
+        values = parse_numbers(texts, comma).reshape(len(rows), len(metric_columns))
+        blocks.append(values * factors)
+        identity += rows[identity_columns].to_dict("records")
+        names += (rows[DEVICE_NAME].astype(str).str.strip().tolist() if DEVICE_NAME in rows
+                  else [None] * len(rows))
+        del texts, rows, chunk
+    if not identity:
         raise ReportError(path, "no kernel found")
-    return Report(source=str(path), format=FORMAT, kernels=kernels)
-
-
-def _kernels(path: Path, frame: pd.DataFrame) -> list[Kernel]:
-    ids = frame["ID"].astype(str).str.strip()
-    if ids.empty:
-        return []
-    if ids.iloc[0] != "":
-        raise ReportError(path, "not a raw page CSV export: no units row under the header")
-    unit_row = frame.iloc[0]
-    rows = frame.iloc[1:]
-    rows = rows[ids.loc[rows.index].str.fullmatch(r"\d+")]
-    if rows.empty:
-        return []
-    if rows["ID"].duplicated().any():
-        raise ReportError(path, "not a raw page CSV export: a result ID appears on two rows")
-    metric_columns = [c for c in frame.columns if c not in IDENTITY_COLUMNS]
-    names = np.array(metric_columns, dtype=object)
-    texts = pd.Series(rows[metric_columns].to_numpy(dtype=object).ravel(), dtype=str)
-    values = parse_numbers(texts, decimal_comma(texts[texts != ""]))
-    values = values.reshape(len(rows), len(metric_columns))
-    values *= unit_factors([str(unit_row[c]) for c in metric_columns])
-
-    identity = rows[[c for c in frame.columns if c in IDENTITY_COLUMNS]].to_dict("records")
-    kernels = []
-    for k, row in enumerate(identity):
+    matrix = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+    kernels: list[Kernel] = []
+    skipped: dict[str, int] = {}
+    for k, (row, values) in enumerate(zip(identity, metric_rows(metric_columns, matrix),
+                                          strict=True)):
         shown = str(row["Kernel Name"])
-        found = np.isfinite(values[k])
+        kind = export_kind(shown)
+        if kind is not None:
+            skipped[kind] = skipped.get(kind, 0) + 1
+            continue
         kernels.append(Kernel(
-            index=k,
+            index=len(kernels),
             name=function_name(shown),
             display_name=shown,
             grid=dim3(row.get("Grid Size")),
             block=dim3(row.get("Block Size")),
-            device=_text(row.get("Device")),
+            device_id=device_id(row.get("Device")),
+            device_name=names[k] or None,
             cc=_text(row.get("CC")),
-            metrics=dict(zip(names[found].tolist(), values[k][found].tolist(), strict=True)),
+            metrics=values,
         ))
-    return kernels
+    if not kernels:
+        raise ReportError(path, no_kernel(skipped))
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
 
 
 def _text(value: object) -> str | None:

@@ -44,6 +44,8 @@ MAX_BYTES: dict[str, int] = {
 # Bytes judged for binary noise, and bytes searched for a CSV header or a text export's marks.
 BINARY_PROBE_BYTES = 64 * 1024
 HEAD_BYTES = 1 * _MIB
+# Why UTF-16 text is refused (PowerShell 5's `>` writes it): every ncu export is UTF-8.
+UTF16_REASON = "is UTF-16 text; ncu exports are UTF-8: save the export as UTF-8"
 # Above this share of undecodable or control characters, a file is binary, not text.
 MAX_BINARY_SHARE = 0.02
 
@@ -145,7 +147,7 @@ def _format_of(path: Path, head: bytes) -> str:
     if head.startswith(NCU_REP_MAGIC):
         return NCU_REP
     if is_utf16(head):
-        raise ReportError(path, "is UTF-16 text; ncu exports are UTF-8: save the export as UTF-8")
+        raise ReportError(path, UTF16_REASON)
     if is_binary(head):
         raise ReportError(
             path, "is binary data, not an Nsight Compute report or export"

@@ -1,11 +1,18 @@
-"""Whether a window can open, decided before Qt is started (Qt would abort the process)."""
+"""Whether a window can open, decided before Qt is started (Qt would abort the process).
+
+Each case sets what display_problem reads: the platform, the environment, the PySide6 install it
+finds and the dynamic loader's answer; so each has one right answer, whatever this machine has.
+"""
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 from pathlib import Path
 
 import pytest
 
+from viewer import display
 from viewer.display import (
     NO_DISPLAY,
     debian_package,
@@ -15,14 +22,60 @@ from viewer.display import (
     xcb_problem,
 )
 
+PLATFORMS = Path("Qt") / "plugins" / "platforms"
+
+
+@pytest.fixture(autouse=True)
+def on_linux(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows and macOS never need the X check: every case here is about Linux."""
+    monkeypatch.setattr(display.sys, "platform", "linux")
+
+
+def pyside_at(monkeypatch: pytest.MonkeyPatch, *locations: Path) -> None:
+    """Make find_spec('PySide6') answer with a package at `locations` (none: not installed)."""
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, package: str | None = None):
+        if name != "PySide6":
+            return real(name, package)
+        if not locations:
+            return None
+        spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        spec.submodule_search_locations = [str(p) for p in locations]
+        return spec
+
+    monkeypatch.setattr(display.importlib.util, "find_spec", find_spec)
+
+
+def loader(monkeypatch: pytest.MonkeyPatch, error: str | None) -> list[str]:
+    """Make ctypes.CDLL fail with the loader's `error`, or load (None); returns what it loaded."""
+    loaded: list[str] = []
+
+    def cdll(path: str):
+        loaded.append(path)
+        if error is not None:
+            raise OSError(error)
+        return object()
+
+    monkeypatch.setattr(display.ctypes, "CDLL", cdll)
+    return loaded
+
 
 def test_no_display_at_all() -> None:
     assert display_problem({}) == NO_DISPLAY
 
 
-def test_a_platform_or_wayland_needs_no_x_check() -> None:
+def test_a_platform_or_wayland_needs_no_x_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = loader(monkeypatch, "libxcb-cursor.so.0: cannot open shared object file")
     assert display_problem({"QT_QPA_PLATFORM": "offscreen"}) is None
     assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}) is None
+    assert loaded == []
+
+
+@pytest.mark.parametrize("platform", ["win32", "darwin"])
+def test_windows_and_macos_need_no_check(monkeypatch: pytest.MonkeyPatch, platform: str) -> None:
+    monkeypatch.setattr(display.sys, "platform", platform)
+    assert display_problem({}) is None
 
 
 @pytest.mark.parametrize(
@@ -49,8 +102,56 @@ def test_a_plugin_that_cannot_load_names_what_to_install(tmp_path: Path) -> None
     assert display_problem({"DISPLAY": ":0"}, plugin=broken) == problem
 
 
-def test_the_installed_plugin_is_found_and_judged() -> None:
-    plugin = xcb_plugin()
-    assert plugin is not None and plugin.name == "libqxcb.so"
-    problem = xcb_problem(plugin)  # depends on this machine's X libraries: either answer is fine
-    assert problem is None or "sudo apt install" in problem
+def test_the_plugin_is_found_in_the_pyside6_install(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    empty, install = tmp_path / "empty", tmp_path / "site-packages" / "PySide6"
+    (install / PLATFORMS).mkdir(parents=True)
+    empty.mkdir()
+    plugin = install / PLATFORMS / "libqxcb.so"
+    plugin.write_bytes(b"")
+    pyside_at(monkeypatch, empty, install)
+    assert xcb_plugin() == plugin
+    pyside_at(monkeypatch, empty)
+    assert xcb_plugin() is None
+    pyside_at(monkeypatch)
+    assert xcb_plugin() is None
+
+
+def test_a_missing_x_library_is_named_with_its_package(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    plugin = tmp_path / "libqxcb.so"
+    loaded = loader(monkeypatch, "libxcb-cursor.so.0: cannot open shared object file: "
+                                 "No such file or directory")
+    problem = display_problem({"DISPLAY": ":0"}, plugin=plugin)
+    assert loaded == [str(plugin)]
+    assert problem is not None
+    assert problem.startswith("Qt's xcb plugin needs libxcb-cursor.so.0, which is not installed")
+    assert "'sudo apt install libxcb-cursor0'" in problem
+    assert all(package in problem for package in display.XCB_PACKAGES)
+
+
+def test_a_plugin_that_loads_opens_a_window(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    plugin = tmp_path / "libqxcb.so"
+    loaded = loader(monkeypatch, None)
+    assert display_problem({"DISPLAY": ":0"}, plugin=plugin) is None
+    assert loaded == [str(plugin)]
+
+
+def test_with_a_display_the_installed_plugin_is_the_one_tried(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    install = tmp_path / "PySide6"
+    (install / PLATFORMS).mkdir(parents=True)
+    (install / PLATFORMS / "libqxcb.so").write_bytes(b"")
+    pyside_at(monkeypatch, install)
+    loaded = loader(monkeypatch, None)
+    assert display_problem({"DISPLAY": ":0"}) is None
+    assert loaded == [str(install / PLATFORMS / "libqxcb.so")]
+
+
+def test_no_pyside6_plugin_means_nothing_to_try(monkeypatch: pytest.MonkeyPatch) -> None:
+    pyside_at(monkeypatch)
+    loaded = loader(monkeypatch, "never asked")
+    assert xcb_problem(None) is None
+    assert display_problem({"DISPLAY": ":0"}) is None
+    assert loaded == []

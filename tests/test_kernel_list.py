@@ -189,7 +189,7 @@ def test_compare_names_tell_the_kernels_apart(reports) -> None:
     same = kernel_entries([naive, again])
     assert compare_names(same) == ["numba-naive", "other"]
     twice = kernel_entries([naive, naive])
-    assert compare_names(twice) == ["#0 matmul_naive", "#0 matmul_naive"]
+    assert compare_names(twice) == ["#0 matmul_naive (A)", "#0 matmul_naive (B)"]
 
 
 # ---------------------------------------------------------------- 10,000 kernels

@@ -9,6 +9,7 @@ import os
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import ncu_report
@@ -18,7 +19,14 @@ from numba import config, cuda
 
 from viewer.jobs import Cancelled, Job
 from viewer.kernels import matmul, runner
-from viewer.kernels.ncu_command import LESSON_METRICS, launch_skip, ncu_command, ncu_command_line
+from viewer.kernels.__main__ import main as kernels_main
+from viewer.kernels.ncu_command import (
+    LESSON_METRICS,
+    default_report,
+    launch_skip,
+    ncu_command,
+    report_file,
+)
 from viewer.predict import derive
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,43 +105,57 @@ def test_random_inputs_are_fresh_and_not_zero():
 
 
 class _Event:
-    """Stands in for a CUDA timing event, which the simulator lacks."""
+    """Stands in for a CUDA timing event, which the simulator lacks. `passed` answers query():
+    whether the GPU had already reached the event when the host asked."""
 
-    def __init__(self, log: list[str]):
-        self.log = log
+    def __init__(self, log: list[object], passed: Iterator[bool]):
+        self.log, self.passed = log, passed
 
     def record(self, stream=0):
         self.log.append("record")
 
     def query(self):
-        return False
+        return next(self.passed)
 
     def synchronize(self):
         pass
 
 
 @needs_simulator
-def test_launch_order_puts_the_first_timed_launch_where_ncu_skips_to(monkeypatch):
-    log: list[str] = []
+def test_the_launch_order_on_the_simulator(monkeypatch):
+    """The real runner on the simulator, with stand-ins only for what the simulator lacks (timing
+    events, a hold kernel that sleeps): the first timed launch is the one ncu skips to, each
+    timed launch the GPU reached before it was queued is marked and the next hold is four times
+    longer, and the timed launches write the output the correctness launch checked."""
+    log: list[object] = []
     real_launch = runner.launch
+    # Timed launches 2 and 5: the hold had ended before the launch was queued.
+    late = {1, 4}
+    passed = iter([i in late for i in range(runner.TIMED_LAUNCHES)])
 
     def counting_launch(name, *args, **kwargs):
         log.append(f"launch {name}")
         real_launch(name, *args, **kwargs)
 
     monkeypatch.setattr(runner, "launch", counting_launch)
-    monkeypatch.setattr(runner, "hold", lambda us, stream=0: log.append("hold"))
-    monkeypatch.setattr(runner.cuda, "event", lambda timing=True: _Event(log), raising=False)
+    monkeypatch.setattr(runner, "hold", lambda us, stream=0: log.append(("hold", us)))
+    monkeypatch.setattr(runner.cuda, "event", lambda timing=True: _Event(log, passed),
+                        raising=False)
     monkeypatch.setattr(runner.cuda, "event_elapsed_time", lambda a, b: 0.05, raising=False)
     timing = runner.run_launch_order("tiled", 16, Job(), np.random.default_rng(1))
 
-    launches = [i for i, entry in enumerate(log) if entry.startswith("launch")]
+    launches = [i for i, entry in enumerate(log) if entry == "launch tiled"]
     assert len(launches) == runner.LAUNCHES_PER_KERNEL
-    first_timed = next(n for n, i in enumerate(launches) if log[i - 2 : i] == ["hold", "record"])
-    assert first_timed == launch_skip()
-    assert len(timing.launches_ms) == runner.TIMED_LAUNCHES
-    assert timing.passed and all(timing.queued)
-    assert timing.median_ms == 0.05
+    timed = [n for n, i in enumerate(launches) if log[i - 1] == "record"
+             and isinstance(log[i - 2], tuple)]
+    assert timed[0] == launch_skip() and len(timed) == runner.TIMED_LAUNCHES
+    assert timing.queued == tuple(i not in late for i in range(runner.TIMED_LAUNCHES))
+    holds = [entry[1] for entry in log if isinstance(entry, tuple)][1:]  # [0] warms it up
+    assert holds[0] >= runner.HOLD_MIN_US
+    for i in range(1, runner.TIMED_LAUNCHES):
+        assert holds[i] == holds[i - 1] * (4 if i - 1 in late else 1), (i, holds)
+    assert len(timing.launches_ms) == len(timing.dispatch_ms) == runner.TIMED_LAUNCHES
+    assert timing.timed_output_matches and timing.relative_error < runner.MAX_RELATIVE_ERROR
 
 
 @needs_simulator
@@ -158,6 +180,8 @@ def test_ncu_command_skip_and_count_come_from_the_runner():
     assert argv[-8:] == [
         "python3", "-m", "viewer.kernels", "profile-target", "--kernel", "naive", "--dim", "512"
     ]
+    # Without -f ncu refuses to write over an existing report.
+    assert "-f" not in argv and "--force-overwrite" not in argv
 
 
 def test_ncu_command_follows_a_changed_launch_order(monkeypatch):
@@ -172,9 +196,41 @@ def test_ncu_command_refuses_an_unknown_kernel():
 
 
 def test_ncu_command_cli_prints_one_shell_line():
-    done = _run_cli("ncu-command", "--kernel", "tiled", "--dim", "1024", simulator=True)
+    done = _run_cli("ncu-command", "--kernel", "tiled", "--dim", "1024", "--report", "new/tiled",
+                    simulator=True)
     assert done.returncode == 0, done.stderr
-    assert shlex.split(done.stdout) == ncu_command("tiled", 1024, "profiles/tiled")
+    assert shlex.split(done.stdout) == ncu_command("tiled", 1024, "new/tiled")
+
+
+def test_ncu_command_names_a_new_report_here_by_default(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)
+    before = default_report("naive", 256)
+    assert kernels_main(["ncu-command", "--kernel", "naive", "--dim", "256"]) == 0
+    after = default_report("naive", 256)
+    argv = shlex.split(capsys.readouterr().out)
+    report = argv[argv.index("-o") + 1]
+    assert before <= report <= after  # KERNEL-DIM-YYYYmmdd-HHMMSS, taken now
+    assert Path(report).parent == Path(".") and not report_file(report).exists()
+    assert argv == ncu_command("naive", 256, report)
+
+
+def test_default_report_and_the_file_ncu_writes():
+    from datetime import datetime
+
+    when = datetime(2026, 1, 2, 3, 4, 5)
+    assert default_report("tiled", 512, when) == "tiled-512-20260102-030405"
+    assert report_file("dir/naive") == Path("dir/naive.ncu-rep")
+    assert report_file("dir/naive.ncu-rep") == Path("dir/naive.ncu-rep")
+
+
+@pytest.mark.parametrize("name", ["profiles/naive", "profiles/tiled.ncu-rep"])
+def test_ncu_command_refuses_a_report_that_exists(monkeypatch, capsys, name):
+    """Run in the checkout, where the shipped reports were captured: they are not written over."""
+    monkeypatch.chdir(ROOT)
+    assert kernels_main(["ncu-command", "--kernel", "naive", "--report", name]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1 and str(report_file(name)) in err
 
 
 @needs_simulator
@@ -243,9 +299,12 @@ def test_metadata_names_the_gpu_the_report_records():
 
 
 def test_metadata_commands_are_the_ncu_command_the_code_prints():
-    commands = _metadata()["commands"]
+    """The shipped reports were captured with -f (since dropped: the command never overwrites);
+    every other word is the command the code prints."""
+    captures = [shlex.split(c) for c in _metadata()["commands"] if " profile-target " in c]
+    recorded = [[word for word in argv if word != "-f"] for argv in captures]
     for kernel in ("naive", "tiled"):
-        assert ncu_command_line(kernel, 512, f"profiles/{kernel}") in commands
+        assert ncu_command(kernel, 512, f"profiles/{kernel}") in recorded
     assert _metadata()["launch_order"]["launch_skip"] == launch_skip()
 
 

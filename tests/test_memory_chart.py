@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from viewer import chart_layout as cl
+from viewer.formatting import NOT_IN_REPORT
 from viewer.model import Kernel
 from viewer.qt.memory_chart_item import MemoryChartItem
 from viewer.qt.memory_tab import MemoryChartView
@@ -87,8 +88,8 @@ def test_naive_band_from_the_full_report(naive: Kernel) -> None:
 def test_details_exports_lack_the_shared_and_l2_counters(name: str) -> None:
     band = cl.chart_band(kernel(H200 / name), "naive")
     assert band.arrow("shared").missing and band.arrow("l1_to_l2").missing
-    assert band.arrow("shared").above == ("shared loads:", cl.NOT_IN_REPORT)
-    assert band.arrow("l1_to_l2").above == ("sectors:", cl.NOT_IN_REPORT)
+    assert band.arrow("shared").above == ("shared loads:", NOT_IN_REPORT)
+    assert band.arrow("l1_to_l2").above == ("sectors:", NOT_IN_REPORT)
     assert band.shared_note == ""
     assert band.arrow("global").above[0] == "8,388,608 requests"
     assert band.arrow("global").below == ("16,777,216 sectors", "2.00 per request")
@@ -98,7 +99,7 @@ def test_details_exports_lack_the_shared_and_l2_counters(name: str) -> None:
 def test_no_floor_without_a_known_problem_size() -> None:
     copy = kernel(PUBLIC / "new-2025-csv-details-with-rule-columns-base-units-copy-blocked.csv")
     band = cl.chart_band(copy, "copy")
-    assert band.box("dram").lines == (f"bytes {cl.NOT_IN_REPORT}",)
+    assert band.box("dram").lines == (f"bytes {NOT_IN_REPORT}",)
     assert band.arrow("global").missing and band.arrow("dram_read").missing
 
 
@@ -124,7 +125,7 @@ def test_memory_rows_and_ratios(naive: Kernel, tiled: Kernel) -> None:
     assert values["l1tex_hit_rate_pct"] == "87.96 %" and values["duration_ns"] == "219.14 us"
     details = kernel(H200 / "numba-naive.details.txt")
     values = dict((key, text) for key, _, text in cl.memory_values(details))
-    assert values["shared_load_instructions"] == cl.NOT_IN_REPORT
+    assert values["shared_load_instructions"] == NOT_IN_REPORT
 
 
 # ---------------------------------------------------------------- the drawn item

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from viewer.metrics import KNOWN_METRICS, SUMMARY_KEYS, SUMMARY_METRICS, is_metric_name, resolve
+from viewer.metrics import (
+    BARRIER_LIMIT,
+    BLOCK_LIMITS,
+    KNOWN_METRICS,
+    LABELS,
+    SUMMARY_KEYS,
+    SUMMARY_METRICS,
+    is_metric_name,
+    label,
+    resolve,
+    row_label,
+    unit,
+)
 
 SOL_PCT = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
 
@@ -50,3 +62,41 @@ def test_summary_keys_are_the_contract() -> None:
         "achieved_occupancy_pct", "block_limit_sm", "block_limit_registers",
         "block_limit_shared_mem", "block_limit_warps", "registers_per_thread")
     assert set(SUMMARY_METRICS.values()) <= KNOWN_METRICS
+
+
+@pytest.mark.parametrize(("metric", "today"), [
+    ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput"),
+    ("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput"),
+    ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput"),
+    ("dram__cycles_elapsed.avg.per_second", "DRAM Frequency"),
+    ("l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate"),
+    ("launch__waves_per_multiprocessor", "Waves Per SM"),
+])
+def test_a_metric_is_labelled_with_todays_spelling(metric: str, today: str) -> None:
+    assert label(metric) == today
+
+
+def test_todays_label_is_printed_in_the_same_section_as_the_older_ones() -> None:
+    for (section, text), metric in LABELS.items():
+        assert LABELS.get((section, label(metric))) == metric, (section, text)
+    with pytest.raises(KeyError):
+        label("not__a_metric")
+
+
+def test_block_limits_in_the_order_ncu_prints_them() -> None:
+    assert [label(m) for m in BLOCK_LIMITS] == [
+        "Block Limit SM", "Block Limit Registers", "Block Limit Shared Mem",
+        "Block Limit Warps", "Block Limit Barriers"]
+    assert BARRIER_LIMIT == BLOCK_LIMITS[-1] == "launch__occupancy_limit_barriers"
+
+
+def test_every_summary_value_has_a_unit_and_a_label() -> None:
+    for key in SUMMARY_KEYS:
+        assert unit(key) and row_label(key)
+    assert unit("achieved_occupancy_pct") == "%" and unit("duration_ns") == "ns"
+    assert unit("sectors_per_request") == "sector/request"
+    assert row_label("l2_hit_rate_pct") == "L2 Hit Rate"  # the report's own label
+    assert row_label("dram_bandwidth_bytes_per_s") == "Memory Throughput"
+    assert row_label("global_load_sectors") == "Sectors moved (global loads)"  # the lesson's
+    with pytest.raises(KeyError):
+        unit("made_up_pct")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from viewer import reading
-from viewer.metrics import SUMMARY_KEYS, SUMMARY_METRICS
+from viewer.metrics import BARRIER_STALL, SUMMARY_KEYS, SUMMARY_METRICS
 from viewer.model import Kernel
 
 M = SUMMARY_METRICS
@@ -146,5 +146,35 @@ def test_a_kernel_without_barriers_is_not_told_barriers_cost_it() -> None:
 
 def test_barrier_stalls_are_quoted_when_the_report_has_them() -> None:
     occ = reading.occupancy(kernel("matmul_tiled", **TILED, launch__barrier_count=1, **{
-        reading.BARRIER_STALL: 3.1161}))
+        BARRIER_STALL: 3.1161}))
     assert "Barriers (warps waited at one 3.12 cycles per issued instruction)" in occ.explanation
+
+
+def test_compared_rows_keep_the_lessons_labels() -> None:
+    assert [label for _, label in reading.COMPARED] == [
+        "Duration", "Sectors moved (global loads)", "Global load requests",
+        "Sectors per request", "Shared load instructions", "L2 sectors read from L1/TEX",
+        "DRAM bytes read", "DRAM bytes written", "Memory Throughput", "DRAM Throughput",
+        "Compute (SM) Throughput", "L1/TEX Hit Rate", "L2 Hit Rate", "Theoretical Occupancy",
+        "Achieved Occupancy"]
+
+
+def test_block_limits_are_named_as_the_report_prints_them() -> None:
+    without = reading.occupancy(kernel("matmul_naive", **NAIVE))
+    assert [lim.name for lim in without.limits] == [
+        "Block Limit SM", "Block Limit Registers", "Block Limit Shared Mem", "Block Limit Warps"]
+    assert without.limits[1].metric == "launch__occupancy_limit_registers"
+    newer = reading.occupancy(kernel("matmul_naive", **NAIVE,
+                                     launch__occupancy_limit_barriers=32))
+    assert newer.limits[-1].name == "Block Limit Barriers" and newer.limits[-1].blocks == 32
+
+
+def test_derivation_figures_are_written_in_their_units() -> None:
+    checks = {c.key: c for c in reading.predictions(kernel("matmul_naive", **NAIVE))}
+    assert checks["sectors_per_request"].derived_text == "2.00"
+    assert checks["sectors_per_request"].measured_text == "2.00"
+    assert checks["global_load_requests"].derived_text == "8,388,608"
+    assert checks["global_load_sectors"].ratio_text == "100.00 %"
+    tiled = reading.predictions(kernel("matmul_tiled", **TILED))[-1]
+    assert (tiled.key, tiled.measured_text, tiled.fewer_shared_loads) == (
+        "shared_load_instructions", "n/a", False)

@@ -7,18 +7,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
 from viewer import reading
+from viewer.formatting import NOT_IN_REPORT
 from viewer.model import Kernel
 from viewer.qt.memory_tab import MemoryTab
 from viewer.qt.occupancy_tab import OccupancyTab
 from viewer.qt.reading_tab import NOTHING_SELECTED, ReadingTab
 from viewer.qt.sol_tab import SpeedOfLightTab
 from viewer.qt.style import Style
-from viewer.qt.value_bar import NOT_IN_REPORT, ValueBar
+from viewer.qt.value_bar import ValueBar
 from viewer.readers import read_report
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -55,6 +58,26 @@ def all_text(tab: QWidget) -> str:
     return "\n".join(label.text() for label in tab.findChildren(QLabel))
 
 
+def rgb_pixels(path: Path) -> np.ndarray:
+    """A saved picture as rows of 0xRRGGBB values, read back from the file."""
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB32)
+    assert not image.isNull(), f"{path} is not a readable picture"
+    per_row = image.bytesPerLine() // 4
+    values = np.frombuffer(image.constBits(), dtype=np.uint32, count=image.height() * per_row)
+    return values.reshape(image.height(), per_row)[:, :image.width()] & 0xFFFFFF
+
+
+def area(tab: QWidget, widget: QWidget) -> QRect:
+    """Where `widget` lies in a picture of `tab`."""
+    return QRect(widget.mapTo(tab, QPoint(0, 0)), widget.size())
+
+
+def count(pixels: np.ndarray, rect: QRect, color: QColor) -> int:
+    """How many pixels inside `rect` are exactly `color`."""
+    inside = pixels[rect.top():rect.bottom() + 1, rect.left():rect.right() + 1]
+    return int(np.count_nonzero(inside == (color.rgb() & 0xFFFFFF)))
+
+
 # ---------------------------------------------------------------- the interface
 
 
@@ -70,6 +93,7 @@ def test_each_tab_names_its_step_and_question(cls: type[ReadingTab], qtbot) -> N
 def test_titles_are_the_reading_order() -> None:
     assert [cls.TITLE for cls in TABS] == ["1  Speed Of Light", "2  Memory chart",
                                           "3  Occupancy"]
+    assert tuple(cls.STEP for cls in TABS) == reading.READING_ORDER
 
 
 @pytest.mark.parametrize("cls", TABS)
@@ -138,6 +162,35 @@ def test_projector_style_is_large_and_high_contrast() -> None:
         assert room.color(name).lightness() < 40
 
 
+def test_a_tab_takes_the_styles_palette_focused_or_not(qtbot) -> None:
+    tab = SpeedOfLightTab(Style(projector=True))
+    qtbot.addWidget(tab)
+    colors = Style(projector=True).colors
+    palette = tab.palette()
+    groups = (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive,
+              QPalette.ColorGroup.Disabled)
+    for group in groups:
+        assert palette.color(group, QPalette.ColorRole.Window).name() == colors.background
+        assert palette.color(group, QPalette.ColorRole.Base).name() == colors.background
+        assert palette.color(group, QPalette.ColorRole.WindowText).name() == colors.text
+    for group in groups[:2]:
+        assert palette.color(group, QPalette.ColorRole.Text).name() == colors.text
+    tab.set_style(Style(projector=False))
+    assert tab.palette().color(QPalette.ColorRole.WindowText).name() == Style().colors.text
+
+
+def test_a_styled_label_is_painted_and_selectable(qtbot) -> None:
+    style = Style()
+    label = style.label("busiest", "heading", bold=True, color="warning", name="x", wrap=True,
+                        highlight=True)
+    qtbot.addWidget(label)
+    assert label.objectName() == "x" and label.wordWrap() and label.font().bold()
+    assert label.font().pointSizeF() == style.points("heading")
+    assert style.colors.warning in label.styleSheet()
+    assert style.colors.highlight in label.styleSheet()
+    assert label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+
+
 # ---------------------------------------------------------------- 1. Speed Of Light
 
 
@@ -145,17 +198,31 @@ def test_sol_naive_is_compute_bound_and_l1tex_is_busiest(qtbot, naive: Kernel) -
     tab = make(qtbot, SpeedOfLightTab, [naive])
     assert text_of(tab, "verdict_1") == "compute-bound"
     assert text_of(tab, "busiest_1") == "L1/TEX at 23.14 %"
-    assert bar(tab, "bar_compute_pct_1").text == "67.17 %"
-    assert bar(tab, "bar_memory_pct_1").text == "21.79 %"
-    assert bar(tab, "bar_DRAM_1").text == "0.20 %"
-    assert bar(tab, "bar_L1/TEX_1").emphasis and not bar(tab, "bar_L2_1").emphasis
+    assert bar(tab, "bar_compute_sm_throughput_pct_1").text == "67.17 %"
+    assert bar(tab, "bar_memory_throughput_pct_1").text == "21.79 %"
+    assert bar(tab, "bar_dram_throughput_pct_1").text == "0.20 %"
+    assert bar(tab, "bar_l1tex_throughput_pct_1").emphasis
+    assert not bar(tab, "bar_l2_throughput_pct_1").emphasis
     assert text_of(tab, "duration_1") == "219.14 us"
     assert f"{reading.HIGH_PCT:.0f} %" in text_of(tab, "threshold")
-    assert bar(tab, "bar_compute_pct_1").threshold == reading.HIGH_PCT
+    assert bar(tab, "bar_compute_sm_throughput_pct_1").threshold == reading.HIGH_PCT
     warning = text_of(tab, "warning")
     assert "busiest memory unit against its own peak" in warning
     assert "not DRAM bandwidth" in warning
     assert text_of(tab, "explanation_1") == reading.speed_of_light(naive).explanation
+
+
+def test_rows_are_labelled_as_the_report_prints_them(qtbot, naive: Kernel) -> None:
+    sol = all_text(make(qtbot, SpeedOfLightTab, [naive])).splitlines()
+    for row in ("Compute (SM) Throughput", "Memory Throughput", "    L1/TEX Cache Throughput",
+                "    L2 Cache Throughput", "    DRAM Throughput", "Duration"):
+        assert row in sol
+    occupancy = make(qtbot, OccupancyTab, [naive])
+    lines = all_text(occupancy).splitlines()
+    assert "Theoretical Occupancy" in lines and "Achieved Occupancy" in lines
+    assert "Block Limit Shared Mem" in lines
+    assert text_of(occupancy, "launch_1") == (
+        "Block Size 256, Registers Per Thread 28, Waves Per SM 0.97")
 
 
 def test_sol_compare_shows_both_verdicts_and_the_duration_ratio(qtbot, naive: Kernel,
@@ -180,17 +247,17 @@ def test_sol_latency_bound_and_dram_busiest_from_other_generations(qtbot) -> Non
     assert text_of(tab, "verdict_1") == "latency-bound"
     assert text_of(tab, "verdict_2") == "memory-bound"
     assert text_of(tab, "busiest_2") == "DRAM at 61.84 %"
-    assert bar(tab, "bar_DRAM_2").emphasis
+    assert bar(tab, "bar_dram_throughput_pct_2").emphasis
 
 
 def test_sol_missing_rows_say_so_and_give_no_verdict(qtbot) -> None:
     vadd = kernel(PUBLIC / "old-spelling-pascal-p40-nan-values-details.txt")
     tab = make(qtbot, SpeedOfLightTab, [vadd])
     assert text_of(tab, "verdict_1") == "no verdict"
-    compute = bar(tab, "bar_compute_pct_1")
+    compute = bar(tab, "bar_compute_sm_throughput_pct_1")
     assert compute.value is None and compute.text == NOT_IN_REPORT and compute.fraction is None
-    assert bar(tab, "bar_L1/TEX_1").text == NOT_IN_REPORT
-    assert bar(tab, "bar_DRAM_1").text == "0.03 %"
+    assert bar(tab, "bar_l1tex_throughput_pct_1").text == NOT_IN_REPORT
+    assert bar(tab, "bar_dram_throughput_pct_1").text == "0.03 %"
 
 
 # ---------------------------------------------------------------- 2. The memory chart
@@ -295,8 +362,8 @@ def test_occupancy_missing_limits_say_so(qtbot) -> None:
 @pytest.mark.parametrize("projector", [False, True])
 def test_tabs_fit_1280_by_800(cls: type[ReadingTab], projector: bool, qtbot, naive: Kernel,
                               tiled: Kernel, tmp_path: Path) -> None:
-    """Compare mode renders at 1280x800 with nothing cut off sideways; desk mode needs no
-    scrolling at all."""
+    """Compare mode renders at 1280x800 with nothing cut off sideways (desk mode needs no
+    scrolling at all), and the PNG written shows it."""
     tab = make(qtbot, cls, [naive, tiled], projector)
     tab.resize(1280, 800)
     tab.show()
@@ -310,9 +377,39 @@ def test_tabs_fit_1280_by_800(cls: type[ReadingTab], projector: bool, qtbot, nai
         else:
             top = below.mapTo(scroll.widget(), QPoint(0, 0)).y()
             assert top <= scroll.viewport().height()
-    picture = tab.grab()
-    assert (picture.width(), picture.height()) == (1280, 800)
-    assert picture.save(str(tmp_path / "tab.png"))
+    path = tmp_path / "tab.png"
+    assert tab.grab().save(str(path))
+    look_at_the_picture(tab, rgb_pixels(path))
+
+
+def look_at_the_picture(tab: ReadingTab, pixels: np.ndarray) -> None:
+    """The saved picture is the whole tab, in its style, showing what the widgets say it shows:
+    the question in dark type, each bar on screen filled in its colour (the answer highlighted,
+    a missing value unfilled), the memory chart's arrows in theirs."""
+    style = tab.style_
+    assert pixels.shape == (800, 1280)
+    assert pixels[1, 1] == style.color("background").rgb() & 0xFFFFFF
+    question = area(tab, tab.findChild(QLabel, "question"))
+    rows = pixels[question.top():question.bottom() + 1, question.left():question.right() + 1]
+    dark = ((rows >> 16) & 0xFF) + ((rows >> 8) & 0xFF) + (rows & 0xFF) < 3 * 80
+    assert dark.sum() > question.width(), "the question's text is not in the picture"
+    on_screen = area(tab, tab._scroll.viewport())
+    bars = [b for b in tab.findChildren(ValueBar) if on_screen.contains(area(tab, b))]
+    assert bars or isinstance(tab, MemoryTab), "no bar lies on screen"
+    for shown in bars:
+        filled = count(pixels, area(tab, shown), style.color(shown.fill))
+        if shown.fraction is None:
+            assert filled == 0, shown.objectName()
+        elif shown.fraction >= 0.02:  # a few pixels of the track at least
+            assert filled > 0, shown.objectName()
+        highlighted = count(pixels, area(tab, shown), style.color("highlight"))
+        assert (highlighted > 0) == (shown.emphasis and shown.value is not None), (
+            shown.objectName())
+    if isinstance(tab, MemoryTab):
+        chart = area(tab, tab.findChild(QWidget, "chart"))
+        assert on_screen.intersects(chart)
+        for arrows in ("memory", "shared"):
+            assert count(pixels, chart & on_screen, style.color(arrows)) > 100, arrows
 
 
 def test_memory_tab_sets_the_derivation_against_the_card(qtbot) -> None:

@@ -16,15 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from viewer import formatting as fmt
-from viewer import reading
+from viewer import metrics, reading
+from viewer.formatting import NOT_IN_REPORT
 from viewer.model import Kernel
+from viewer.predict import SECTOR_BYTES, WARP_SIZE
 
-NOT_IN_REPORT = "not in this report"
 INSTRUCTIONS = "load instructions"
 BYTES = "bytes"
 # How many decades of traffic below the largest arrow still get a wider line than the thinnest.
 WIDTH_DECADES = 3.0
-WARP_SIZE = 32
 SHARED_NOTE = "a shared load fetches no sector: it never reaches L1/TEX, L2 or DRAM"
 
 
@@ -135,8 +135,8 @@ def chart_band(kernel: Kernel, name: str) -> ChartBand:
     spr = chart.sectors_per_request
     global_below = _counted(sectors, "sectors")
     if spr is not None:
-        global_below += (f"{spr:.2f} per request",)
-    l1_below = (f"{fmt.size(from_l1 * reading.SECTOR_BYTES)}",) if from_l1 is not None else ()
+        global_below += (f"{fmt.sectors_per_request(spr)} per request",)
+    l1_below = (f"{fmt.size(from_l1 * SECTOR_BYTES)}",) if from_l1 is not None else ()
     arrows = (
         ChartArrow("shared", "kernel", "shared",
                    _counted(shared, "shared loads") + _per_thread_line(shared, kernel), (),
@@ -145,7 +145,7 @@ def chart_band(kernel: Kernel, name: str) -> ChartBand:
                    _counted(requests, "requests") + _per_thread_line(requests, kernel),
                    global_below, requests, INSTRUCTIONS),
         ChartArrow("l1_to_l2", "l1tex", "l2", _counted(from_l1, "sectors"), l1_below,
-                   None if from_l1 is None else from_l1 * reading.SECTOR_BYTES, BYTES),
+                   None if from_l1 is None else from_l1 * SECTOR_BYTES, BYTES),
         ChartArrow("dram_read", "l2", "dram", _amount_lines("read", read), (), read, BYTES,
                    leftward=True),
         ChartArrow("dram_write", "l2", "dram", (), _amount_lines("written", written), written,
@@ -178,7 +178,7 @@ def dram_lines(chart: reading.MemoryChart) -> tuple[str, ...]:
     lines = [f"{fmt.size(moved)} moved"]
     floor, times = chart.compulsory_bytes, chart.times_compulsory
     if floor is not None and times is not None:
-        lines += [f"floor {fmt.size(floor)}", f"{times:.2f}x floor"]
+        lines += [f"floor {fmt.size(floor)}", f"{fmt.ratio(times)} floor"]
     return tuple(lines)
 
 
@@ -190,7 +190,7 @@ def caption(kernel: Kernel, chart: reading.MemoryChart) -> str:
     if global_loads:
         parts.append(global_loads)
     if chart.sectors_per_request is not None:
-        parts.append(f"{chart.sectors_per_request:.2f} sectors each")
+        parts.append(f"{fmt.sectors_per_request(chart.sectors_per_request)} sectors each")
     if chart.global_load_sectors is not None:
         parts.append(f"{fmt.count(chart.global_load_sectors)} sectors across the grid")
     parts.append(_loads(chart.shared_load_instructions, kernel, "shared loads per thread",
@@ -227,23 +227,12 @@ class RatioRow:
 
 def value_text(key: str, value: float | None) -> str:
     """A compared value written in its own unit, or NOT_IN_REPORT."""
-    if value is None:
-        return NOT_IN_REPORT
-    if key.endswith("_pct"):
-        return fmt.percent(value)
-    if key.endswith("_ns"):
-        return fmt.duration(value)
-    if key.startswith("dram_bytes"):
-        return fmt.size(value)
-    if key == "sectors_per_request":
-        return f"{value:.2f}"
-    return fmt.count(value)
+    return NOT_IN_REPORT if value is None else fmt.by_unit(value, metrics.unit(key))
 
 
 def memory_values(kernel: Kernel) -> list[tuple[str, str, str]]:
     """The compared rows for one kernel: (key, label, value written in its unit)."""
-    labels = dict(reading.COMPARED)
-    return [(key, labels[key], value_text(key, reading.value(kernel, key)))
+    return [(key, metrics.row_label(key), value_text(key, reading.value(kernel, key)))
             for key in MEMORY_COMPARED]
 
 

@@ -14,28 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from viewer import formatting as fmt
-from viewer import reading
+from viewer import metrics, reading
 from viewer.metrics import SUMMARY_METRICS
 from viewer.model import Kernel
-
-# The unit of each compared row, in the words the lesson counts in.
-_UNITS: dict[str, str] = {
-    "duration_ns": "ns",
-    "global_load_sectors": "sector",
-    "global_load_requests": "request",
-    "sectors_per_request": "sector/request",
-    "shared_load_instructions": "instruction",
-    "l2_read_sectors_from_l1": "sector",
-    "dram_bytes_read": "byte",
-    "dram_bytes_write": "byte",
-}
-
-
-def unit_of(key: str) -> str:
-    """The unit of a compared row: '%' for every *_pct key, else from the table above."""
-    if key.endswith("_pct"):
-        return "%"
-    return _UNITS.get(key, "")
 
 
 def metric_of(key: str) -> str:
@@ -61,9 +42,9 @@ def comparison_rows(kernels: Sequence[Kernel], names: Sequence[str]) -> list[Com
     if len(kernels) not in (1, 2) or len(names) != len(kernels):
         raise ValueError("comparison_rows takes one or two kernels and a name for each")
     if len(kernels) == 1:
-        return [ComparisonRow(key, label, unit_of(key), (reading.value(kernels[0], key),), None,
-                              "") for key, label in reading.COMPARED]
-    return [ComparisonRow(d.key, d.label, unit_of(d.key), (d.first, d.second), d.ratio,
+        return [ComparisonRow(key, label, metrics.unit(key), (reading.value(kernels[0], key),),
+                              None, "") for key, label in reading.COMPARED]
+    return [ComparisonRow(d.key, d.label, metrics.unit(d.key), (d.first, d.second), d.ratio,
                           d.direction(names[0], names[1]))
             for d in reading.compare(kernels[0], kernels[1])]
 
@@ -93,14 +74,6 @@ def comparison_csv(kernels: Sequence[Kernel], names: Sequence[str]) -> str:
     return out.getvalue()
 
 
-def _formatted(value: float | None, unit: str) -> str:
-    if unit in ("%", "ns", "byte"):
-        return fmt.by_unit(value, unit)
-    if unit == "sector/request" and value is not None:
-        return f"{value:,.2f}"  # a ratio of counts: 2.00, as the memory chart prints it
-    return fmt.count(value)
-
-
 def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
@@ -121,7 +94,7 @@ def comparison_markdown(kernels: Sequence[Kernel], names: Sequence[str],
     lines.append("| " + " | ".join(_cell(h) for h in header) + " |")
     lines.append("| " + " | ".join(align) + " |")
     for row in rows:
-        cells = [row.label, *(_formatted(v, row.unit) for v in row.values)]
+        cells = [row.label, *(fmt.by_unit(v, row.unit) for v in row.values)]
         if len(kernels) == 2:
             cells.append(fmt.ratio(row.ratio))
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")

@@ -1,6 +1,7 @@
 """Values in base units, written for people: '219.14 us', '16,777,216', '21.79 %', '4.74 MB'.
 
-A missing value is written as MISSING, never as 0.
+A missing value is written as MISSING in a figure ('n/a') and as NOT_IN_REPORT where a view
+says in words what the report lacks, never as 0.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import math
 
 MISSING = "n/a"
+NOT_IN_REPORT = "not in this report"
 
 
 def count(value: float | None) -> str:
@@ -61,6 +63,13 @@ def rate(bytes_per_s: float | None) -> str:
     return size(bytes_per_s) + "/s"
 
 
+def sectors_per_request(value: float | None) -> str:
+    """A ratio of counts, two decimals as the memory chart prints it: '2.00'."""
+    if value is None:
+        return MISSING
+    return f"{value:,.2f}"
+
+
 def ratio(value: float | None) -> str:
     if value is None:
         return MISSING
@@ -68,7 +77,8 @@ def ratio(value: float | None) -> str:
 
 
 def by_unit(value: float | None, unit: str) -> str:
-    """Format `value` by the kind of its base unit ('%', 'ns', 'byte', 'byte/s', '' ...)."""
+    """Format `value` by the kind of its base unit ('%', 'ns', 'byte', 'byte/s',
+    'sector/request'; any other unit is a count)."""
     if unit == "%":
         return percent(value)
     if unit == "ns":
@@ -77,4 +87,6 @@ def by_unit(value: float | None, unit: str) -> str:
         return size(value)
     if unit == "byte/s":
         return rate(value)
+    if unit == "sector/request":
+        return sectors_per_request(value)
     return count(value)

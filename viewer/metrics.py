@@ -3,7 +3,9 @@
 A label means something only together with its section: "Memory Throughput" is a percent in
 GPU Speed Of Light Throughput and bytes/s in Memory Workload Analysis. Older ncu generations spell
 the same rows differently ("SM [%]", "Compute (SM) [%]", "Compute (SM) Throughput"; "SOL FB" for
-DRAM Throughput; "L1 Hit Rate" for L1/TEX Hit Rate). Everything else in the app uses metric names.
+DRAM Throughput; "L1 Hit Rate" for L1/TEX Hit Rate). Everything else in the app uses metric names,
+and writes a metric's name for people with `label(metric)` (today's spelling) or a summary value's
+with `row_label(key)`, so every label the app shows is spelled here once.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ MEMORY = "memory"
 OCCUPANCY = "occupancy"
 LAUNCH = "launch"
 
-# (canonical section, label as printed) -> ncu metric name.
+# (canonical section, label as printed) -> ncu metric name. Today's spelling of a metric comes
+# first; older spellings of the same metric follow it (label() relies on that order).
 LABELS: dict[tuple[str, str], str] = {
     # GPU Speed Of Light Throughput
     (SOL, "Compute (SM) Throughput"): "sm__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -86,6 +89,25 @@ LABELS: dict[tuple[str, str], str] = {
 }
 
 _METRIC_NAME = re.compile(r"^[a-z0-9_]+__[A-Za-z0-9_.]+$")
+
+# Today's label of each metric: the first row of LABELS that names it.
+_TODAY: dict[str, str] = {metric: text for (_, text), metric in reversed(LABELS.items())}
+
+# The block limits of the Occupancy section, in the order ncu prints them.
+BLOCK_LIMITS: tuple[str, ...] = tuple(
+    metric for (section, text), metric in LABELS.items()
+    if section == OCCUPANCY and text.startswith("Block Limit"))
+# Newer ncu prints this limit; a report from an older one lacks the row altogether.
+BARRIER_LIMIT = LABELS[(OCCUPANCY, "Block Limit Barriers")]
+WAVES_PER_SM = LABELS[(LAUNCH, "Waves Per SM")]
+BARRIER_COUNT = "launch__barrier_count"  # barriers per block
+BARRIER_STALL = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+
+
+def label(metric: str) -> str:
+    """The label today's ncu prints for `metric` ('launch__block_size' -> 'Block Size');
+    KeyError for a metric no section row names."""
+    return _TODAY[metric]
 
 
 def section_key(section: str) -> str | None:
@@ -144,12 +166,57 @@ SUMMARY_KEYS: tuple[str, ...] = (
     *list(SUMMARY_METRICS)[8:],
 )
 
+# The unit of each summary value in the words the lesson counts in; every *_pct key is '%'.
+_UNITS: dict[str, str] = {
+    "duration_ns": "ns",
+    "global_load_requests": "request",
+    "global_load_sectors": "sector",
+    "sectors_per_request": "sector/request",
+    "shared_load_instructions": "instruction",
+    "l2_read_sectors_from_l1": "sector",
+    "dram_bytes_read": "byte",
+    "dram_bytes_write": "byte",
+    "dram_bandwidth_bytes_per_s": "byte/s",
+    "block_limit_sm": "block",
+    "block_limit_registers": "block",
+    "block_limit_shared_mem": "block",
+    "block_limit_warps": "block",
+    "registers_per_thread": "register/thread",
+}
+
+# The lesson's words for the summary values no report row labels (the others use label()).
+_LESSON_LABELS: dict[str, str] = {
+    "global_load_sectors": "Sectors moved (global loads)",
+    "global_load_requests": "Global load requests",
+    "sectors_per_request": "Sectors per request",
+    "shared_load_instructions": "Shared load instructions",
+    "l2_read_sectors_from_l1": "L2 sectors read from L1/TEX",
+    "dram_bytes_read": "DRAM bytes read",
+    "dram_bytes_write": "DRAM bytes written",
+}
+
+
+def unit(key: str) -> str:
+    """The unit of a summary value: 'ns', 'sector', 'sector/request', '%' ...; KeyError for a
+    key outside the summary."""
+    if key.endswith("_pct") and key in SUMMARY_KEYS:
+        return "%"
+    return _UNITS[key]
+
+
+def row_label(key: str) -> str:
+    """A summary value's name for people: the report's own label where a section prints the
+    metric ('Duration', 'L2 Hit Rate'), else the lesson's words ('Sectors per request')."""
+    if key in _LESSON_LABELS:
+        return _LESSON_LABELS[key]
+    return label(SUMMARY_METRICS[key])
+
+
 # Every metric name the app reads: readers of large files may keep only these.
 KNOWN_METRICS: frozenset[str] = frozenset(LABELS.values()) | frozenset(SUMMARY_METRICS.values()) | {
     "dram__bytes.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
     "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
-    "launch__waves_per_multiprocessor", "launch__barrier_count",
-    "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+    WAVES_PER_SM, BARRIER_COUNT, BARRIER_STALL,
 }

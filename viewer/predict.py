@@ -30,8 +30,11 @@ import json
 import sys
 from dataclasses import dataclass
 
-WARP_SIZE = 32
-SECTOR_BYTES = 32
+from viewer import formatting as fmt
+
+# The hardware facts the lesson counts in; the rest of the app imports them from here.
+WARP_SIZE = 32  # lanes in a warp
+SECTOR_BYTES = 32  # the unit L1/TEX asks L2 for
 FLOAT_BYTES = 4
 MAX_BLOCK_THREADS = 1024
 DEFAULT_TILE = 16
@@ -109,6 +112,11 @@ def run_sectors(floats: int) -> int:
     return max(1, floats * FLOAT_BYTES // SECTOR_BYTES)
 
 
+def compulsory_dram_bytes(dim: int) -> int:
+    """A, B and C of a dim x dim float32 matmul moved once each: the floor on DRAM traffic."""
+    return 3 * dim * dim * FLOAT_BYTES
+
+
 def derive(dim: int, tile: int = DEFAULT_TILE) -> Prediction:
     """The lesson's derivation for dim x dim x dim on tile x tile blocks; DerivationError when the
     tile does not divide dim or does not make whole warps of whole rows."""
@@ -145,7 +153,7 @@ def derive(dim: int, tile: int = DEFAULT_TILE) -> Prediction:
         warps=warps,
         naive=naive,
         tiled=tiled,
-        compulsory_dram_bytes=3 * dim * dim * FLOAT_BYTES,
+        compulsory_dram_bytes=compulsory_dram_bytes(dim),
     )
 
 
@@ -162,7 +170,7 @@ def format_table(p: Prediction) -> str:
     ]
 
     def cell(v: float) -> str:
-        return f"{v:,.1f}" if isinstance(v, float) else f"{v:,}"
+        return fmt.sectors_per_request(v) if isinstance(v, float) else f"{v:,}"
 
     lines = [
         f"{p.dim} x {p.dim} x {p.dim} float32, {p.tile} x {p.tile} blocks: "
@@ -177,19 +185,29 @@ def format_table(p: Prediction) -> str:
     return "\n".join(lines)
 
 
-def cli(argv: list[str]) -> int:
-    """`predict --dim N --tile T [--json]`: print the derivation; returns the exit code."""
-    parser = argparse.ArgumentParser(
-        prog="python -m viewer predict",
-        description="The lesson's derivation of the naive and tiled matmuls' memory counters.",
-    )
+DESCRIPTION = "The lesson's derivation of the naive and tiled matmuls' memory counters."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """predict's options, for cli() and viewer/cli.py's command tree."""
     parser.add_argument("--dim", type=int, default=512, metavar="N")
     parser.add_argument("--tile", type=int, default=DEFAULT_TILE, metavar="T")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def cli(argv: list[str]) -> int:
+    """`predict --dim N --tile T [--json]`: print the derivation; returns the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m viewer predict", description=DESCRIPTION)
+    add_arguments(parser)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the derivation for parsed options; returns the exit code."""
     try:
         prediction = derive(args.dim, args.tile)
     except DerivationError as exc:

@@ -18,16 +18,18 @@ import re
 from dataclasses import dataclass, field, replace
 
 from viewer import formatting as fmt
+from viewer import metrics
 from viewer.metrics import SUMMARY_KEYS, SUMMARY_METRICS
 from viewer.model import Kernel
-from viewer.predict import DerivationError, derive
+from viewer.predict import DerivationError, compulsory_dram_bytes, derive
+
+# The three readings in the lesson's order: the window's tabs and `--tab` follow it.
+READING_ORDER: tuple[str, ...] = ("sol", "memory", "occupancy")
 
 # A speed-of-light row at or above this percent of its peak counts as high.
 HIGH_PCT = 60.0
 # An achieved occupancy this many points or more below theoretical counts as a gap worth explaining.
 OCCUPANCY_GAP_PCT = 5.0
-
-SECTOR_BYTES = 32
 
 M = SUMMARY_METRICS  # short alias: summary key -> metric name
 
@@ -167,7 +169,7 @@ class MemoryChart:
         """A, B and C read or written once each: the floor on DRAM traffic for a square matmul."""
         if self.problem_dim is None:
             return None
-        return 3 * self.problem_dim * self.problem_dim * 4
+        return compulsory_dram_bytes(self.problem_dim)
 
     @property
     def times_compulsory(self) -> float | None:
@@ -231,6 +233,7 @@ def memory_chart(kernel: Kernel) -> MemoryChart:
 class PredictionCheck:
     """One figure of the lesson's derivation next to the counter that measures it."""
 
+    key: str  # the summary key of the measured value
     label: str
     predicted: float
     measured: float | None
@@ -243,9 +246,7 @@ class PredictionCheck:
         return self.measured / self.predicted
 
     def _figure(self, amount: float | None) -> str:
-        if amount is None:
-            return fmt.MISSING
-        return f"{amount:.2f}" if self.label == "sectors per request" else fmt.count(amount)
+        return fmt.by_unit(amount, metrics.unit(self.key))
 
     @property
     def derived_text(self) -> str:
@@ -263,7 +264,7 @@ class PredictionCheck:
     @property
     def fewer_shared_loads(self) -> bool:
         """Fewer shared-load instructions measured than derived: SHARED_LOAD_NOTE applies."""
-        return (self.label == "shared load instructions" and self.ratio is not None
+        return (self.key == "shared_load_instructions" and self.ratio is not None
                 and self.ratio < 1)
 
 
@@ -284,20 +285,16 @@ def predictions(kernel: Kernel) -> tuple[PredictionCheck, ...]:
         return ()
     tiled = kernel.name == "matmul_tiled"
     p = derived.tiled if tiled else derived.naive
-    checks = [
-        PredictionCheck("global load requests", p.global_load_requests,
-                        value(kernel, "global_load_requests")),
-        PredictionCheck("global load sectors", p.global_load_sectors,
-                        value(kernel, "global_load_sectors")),
-        PredictionCheck("sectors per request", p.sectors_per_request,
-                        sectors_per_request(kernel)),
+    rows: list[tuple[str, str, float]] = [
+        ("global_load_requests", "global load requests", p.global_load_requests),
+        ("global_load_sectors", "global load sectors", p.global_load_sectors),
+        ("sectors_per_request", "sectors per request", p.sectors_per_request),
     ]
     if tiled:
-        shared = value(kernel, "shared_load_instructions")
-        checks.append(PredictionCheck(
-            "shared load instructions", p.shared_loads_per_thread * derived.warps,
-            shared))
-    return tuple(checks)
+        rows.append(("shared_load_instructions", "shared load instructions",
+                     p.shared_loads_per_thread * derived.warps))
+    return tuple(PredictionCheck(key, label, predicted, value(kernel, key))
+                 for key, label, predicted in rows)
 
 
 # ---------------------------------------------------------------- 3. Occupancy
@@ -336,26 +333,14 @@ class Occupancy:
         return tuple(lim for lim in known if lim.blocks == least)
 
 
-_LIMITS = (
-    ("Block Limit SM", "launch__occupancy_limit_blocks"),
-    ("Block Limit Registers", "launch__occupancy_limit_registers"),
-    ("Block Limit Shared Mem", "launch__occupancy_limit_shared_mem"),
-    ("Block Limit Warps", "launch__occupancy_limit_warps"),
-    ("Block Limit Barriers", "launch__occupancy_limit_barriers"),
-)
-
-
-BARRIER_COUNT = "launch__barrier_count"
-BARRIER_STALL = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
-
-
 def occupancy(kernel: Kernel) -> Occupancy:
-    limits = tuple(BlockLimit(label, metric, kernel.metric(metric)) for label, metric in _LIMITS
-                   if label != "Block Limit Barriers" or kernel.metric(metric) is not None)
+    limits = tuple(BlockLimit(metrics.label(metric), metric, kernel.metric(metric))
+                   for metric in metrics.BLOCK_LIMITS
+                   if metric != metrics.BARRIER_LIMIT or kernel.metric(metric) is not None)
     occ = Occupancy(value(kernel, "theoretical_occupancy_pct"),
                     value(kernel, "achieved_occupancy_pct"), limits,
-                    kernel.metric("launch__waves_per_multiprocessor"), "",
-                    kernel.metric(BARRIER_COUNT), kernel.metric(BARRIER_STALL))
+                    kernel.metric(metrics.WAVES_PER_SM), "",
+                    kernel.metric(metrics.BARRIER_COUNT), kernel.metric(metrics.BARRIER_STALL))
     return replace(occ, explanation=_occupancy_text(occ))
 
 
@@ -434,24 +419,13 @@ class Difference:
         return f"{self.label}: {big} {hi / lo:.2f}x {small}"
 
 
-# The ratios that carry the lesson, in the order the comparison shows them.
-COMPARED: tuple[tuple[str, str], ...] = (
-    ("duration_ns", "Duration"),
-    ("global_load_sectors", "Sectors moved (global loads)"),
-    ("global_load_requests", "Global load requests"),
-    ("sectors_per_request", "Sectors per request"),
-    ("shared_load_instructions", "Shared load instructions"),
-    ("l2_read_sectors_from_l1", "L2 sectors read from L1/TEX"),
-    ("dram_bytes_read", "DRAM bytes read"),
-    ("dram_bytes_write", "DRAM bytes written"),
-    ("memory_throughput_pct", "Memory Throughput"),
-    ("dram_throughput_pct", "DRAM Throughput"),
-    ("compute_sm_throughput_pct", "Compute (SM) Throughput"),
-    ("l1tex_hit_rate_pct", "L1/TEX Hit Rate"),
-    ("l2_hit_rate_pct", "L2 Hit Rate"),
-    ("theoretical_occupancy_pct", "Theoretical Occupancy"),
-    ("achieved_occupancy_pct", "Achieved Occupancy"),
-)
+# The ratios that carry the lesson, in the order the comparison shows them: (key, label).
+COMPARED: tuple[tuple[str, str], ...] = tuple((key, metrics.row_label(key)) for key in (
+    "duration_ns", "global_load_sectors", "global_load_requests", "sectors_per_request",
+    "shared_load_instructions", "l2_read_sectors_from_l1", "dram_bytes_read",
+    "dram_bytes_write", "memory_throughput_pct", "dram_throughput_pct",
+    "compute_sm_throughput_pct", "l1tex_hit_rate_pct", "l2_hit_rate_pct",
+    "theoretical_occupancy_pct", "achieved_occupancy_pct"))
 
 
 def compare(first: Kernel, second: Kernel) -> tuple[Difference, ...]:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from viewer import formatting as fmt
 from viewer import reading
 from viewer.model import Kernel, Report
+from viewer.names import distinct_names
 
 COLUMNS: tuple[str, ...] = ("#", "Kernel", "Duration", "Compute %", "Memory %", "Verdict", "File")
 NUMERIC_COLUMNS = frozenset({0, 2, 3, 4})
@@ -189,14 +190,11 @@ class KernelFilterProxy(QSortFilterProxyModel):
 
 
 def compare_names(entries: Sequence[KernelEntry]) -> list[str]:
-    """Short names for the picked kernels: function names, else file stems, else '#3 name'."""
-    names = [e.kernel.name for e in entries]
-    if len(set(names)) == len(names):
-        return names
-    stems = [e.file_name.rsplit(".", 1)[0] for e in entries]
-    if len(set(stems)) == len(stems):
-        return stems
-    return [e.kernel.label for e in entries]
+    """Short names for the picked kernels: function names, else file stems, else '#3 name'
+    (lettered (A), (B) when even those repeat)."""
+    return distinct_names([e.kernel.name for e in entries],
+                          [e.file_name.rsplit(".", 1)[0] for e in entries],
+                          [e.kernel.label for e in entries])
 
 
 class KernelList(QWidget):

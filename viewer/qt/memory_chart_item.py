@@ -14,13 +14,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPicture, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from viewer.chart_layout import (
-    NOT_IN_REPORT,
-    ChartArrow,
-    ChartBand,
-    largest_by_family,
-    log_width,
-)
+from viewer.chart_layout import ChartArrow, ChartBand, largest_by_family, log_width
+from viewer.formatting import NOT_IN_REPORT
 from viewer.qt.style import Style
 
 # Columns left to right; shared memory sits above L1/TEX, on a lane of its own.
@@ -275,7 +270,7 @@ class _Painter:
         self.p.setBrush(self.s.color("background"))
         self.p.drawRoundedRect(rect, self.s.px(4), self.s.px(4))
         lines = [(self.fonts.title, text, "text") for text in box.title_lines]
-        lines += [(self.fonts.text, line, "missing" if "not in this report" in line else "text")
+        lines += [(self.fonts.text, line, "missing" if NOT_IN_REPORT in line else "text")
                   for line in box.lines]
         y = rect.center().y() - len(lines) * self.line / 2
         for font, text, color in lines:
@@ -328,7 +323,7 @@ class _Painter:
             top += self.line
 
     def _label(self, text: str, centre: float, span: float, top: float, color: str) -> None:
-        self.p.setPen(self.s.color("missing" if "not in this report" in text else color))
+        self.p.setPen(self.s.color("missing" if NOT_IN_REPORT in text else color))
         self.p.drawText(QRectF(centre - span / 2, top, span, self.line),
                         Qt.AlignmentFlag.AlignCenter, text)
         self.item.texts.append(text)

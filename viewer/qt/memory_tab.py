@@ -96,6 +96,7 @@ def legend_text(compare: bool) -> str:
 
 
 class MemoryTab(ReadingTab):
+    STEP = "memory"
     TITLE = "2  Memory chart"
     QUESTION = ("Memory chart: what crossed each arrow from the kernel out to DRAM, and how "
                 "many sectors did each request pull?")

@@ -7,20 +7,19 @@ the binding one highlighted, and the gap explained as viewer.reading explains it
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QVBoxLayout
+from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
 from viewer import formatting as fmt
-from viewer import reading
+from viewer import metrics, reading
+from viewer.formatting import NOT_IN_REPORT
 from viewer.model import Kernel
 from viewer.qt.reading_tab import ReadingTab
-from viewer.qt.value_bar import NOT_IN_REPORT, ValueBar
 
-# Launch facts that the block limits are priced from: (label as the report prints it, metric).
-_LAUNCH = (
-    ("Block Size", "launch__block_size"),
-    ("Registers Per Thread", "launch__registers_per_thread"),
-    ("Waves Per SM", "launch__waves_per_multiprocessor"),
-)
+# Launch facts that the block limits are priced from, labelled as the report prints them.
+_LAUNCH = ("launch__block_size", "launch__registers_per_thread", metrics.WAVES_PER_SM)
+# The two occupancy bars: (summary key, Occupancy attribute, bar colour).
+_BARS = (("theoretical_occupancy_pct", "theoretical_pct", "memory"),
+         ("achieved_occupancy_pct", "achieved_pct", "shared"))
 
 
 def gap_text(occ: reading.Occupancy) -> str:
@@ -38,7 +37,7 @@ def threshold_text() -> str:
 
 def launch_facts(kernel: Kernel) -> str:
     """'Block Size 256, Registers Per Thread 28, Waves Per SM 0.97', leaving out what is missing."""
-    parts = [f"{label} {fmt.count(kernel.metric(metric))}" for label, metric in _LAUNCH
+    parts = [f"{metrics.label(metric)} {fmt.count(kernel.metric(metric))}" for metric in _LAUNCH
              if kernel.metric(metric) is not None]
     return ", ".join(parts) if parts else f"launch statistics {NOT_IN_REPORT}"
 
@@ -57,7 +56,13 @@ def achieved_comparison(first: reading.Occupancy, second: reading.Occupancy, fir
             f"{fmt.percent(low_pct)}, {high_pct - low_pct:.2f} points higher.")
 
 
+def _short(limit: str) -> str:
+    """'Block Limit Registers' -> 'Registers'."""
+    return limit.removeprefix("Block Limit ")
+
+
 class OccupancyTab(ReadingTab):
+    STEP = "occupancy"
     TITLE = "3  Occupancy"
     QUESTION = ("Occupancy: could the launch have filled the machine, and did the workload "
                 "fill it?")
@@ -66,14 +71,12 @@ class OccupancyTab(ReadingTab):
         occs = [reading.occupancy(k) for k in self.kernels]
         grid = self.grid()
         row = self.header_row(grid, 0)
-        for label, attr, color in (("Theoretical Occupancy", "theoretical_pct", "memory"),
-                                   ("Achieved Occupancy", "achieved_pct", "shared")):
-            grid.addWidget(self.label(label, bold=True), row, 0)
+        for key, attr, color in _BARS:
+            grid.addWidget(self.label(metrics.row_label(key), bold=True), row, 0)
             for column, occ in enumerate(occs, 1):
                 value = getattr(occ, attr)
-                bar = ValueBar(self.style_, value, 100.0, fmt.percent(value), color=color)
-                bar.setObjectName(f"bar_{attr}_{column}")
-                grid.addWidget(bar, row, column)
+                grid.addWidget(self.bar(f"bar_{attr}_{column}", value, 100.0,
+                                        fmt.percent(value), color=color), row, column)
             row += 1
         grid.addWidget(self.label("Gap", bold=True), row, 0)
         for column, occ in enumerate(occs, 1):
@@ -92,13 +95,7 @@ class OccupancyTab(ReadingTab):
                                         bold=True, name="achieved_comparison", wrap=True))
         layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
                                     wrap=True))
-        why = QHBoxLayout()
-        why.setSpacing(self.style_.px(14))
-        for column, (occ, name) in enumerate(zip(occs, self.names, strict=True), 1):
-            prefix = f"{name}: " if self.compare_mode else ""
-            why.addWidget(self.label(prefix + occ.explanation, name=f"explanation_{column}",
-                                     wrap=True), 1)
-        layout.addLayout(why)
+        self.explanations(layout, [occ.explanation for occ in occs])
 
     def _limit_rows(self, grid: QGridLayout, row: int, occs: list[reading.Occupancy]) -> int:
         """One bar per block limit (blocks per SM), the binding ones highlighted."""
@@ -115,17 +112,15 @@ class OccupancyTab(ReadingTab):
                 blocks = limit.blocks if limit is not None else None
                 binds = limit is not None and limit in occ.binding
                 text = fmt.count(blocks) + ("  binds" if binds else "")
-                bar = ValueBar(self.style_, blocks, full, text,
-                               color="accent" if binds else "neutral", emphasis=binds,
-                               text_sample="88  binds")
-                bar.setObjectName(f"limit_{name.removeprefix('Block Limit ')}_{column}")
-                grid.addWidget(bar, row, column)
+                grid.addWidget(self.bar(f"limit_{_short(name)}_{column}", blocks, full, text,
+                                        color="accent" if binds else "neutral",
+                                        emphasis=binds, text_sample="88  binds"), row, column)
             row += 1
         grid.addWidget(self.label("Binding limit", bold=True), row, 0)
         for column, occ in enumerate(occs, 1):
             binding = occ.binding
             if binding:
-                text = ", ".join(lim.name.removeprefix("Block Limit ") for lim in binding)
+                text = ", ".join(_short(lim.name) for lim in binding)
             else:
                 text = f"block limits {NOT_IN_REPORT}"
             grid.addWidget(self.label(text, "heading", bold=True, name=f"binding_{column}",

@@ -8,13 +8,13 @@ change, and `clear()` leaves only the question and a line saying nothing is sele
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QScrollArea,
     QSizePolicy,
@@ -23,20 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.model import Kernel
+from viewer.names import kernel_names
 from viewer.qt.style import Role, Style
+from viewer.qt.value_bar import ValueBar
 
 NOTHING_SELECTED = "No kernel selected."
-
-
-def kernel_names(kernels: Sequence[Kernel]) -> list[str]:
-    """Short names that tell the kernels apart: function names, or labels when those repeat."""
-    names = [k.name for k in kernels]
-    if len(set(names)) == len(names):
-        return names
-    names = [k.label for k in kernels]
-    if len(set(names)) == len(names):
-        return names
-    return [f"{name} ({chr(ord('A') + i)})" for i, name in enumerate(names)]
 
 
 def launch_text(kernel: Kernel) -> str:
@@ -46,9 +37,7 @@ def launch_text(kernel: Kernel) -> str:
         parts.append("grid " + "x".join(str(d) for d in kernel.grid))
     if kernel.block is not None:
         parts.append("block " + "x".join(str(d) for d in kernel.block))
-    device = kernel.device
-    if device and device.isdigit():
-        device = f"device {device}"
+    device = kernel.device_label
     if device or kernel.cc:
         parts.append(" ".join(p for p in (device, f"(CC {kernel.cc})" if kernel.cc else "") if p))
     return ", ".join(parts)
@@ -71,8 +60,10 @@ class WrappedColumn(QWidget):
 
 
 class ReadingTab(QWidget):
-    """One step of the reading order: `TITLE`, `QUESTION`, `set_kernels`, `set_style`, `clear`."""
+    """One step of the reading order: `STEP` (its key in viewer.reading.READING_ORDER),
+    `TITLE`, `QUESTION`, `set_kernels`, `set_style`, `clear`."""
 
+    STEP: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
     QUESTION: ClassVar[str] = ""
 
@@ -140,13 +131,7 @@ class ReadingTab(QWidget):
 
     def _render(self) -> None:
         style = self._style
-        palette = self.palette()
-        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
-            palette.setColor(group, QPalette.ColorRole.Window, style.color("background"))
-            palette.setColor(group, QPalette.ColorRole.Base, style.color("background"))
-            palette.setColor(group, QPalette.ColorRole.WindowText, style.color("text"))
-            palette.setColor(group, QPalette.ColorRole.Text, style.color("text"))
-        self.setPalette(palette)
+        style.apply_palette(self)
         self._question.setFont(style.font("heading", bold=True))
         margin = style.px(10)
         self.layout().setContentsMargins(margin, margin, margin, margin)
@@ -172,20 +157,27 @@ class ReadingTab(QWidget):
     def label(self, text: str, role: Role = "body", *, bold: bool = False, color: str = "text",
               name: str = "", wrap: bool = False, highlight: bool = False) -> QLabel:
         """A label in this tab's style; `name` becomes its objectName for tests and styling."""
-        widget = QLabel(text)
-        widget.setFont(self._style.font(role, bold=bold))
-        sheet = f"color: {getattr(self._style.colors, color)};"
-        if highlight:
-            pad = self._style.px(3)
-            sheet += f" background: {self._style.colors.highlight}; padding: 0 {pad}px;"
-        widget.setStyleSheet(sheet)
-        widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        if name:
-            widget.setObjectName(name)
+        widget = self._style.label(text, role, bold=bold, color=color, name=name, wrap=wrap,
+                                   highlight=highlight)
         if wrap:
-            widget.setWordWrap(True)
             widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         return widget
+
+    def bar(self, name: str, value: float | None, full: float, text: str,
+            **options: Any) -> ValueBar:
+        """A ValueBar in this tab's style, named `name` for tests (options as ValueBar's)."""
+        widget = ValueBar(self._style, value, full, text, **options)
+        widget.setObjectName(name)
+        return widget
+
+    def explanations(self, layout: QVBoxLayout, texts: Sequence[str]) -> None:
+        """Each kernel's reading in words, side by side; in compare mode led by its name."""
+        row = QHBoxLayout()
+        row.setSpacing(self._style.px(14))
+        for column, (text, name) in enumerate(zip(texts, self._names, strict=True), 1):
+            prefix = f"{name}: " if self.compare_mode else ""
+            row.addWidget(self.label(prefix + text, name=f"explanation_{column}", wrap=True), 1)
+        layout.addLayout(row)
 
     def grid(self) -> QGridLayout:
         """A grid of rows: a label column, then one column per kernel, sharing the width."""

@@ -8,24 +8,25 @@ unit against its own peak, not DRAM bandwidth.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QVBoxLayout
+from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
 from viewer import formatting as fmt
-from viewer import reading
+from viewer import metrics, reading
+from viewer.formatting import NOT_IN_REPORT
 from viewer.model import Kernel
 from viewer.qt.reading_tab import ReadingTab
-from viewer.qt.value_bar import NOT_IN_REPORT, ValueBar
 
 VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
                   "latency-bound": "latency"}
 
-# (label as the report prints it, SpeedOfLight attribute or unit name, bar colour, indented)
+# The percent rows: (summary key, bar colour, indented under Memory Throughput). Each row is
+# labelled as the report prints it (viewer.metrics).
 _ROWS = (
-    ("Compute (SM) Throughput", "compute_pct", "compute", False),
-    ("Memory Throughput", "memory_pct", "memory", False),
-    ("L1/TEX Cache Throughput", "L1/TEX", "memory", True),
-    ("L2 Cache Throughput", "L2", "memory", True),
-    ("DRAM Throughput", "DRAM", "memory", True),
+    ("compute_sm_throughput_pct", "compute", False),
+    ("memory_throughput_pct", "memory", False),
+    ("l1tex_throughput_pct", "memory", True),
+    ("l2_throughput_pct", "memory", True),
+    ("dram_throughput_pct", "memory", True),
 )
 
 
@@ -54,13 +55,8 @@ def duration_ratio(first: Kernel, second: Kernel, first_name: str, second_name: 
             f"({fmt.duration(slow_ns)} against {fmt.duration(fast_ns)}).")
 
 
-def _row_value(sol: reading.SpeedOfLight, key: str) -> float | None:
-    if hasattr(sol, key):
-        return getattr(sol, key)
-    return next(u.pct for u in sol.units if u.name == key)
-
-
 class SpeedOfLightTab(ReadingTab):
+    STEP = "sol"
     TITLE = "1  Speed Of Light"
     QUESTION = ("Speed of light: is the kernel compute-bound, memory-bound, or stalled on latency "
                 "with neither ceiling the problem?")
@@ -70,19 +66,18 @@ class SpeedOfLightTab(ReadingTab):
         grid = self.grid()
         row = self.header_row(grid, 0)
         row = self._verdict_row(grid, row, sols)
-        for label, key, color, indented in _ROWS:
-            name = ("    " if indented else "") + label
+        for key, color, indented in _ROWS:
+            name = ("    " if indented else "") + metrics.row_label(key)
             grid.addWidget(self.label(name, bold=not indented), row, 0)
-            for column, sol in enumerate(sols, 1):
+            for column, (kernel, sol) in enumerate(zip(self.kernels, sols, strict=True), 1):
                 busiest = sol.busiest_unit
-                emphasis = busiest is not None and busiest.name == key
-                value = _row_value(sol, key)
-                bar = ValueBar(self.style_, value, 100.0, fmt.percent(value), color=color,
-                               threshold=reading.HIGH_PCT, emphasis=emphasis)
-                bar.setObjectName(f"bar_{key}_{column}")
-                grid.addWidget(bar, row, column)
+                emphasis = busiest is not None and busiest.metric == metrics.SUMMARY_METRICS[key]
+                value = reading.value(kernel, key)
+                grid.addWidget(self.bar(f"bar_{key}_{column}", value, 100.0, fmt.percent(value),
+                                        color=color, threshold=reading.HIGH_PCT,
+                                        emphasis=emphasis), row, column)
             row += 1
-        grid.addWidget(self.label("Duration", bold=True), row, 0)
+        grid.addWidget(self.label(metrics.row_label("duration_ns"), bold=True), row, 0)
         for column, sol in enumerate(sols, 1):
             grid.addWidget(self.label(self._or_missing(fmt.duration(sol.duration_ns),
                                                       sol.duration_ns),
@@ -105,13 +100,7 @@ class SpeedOfLightTab(ReadingTab):
                                     wrap=True))
         layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
                                     wrap=True))
-        why = QHBoxLayout()
-        why.setSpacing(self.style_.px(14))
-        for column, (sol, name) in enumerate(zip(sols, self.names, strict=True), 1):
-            prefix = f"{name}: " if self.compare_mode else ""
-            why.addWidget(self.label(prefix + sol.explanation, name=f"explanation_{column}",
-                                     wrap=True), 1)
-        layout.addLayout(why)
+        self.explanations(layout, [sol.explanation for sol in sols])
 
     def _verdict_row(self, grid: QGridLayout, row: int,
                      sols: list[reading.SpeedOfLight]) -> int:

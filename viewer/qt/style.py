@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtWidgets import QLabel, QWidget
 
 Role = Literal["small", "body", "heading", "headline"]
 
@@ -91,3 +93,44 @@ class Style:
     def px(self, pixels: float) -> int:
         """A desk-scale length in pixels at this scale (line widths, paddings, bar heights)."""
         return round(pixels * self.scale)
+
+    def apply_palette(self, widget: QWidget) -> None:
+        """Give `widget` and what it holds this style's background and text, focused or not.
+
+        Backgrounds and labels keep these colours when disabled too; text in a disabled input
+        stays Qt's grey, so it still reads as disabled.
+        """
+        palette = widget.palette()
+        every = (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive,
+                 QPalette.ColorGroup.Disabled)
+        for group in every:
+            palette.setColor(group, QPalette.ColorRole.Window, self.color("background"))
+            palette.setColor(group, QPalette.ColorRole.Base, self.color("background"))
+            palette.setColor(group, QPalette.ColorRole.WindowText, self.color("text"))
+        for group in every[:2]:
+            palette.setColor(group, QPalette.ColorRole.Text, self.color("text"))
+        widget.setPalette(palette)
+
+    def paint_label(self, label: QLabel, role: Role = "body", *, bold: bool = False,
+                    color: str = "text", highlight: bool = False) -> None:
+        """Set a label's font and colour in this style; `highlight` puts the answer's
+        background behind it (the busiest unit, the binding limit)."""
+        label.setFont(self.font(role, bold=bold))
+        sheet = f"color: {getattr(self.colors, color)};"
+        if highlight:
+            sheet += f" background: {self.colors.highlight}; padding: 0 {self.px(3)}px;"
+        label.setStyleSheet(sheet)
+
+    def label(self, text: str, role: Role = "body", *, bold: bool = False, color: str = "text",
+              name: str = "", wrap: bool = False, highlight: bool = False,
+              parent: QWidget | None = None) -> QLabel:
+        """A selectable label painted in this style; `name` becomes its objectName (for tests
+        and styling), `wrap` wraps its words."""
+        label = QLabel(text, parent)
+        self.paint_label(label, role, bold=bold, color=color, highlight=highlight)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        if name:
+            label.setObjectName(name)
+        if wrap:
+            label.setWordWrap(True)
+        return label

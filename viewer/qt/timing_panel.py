@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence, QPalette, QResizeEvent, QShowEvent
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QComboBox,
@@ -271,13 +271,7 @@ class TimingPanel(QWidget):
     def set_style(self, style: Style) -> None:
         """Desk or projector scale."""
         self._style = style
-        palette = self.palette()
-        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive,
-                      QPalette.ColorGroup.Disabled):
-            palette.setColor(group, QPalette.ColorRole.Window, style.color("background"))
-            palette.setColor(group, QPalette.ColorRole.Base, style.color("background"))
-            palette.setColor(group, QPalette.ColorRole.WindowText, style.color("text"))
-        self.setPalette(palette)
+        style.apply_palette(self)
         for label, role, color, bold in self._styled:
             self._paint(label, role, color, bold)
         self._paint_status()
@@ -426,19 +420,13 @@ class TimingPanel(QWidget):
 
     def _label(self, text: str, role: Role, *, bold: bool = False, color: str = "text",
                name: str = "", wrap: bool = False) -> QLabel:
-        label = QLabel(text, self)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        if name:
-            label.setObjectName(name)
-        if wrap:
-            label.setWordWrap(True)
+        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=wrap,
+                                  parent=self)
         self._styled.append((label, role, color, bold))
-        self._paint(label, role, color, bold)
         return label
 
     def _paint(self, label: QLabel, role: Role, color: str, bold: bool) -> None:
-        label.setFont(self._style.font(role, bold=bold))
-        label.setStyleSheet(f"color: {getattr(self._style.colors, color)};")
+        self._style.paint_label(label, role, bold=bold, color=color)
 
     def _set_status(self, text: str, kind: str = "info") -> None:
         self.status.setText(" ".join(text.split()))

@@ -6,9 +6,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from viewer.formatting import NOT_IN_REPORT
 from viewer.qt.style import Style
-
-NOT_IN_REPORT = "not in this report"
 
 
 class ValueBar(QWidget):
@@ -29,7 +28,7 @@ class ValueBar(QWidget):
         self.threshold = threshold
         self.emphasis = emphasis
         self._style = style
-        self._color = color
+        self.fill = color  # the Colors field the bar is filled with
         self._font = style.font("body", bold=emphasis)
         metrics = QFontMetricsF(style.font("body", bold=True))
         self._text_width = max(metrics.horizontalAdvance(text_sample),
@@ -68,7 +67,7 @@ class ValueBar(QWidget):
         fraction = self.fraction
         if fraction is not None and fraction > 0:
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(style.color(self._color))
+            painter.setBrush(style.color(self.fill))
             painter.drawRect(QRectF(track.left(), track.top(), track.width() * fraction, bar_h))
         if self.threshold is not None and self.full > 0:
             x = track.left() + track.width() * min(1.0, self.threshold / self.full)

@@ -11,7 +11,7 @@
 #                   the kernels as LD_LIBRARY_PATH, where the loader's cache lacks them
 #   PYTHON          (python3): makes the venv; 3.11 or newer
 #   PIP_OPTS        (empty): extra pip words, e.g. "--no-index --find-links DIR" offline (DIR then
-#                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=69)
+#                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=70.1)
 # For the tests only: NCU_READER_INSTALL_SKIP_VENV=1 installs everything but the venv (no pip, no
 # network); the helper is then not runnable. Never set it for a real install.
 #
@@ -141,7 +141,7 @@ PY
 # A copy of what the project's build needs, so the build writes nothing into the checkout.
 stage_project() {
     local stage="$1" name
-    for name in pyproject.toml README.md LICENSE MANIFEST.in setup.py setup.cfg viewer profiles; do
+    for name in pyproject.toml README.md LICENSE MANIFEST.in setup.py setup.cfg viewer profiles resources; do
         [[ -e "$SOURCE/$name" ]] && cp -R -- "$SOURCE/$name" "$stage/"
     done
     find "$stage" -depth \( -name __pycache__ -o -name '*.egg-info' \) -exec rm -rf -- {} +

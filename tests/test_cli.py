@@ -1,4 +1,5 @@
-"""`python -m viewer summary` (the contract other tools build on) and the no-display fallback."""
+"""The command tree: `python -m viewer summary` (the contract other tools build on), predict and
+capture's statuses, the window as the default, and the no-display fallback."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from viewer import __main__ as entry
+from viewer import cli, shipped
 from viewer.metrics import SUMMARY_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,13 +28,15 @@ def test_summary_json_contract_on_a_real_report() -> None:
     result = run_viewer("summary", str(H200 / "numba-naive.ncu-rep"), "--json")
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["schema"] == 1
+    assert doc["schema"] == 2
     assert doc["format"] == "ncu-rep"
     assert doc["source"].endswith("numba-naive.ncu-rep")
     (k,) = doc["kernels"]
-    assert set(k) == {"index", "name", "display_name", "grid", "block", "device", "cc", "metrics"}
+    assert set(k) == {"index", "name", "display_name", "grid", "block", "device_id", "device_name",
+                      "cc", "metrics"}
     assert (k["index"], k["name"], k["grid"], k["block"], k["cc"]) == (
         0, "matmul_naive", [32, 32, 1], [16, 16, 1], "9.0")
+    assert (k["device_id"], k["device_name"]) == (0, "NVIDIA H200")
     assert tuple(k["metrics"]) == SUMMARY_KEYS
     m = k["metrics"]
     assert m["global_load_requests"] == 8_388_608
@@ -77,3 +82,92 @@ def test_no_display_prints_the_summary_instead(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "no display found" in result.stderr
     assert "1. Speed Of Light" in result.stdout
+
+
+def test_summary_without_files_prints_the_shipped_comparison(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "viewer", "summary"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    naive, tiled = shipped.comparison()
+    heads = [line for line in result.stdout.splitlines() if "(ncu-rep, 1 kernel)" in line]
+    assert heads == [f"{naive}  (ncu-rep, 1 kernel)", f"{tiled}  (ncu-rep, 1 kernel)"]
+    assert "Comparison: matmul_naive against matmul_tiled" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("argv", "files"),
+    [([], []), (["a.ncu-rep"], ["a.ncu-rep"]), (["--tab", "memory", "summary"], ["summary"]),
+     (["window"], ["window"])],
+)
+def test_no_command_named_is_the_window(argv: list[str], files: list[str]) -> None:
+    args = cli.parse(argv)
+    assert args.command == cli.WINDOW
+    assert args.files == [Path(f) for f in files]
+
+
+def test_each_command_parses_its_own_options() -> None:
+    summary = cli.parse(["summary", "--json", "a.csv", "b.csv"])
+    assert (summary.command, summary.files, summary.json) == (
+        "summary", [Path("a.csv"), Path("b.csv")], True)
+    predict = cli.parse(["predict", "--dim", "256", "--tile", "8"])
+    assert (predict.command, predict.dim, predict.tile) == ("predict", 256, 8)
+    capture = cli.parse(["capture", "--target", "naive", "--set", "basic"])
+    assert (capture.command, capture.target, capture.set) == ("capture", "naive", "basic")
+    window = cli.parse(["--projector", "--screenshot", "out.png", "x.ncu-rep"])
+    assert (window.projector, window.screenshot, window.files) == (
+        True, Path("out.png"), [Path("x.ncu-rep")])
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog"),
+    [(["summary", "--bogus"], "python -m viewer summary"),
+     (["predict", "--bogus"], "python -m viewer predict"),
+     (["capture", "--bogus"], "python -m viewer capture"),
+     (["x.ncu-rep", "--bogus"], "python -m viewer"),
+     (["--tab", "nope"], "python -m viewer"),
+     (["capture", "--target", "all"], "python -m viewer capture")],
+)
+def test_a_usage_error_is_status_2_from_the_commands_own_parser(argv, prog, capsys) -> None:
+    assert entry.main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{prog}: error: " in err
+    assert err.splitlines()[0].startswith(f"usage: {prog} ")
+
+
+def test_help_is_status_0_and_names_every_command(capsys) -> None:
+    assert entry.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--screenshot" in out
+    assert all(f"'{command}" in out for command in cli.COMMANDS)
+    assert entry.main(["predict", "-h"]) == 0
+    assert "--tile" in capsys.readouterr().out
+
+
+def test_predict_and_capture_keep_their_statuses(capsys) -> None:
+    assert entry.main(["predict", "--dim", "512", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dim"] == 512
+    assert entry.main(["predict", "--dim", "500"]) == 2  # the tile does not divide the size
+    assert capsys.readouterr().err.startswith("predict: ")
+    assert entry.main(["capture", "--dim", "17"]) == 2  # refused before any route is looked for
+    assert capsys.readouterr().err.startswith("capture: ")
+
+
+def test_the_summary_script_is_the_summary_command(capsys) -> None:
+    naive = str(H200 / "numba-naive.ncu-rep")
+    assert cli.summary_main(["--json", naive]) == 0
+    assert json.loads(capsys.readouterr().out)["source"] == naive
+
+
+def test_a_reader_that_stops_reading_ends_summary_quietly() -> None:
+    """`summary | head`: no traceback, the shell's status for a closed pipe. 100 files print
+    more than a pipe holds, so the summary is still writing when the pipe closes."""
+    csv = str(shipped.comparison()[0].with_suffix(".details.csv"))
+    proc = subprocess.Popen([sys.executable, "-m", "viewer", "summary", "--json", *[csv] * 100],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(60) == 141
+    assert b"Traceback" not in err

@@ -1,8 +1,9 @@
-"""The terminal side: `summary` (the reading order per kernel) and `predict` (the derivation).
+"""The command line: one argparse tree, and the terminal's `summary` (the reading order per kernel).
 
+The tree: the window (the default, when no subcommand is named), `summary`, `predict` and `capture`.
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
---json, else a readable table of the three readings. Bad input: one line on stderr naming the file,
-exit status 1; the other files are still summarised.
+--json, else a readable table of the three readings; with no file, the shipped comparison. Bad
+input: one line on stderr naming the file, exit status 1; the other files are still summarised.
 """
 
 from __future__ import annotations
@@ -15,16 +16,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from viewer import formatting as fmt
-from viewer import reading
+from viewer import predict, reading, shipped
+from viewer.capture import terminal
 from viewer.model import Kernel, Report, ReportError
+from viewer.names import kernel_names
 
-SCHEMA = 1
-PROFILES = Path(__file__).resolve().parent.parent / "profiles"
-
-
-def shipped_comparison() -> list[Path]:
-    """The naive-vs-tiled reports that ship in profiles/ (what the app opens by default)."""
-    return [PROFILES / "naive.ncu-rep", PROFILES / "tiled.ncu-rep"]
+SCHEMA = 2
+"""--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`."""
+PROG = "python -m viewer"
+COMMANDS = ("summary", "predict", "capture")
+WINDOW = "window"
+"""The tree's name for the window, run when argv names no command in COMMANDS; never typed."""
 
 
 def kernel_json(kernel: Kernel) -> dict[str, object]:
@@ -34,7 +36,8 @@ def kernel_json(kernel: Kernel) -> dict[str, object]:
         "display_name": kernel.display_name,
         "grid": list(kernel.grid) if kernel.grid else None,
         "block": list(kernel.block) if kernel.block else None,
-        "device": kernel.device,
+        "device_id": kernel.device_id,
+        "device_name": kernel.device_name,
         "cc": kernel.cc,
         "metrics": reading.summary(kernel),
     }
@@ -65,7 +68,8 @@ def kernel_text(kernel: Kernel) -> str:
     """The three readings of one kernel, in the lesson's order."""
     grid = "x".join(map(str, kernel.grid)) if kernel.grid else fmt.MISSING
     block = "x".join(map(str, kernel.block)) if kernel.block else fmt.MISSING
-    lines = [f"{kernel.label}   grid {grid}  block {block}   device {kernel.device or fmt.MISSING}"
+    device = kernel.device_label or fmt.MISSING
+    lines = [f"{kernel.label}   grid {grid}  block {block}   device {device}"
              f"   CC {kernel.cc or fmt.MISSING}"]
 
     sol = reading.speed_of_light(kernel)
@@ -86,8 +90,7 @@ def kernel_text(kernel: Kernel) -> str:
         amount = fmt.size(arrow.amount) if arrow.unit == "byte" else fmt.count(arrow.amount)
         lines.append(_row(label, amount + (f"   ({arrow.note})" if arrow.note else "")))
     lines += [
-        _row("sectors per request", fmt.MISSING if chart.sectors_per_request is None
-             else f"{chart.sectors_per_request:.2f}"),
+        _row("sectors per request", fmt.sectors_per_request(chart.sectors_per_request)),
         _row("L1/TEX Hit Rate", fmt.percent(chart.l1tex_hit_rate_pct)),
         _row("L2 Hit Rate", fmt.percent(chart.l2_hit_rate_pct)),
     ]
@@ -118,9 +121,7 @@ def kernel_text(kernel: Kernel) -> str:
 
 
 def comparison_text(first: Kernel, second: Kernel) -> str:
-    a, b = first.name, second.name
-    if a == b:
-        a, b = first.label, second.label
+    a, b = kernel_names([first, second])
     lines = [f"Comparison: {a} against {b}"]
     for diff in reading.compare(first, second):
         lines.append("  " + diff.direction(a, b))
@@ -158,24 +159,77 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out=None, err=
     return status
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "predict":
-        from viewer import predict
+def run_summary(args: argparse.Namespace) -> int:
+    """The `summary` subcommand: the files named, else the shipped comparison."""
+    return summarize(args.files or shipped.comparison(), as_json=args.json)
 
-        return predict.cli(argv[1:])
-    if argv and argv[0] == "capture":
-        from viewer.capture import terminal
 
-        return terminal.cli(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m viewer summary",
-                                     description="Print the lesson's reading order per kernel.")
+def _window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path,
-                        help="reports or exports (default: the shipped naive-vs-tiled pair)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per file")
-    args = parser.parse_args(argv[1:] if argv and argv[0] == "summary" else argv)
-    return summarize(args.files or shipped_comparison(), as_json=args.json)
+                        help="reports or exports; two files (or one with two kernels) open in "
+                             "compare mode (default: the shipped naive-vs-tiled pair)")
+    parser.add_argument("--tab", choices=reading.READING_ORDER, default=reading.READING_ORDER[0],
+                        help="the reading step to show")
+    parser.add_argument("--projector", action="store_true",
+                        help="large type, high contrast, full screen, for a room")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
+                        help="render the window offscreen, write the picture and exit")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The one command tree: the window, summary, predict and capture."""
+    root = argparse.ArgumentParser(prog=PROG, description="Nsight Compute reports in the lesson's "
+                                                          "reading order.")
+    sub = root.add_subparsers(dest="command", required=True, metavar="{summary,predict,capture}")
+    # No help=: the window is the default, not a command to list.
+    window = sub.add_parser(
+        WINDOW, prog=PROG,
+        description="Open Nsight Compute reports in the lesson's reading order. Subcommands "
+                    "(python -m viewer COMMAND -h for each): 'summary FILE... [--json]', "
+                    "'predict --dim N --tile T', "
+                    "'capture --target naive|tiled|both --dim N --set S --clock C'.")
+    _window_arguments(window)
+    window.set_defaults(parser=window)
+
+    summary = sub.add_parser("summary", help="the reading order per kernel, in the terminal",
+                             description="Print the lesson's reading order per kernel.")
+    summary.add_argument("files", nargs="*", type=Path,
+                         help="reports or exports (default: the shipped naive-vs-tiled pair)")
+    summary.add_argument("--json", action="store_true", help="one JSON object per file")
+    summary.set_defaults(run=run_summary, parser=summary)
+
+    derivation = sub.add_parser("predict", help="the lesson's derivation for a size and tile",
+                                description=predict.DESCRIPTION)
+    predict.add_arguments(derivation)
+    derivation.set_defaults(run=predict.run, parser=derivation)
+
+    capture = sub.add_parser("capture", help="capture the app's matmul kernels on this GPU",
+                             description=terminal.DESCRIPTION)
+    terminal.add_arguments(capture)
+    capture.set_defaults(run=terminal.run, parser=capture)
+    return root
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """argv through the tree; when its first word names no command, the window's options.
+    Raises SystemExit (argparse's status: 0 for --help, 2 for a usage error)."""
+    words = list(argv)
+    if not words or words[0] not in COMMANDS:
+        words.insert(0, WINDOW)
+    args, unknown = parser().parse_known_args(words)
+    if unknown:  # said by the subcommand's parser, with its usage, as a parser of its own would
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+def summary_main(argv: Sequence[str] | None = None) -> int:
+    """`ncu-reader-summary FILE... [--json]`: the summary subcommand as its own program."""
+    try:
+        args = parse(["summary", *(sys.argv[1:] if argv is None else argv)])
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return args.run(args)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(summary_main())

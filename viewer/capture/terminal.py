@@ -24,12 +24,18 @@ from viewer.capture.client import (
 from viewer.capture.store import ReportSink, capture_stem, captures_dir
 from viewer.jobs import Job
 
+DESCRIPTION = ("Capture the app's own matmul kernel(s) with Nsight Compute on this GPU; "
+               "the reports go to the captures folder (XDG data home, ncu-reader/captures).")
+
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m viewer capture",
-        description="Capture the app's own matmul kernel(s) with Nsight Compute on this GPU; "
-                    "the reports go to the captures folder (XDG data home, ncu-reader/captures).")
+    p = argparse.ArgumentParser(prog="python -m viewer capture", description=DESCRIPTION)
+    add_arguments(p)
+    return p
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """capture's options, for this module's parser and viewer/cli.py's command tree."""
     p.add_argument("--target", choices=(*h.TARGETS, "both"), default="both",
                    help="which kernel (both: one report each)")
     p.add_argument("--dim", default="512", metavar="N",
@@ -37,18 +43,23 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--set", choices=h.SETS, default="full", help="ncu's section set")
     p.add_argument("--clock", choices=h.CLOCKS, default="base",
                    help="ncu's clock control (base locks clocks so captures compare)")
-    return p
 
 
 def cli(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None,
         route_fn: Callable[[], Route] = choose_route) -> int:
-    """Run the capture command; returns the exit status."""
-    out = out or sys.stdout
-    err = err or sys.stderr
+    """Parse and run the capture command; returns the exit status."""
     try:
         args = parser().parse_args(list(argv))
     except SystemExit as exc:
         return int(exc.code or 0)
+    return run(args, out, err, route_fn)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None,
+        route_fn: Callable[[], Route] = choose_route) -> int:
+    """Run the capture command on parsed options; returns the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     targets = h.TARGETS if args.target == "both" else (args.target,)
     requests = [Request(t, args.dim, args.set, args.clock) for t in targets]
     try:

@@ -2,7 +2,8 @@
 
   check --dim N [N ...]          correctness of both kernels (numba's CUDA simulator too)
   time --dim N [--json]          the timing run (needs a GPU)
-  ncu-command --kernel K --dim N the capture command for kernel K's first timed launch
+  ncu-command --kernel K --dim N the capture command for kernel K's first timed launch, into a
+                                 new report (a fresh name, or --report; never over a file)
   profile-target --kernel K --dim N
                                  the runner's launch order for one kernel, for ncu to profile
 """
@@ -34,7 +35,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ncu-command", help="print the capture command for one kernel")
     p.add_argument("--kernel", choices=kernels, required=True)
     p.add_argument("--dim", type=int, default=512, metavar="N")
-    p.add_argument("--report", default=None, help="report path (default: profiles/KERNEL)")
+    p.add_argument("--report", default=None,
+                   help="report path, refused when it exists (default: KERNEL-DIM-YYYYmmdd-HHMMSS "
+                        "in the current directory)")
     p.add_argument("--python", default="python3", help="the Python that runs the kernels")
 
     p = sub.add_parser("profile-target", help="run one kernel's launch order (for ncu)")
@@ -133,14 +136,22 @@ def _profile_target(kernel: str, dim: int) -> int:
     return 0 if timing.passed else 1
 
 
+def _ncu_command(kernel: str, dim: int, report: str | None, python: str) -> int:
+    from viewer.kernels.ncu_command import default_report, ncu_command_line, report_file
+
+    report = report if report is not None else default_report(kernel, dim)
+    existing = report_file(report)
+    if existing.exists():
+        return _fail("ncu-command", f"{existing} exists; name a new report with --report "
+                                    "(the command never writes over one)")
+    print(ncu_command_line(kernel, dim, report, python=python))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "ncu-command":
-        from viewer.kernels.ncu_command import ncu_command_line
-
-        report = args.report if args.report is not None else f"profiles/{args.kernel}"
-        print(ncu_command_line(args.kernel, args.dim, report, python=args.python))
-        return 0
+        return _ncu_command(args.kernel, args.dim, args.report, args.python)
     dims = args.dim if isinstance(args.dim, list) else [args.dim]
     bad = [d for d in dims if d < 1]
     if bad:

@@ -4,11 +4,15 @@ The launch to capture is computed from the runner's own launch order, so documen
 cannot disagree about it: ncu's --launch-skip counts only the launches that match the kernel
 filter, so with one kernel named per capture the skipped launches are that kernel's own
 correctness and warm-up launches, and --launch-count 1 takes the first timed one.
+
+The command never overwrites: it has no -f (ncu then refuses an existing report), the default
+report is a fresh name, and `python -m viewer.kernels ncu-command` refuses a --report that exists.
 """
 
 from __future__ import annotations
 
 import shlex
+from datetime import datetime
 from pathlib import Path
 
 from viewer.kernels import runner
@@ -26,6 +30,22 @@ CLOCK_CONTROL = "none"
 """Leave the GPU's clocks as they are: the capture must not change the card's settings."""
 
 
+REPORT_SUFFIX = ".ncu-rep"
+"""What ncu adds to an -o name that lacks it."""
+
+
+def default_report(kernel: str, dim: int, now: datetime | None = None) -> str:
+    """A report name of its own in the current directory: KERNEL-DIM-YYYYmmdd-HHMMSS."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    return f"{kernel}-{dim}-{stamp}"
+
+
+def report_file(report: str | Path) -> Path:
+    """The file ncu writes for `-o report`."""
+    path = Path(report)
+    return path if path.name.endswith(REPORT_SUFFIX) else path.with_name(path.name + REPORT_SUFFIX)
+
+
 def launch_skip() -> int:
     """Launches of the named kernel before its first timed one, read from the runner."""
     return runner.CORRECTNESS_LAUNCHES + runner.WARMUP_LAUNCHES
@@ -39,7 +59,8 @@ def ncu_command(
     python: str = "python3",
     ncu: str = "ncu",
 ) -> list[str]:
-    """The argv that captures kernel `kernel`'s first timed launch at dim into `report`."""
+    """The argv that captures kernel `kernel`'s first timed launch at dim into `report` (a new
+    file: without -f, ncu refuses to write over one)."""
     if kernel not in KERNEL_FUNCTIONS:
         known = ", ".join(KERNEL_FUNCTIONS)
         raise ValueError(f"unknown kernel {kernel!r}; the kernels are {known}")
@@ -51,7 +72,6 @@ def ncu_command(
         "--set", "full",
         "--metrics", ",".join(LESSON_METRICS),
         "--clock-control", CLOCK_CONTROL,
-        "-f",
         "-o", str(report),
         python, "-m", "viewer.kernels", "profile-target",
         "--kernel", kernel,

@@ -1,0 +1,1 @@
+"""The shipped captures (a data package: read through viewer.shipped)."""

@@ -1,0 +1,149 @@
+"""The wheel carries its data: built from a copy of the checkout and installed into a fresh venv
+outside the repository, it prints and opens the shipped comparison as the checkout does.
+
+The venv gets the wheel alone (no dependencies, no index); a .pth line lends it this environment's
+site-packages for PySide6, ncu_report and the rest. A plain path line processes no .pth file there,
+so the editable install of the checkout stays out of reach: the venv sees only the wheel's viewer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import site
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# What the build needs: the names resources/install-capture.sh stages for root's install.
+BUILD_INPUTS = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "setup.py", "setup.cfg",
+                "viewer", "profiles", "resources")
+DATA_PACKAGES = {"profiles": "viewer/profiles", "resources": "viewer/resources"}
+SHIPPED = [ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"]
+
+pytestmark = pytest.mark.slow
+
+
+def quiet_env(home: Path, **extra: str) -> dict[str, str]:
+    """This environment less anything that points Python at the checkout, with a home of its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"),
+               XDG_DATA_HOME=str(home / "data"), PIP_DISABLE_PIP_VERSION_CHECK="1", **extra)
+    return env
+
+
+def run(argv: list[str | Path], cwd: Path, home: Path | None = None,
+        **extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(a) for a in argv], cwd=cwd, env=quiet_env(home or cwd, **extra),
+                          capture_output=True, text=True, timeout=180)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def shipped_files(folder: Path, prefix: str) -> dict[str, str]:
+    """Each file of a data folder, by its name in the wheel, with its content's digest."""
+    return {f"{prefix}/{p.name}": digest(p.read_bytes())
+            for p in sorted(folder.iterdir()) if p.is_file() and p.suffix != ".pyc"}
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built with this environment's setuptools from a copy (the build writes build/
+    and *.egg-info beside its source)."""
+    source = tmp_path_factory.mktemp("source")
+    for name in BUILD_INPUTS:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, source / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        elif path.is_file():
+            shutil.copy2(path, source / name)
+    out = tmp_path_factory.mktemp("dist")
+    done = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                "--no-index", "--no-cache-dir", "--quiet", "--wheel-dir", out, source], cwd=out)
+    assert done.returncode == 0, done.stderr
+    (built,) = out.glob("ncu_reader-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv outside the repository with the wheel installed."""
+    home = tmp_path_factory.mktemp("venv") / "env"
+    done = run([sys.executable, "-m", "venv", "--without-pip", home], cwd=home.parent)
+    assert done.returncode == 0, done.stderr
+    python = home / "bin" / "python"
+    done = run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps",
+                "--no-index", "--no-cache-dir", "--quiet", wheel], cwd=home.parent)
+    assert done.returncode == 0, done.stderr
+    purelib = run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                  cwd=home.parent).stdout.strip()
+    Path(purelib, "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    return home
+
+
+def test_the_wheel_holds_every_package_and_the_shipped_data(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        data = {n: digest(zf.read(n)) for n in names
+                if n.startswith(tuple(f"{p}/" for p in DATA_PACKAGES.values()))}
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "viewer").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    assert sources - names == set()  # a package under viewer/ missing from pyproject's list
+    assert "viewer/py.typed" in names
+    expected: dict[str, str] = {}
+    for folder, prefix in DATA_PACKAGES.items():
+        expected |= shipped_files(ROOT / folder, prefix)
+    assert data == expected
+    assert {"viewer/profiles/naive.ncu-rep", "viewer/profiles/tiled.ncu-rep",
+            "viewer/profiles/metadata.json", "viewer/resources/ncu-reader.desktop"} <= set(data)
+
+
+def test_from_a_fresh_venv_summary_prints_the_shipped_comparison(venv: Path,
+                                                                 tmp_path: Path) -> None:
+    python = venv / "bin" / "python"
+    where = run([python, "-c", "import viewer, viewer.shipped as s; print(viewer.__file__); "
+                               "print(s.profiles_dir())"], cwd=tmp_path)
+    assert where.returncode == 0, where.stderr
+    module, profiles = map(Path, where.stdout.split())
+    assert module.is_relative_to(venv) and profiles.is_relative_to(venv)
+
+    done = run([python, "-m", "viewer", "summary"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # The same text as the checkout prints for its profiles/, naming the venv's copies.
+    checkout = run([sys.executable, "-m", "viewer", "summary", *SHIPPED], cwd=ROOT,
+                   home=tmp_path)
+    assert checkout.returncode == 0, checkout.stderr
+    assert done.stdout.count(str(profiles)) == 2
+    assert done.stdout.replace(str(profiles), "P") == checkout.stdout.replace(
+        str(ROOT / "profiles"), "P")
+    assert "Comparison:" in done.stdout
+
+    script = run([venv / "bin" / "ncu-reader-summary", "--json"], cwd=tmp_path)
+    assert script.returncode == 0, script.stderr
+    sources = [json.loads(line)["source"] for line in script.stdout.splitlines()]
+    assert sources == [str(profiles / p.name) for p in SHIPPED]
+
+
+def test_from_a_fresh_venv_the_window_opens_the_shipped_comparison(venv: Path,
+                                                                   tmp_path: Path) -> None:
+    """The gui script with no file draws exactly what it draws for the checkout's pair."""
+    pictures = []
+    for name, files in (("default", []), ("named", SHIPPED)):
+        folder = tmp_path / name
+        folder.mkdir()
+        done = run([venv / "bin" / "ncu-reader", "--screenshot", folder / "out.png", *files],
+                   cwd=folder, QT_QPA_PLATFORM="offscreen")
+        assert done.returncode == 0, done.stderr
+        pictures.append((folder / "out.png").read_bytes())
+    default, named = pictures
+    assert default[:8] == b"\x89PNG\r\n\x1a\n"
+    assert default == named

@@ -1,0 +1,29 @@
+"""The reports that ship with the app, found through importlib.resources.
+
+They live in profiles/ at the repository's top; the build maps that folder to the data package
+`viewer.profiles` (pyproject.toml), so a wheel install, an editable install and a checkout find
+them the same way, wherever the code runs from.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+PROFILES_PACKAGE = "viewer.profiles"
+COMPARISON = ("naive.ncu-rep", "tiled.ncu-rep")
+"""The naive-vs-tiled pair the app opens when it is given no file."""
+
+
+def profiles_dir() -> Path:
+    """The folder of the shipped reports, as a real directory (the readers need file paths)."""
+    folder = resources.files(PROFILES_PACKAGE)
+    if not isinstance(folder, Path):
+        raise FileNotFoundError(f"{PROFILES_PACKAGE} is not a folder on disk: {folder}")
+    return folder
+
+
+def comparison() -> list[Path]:
+    """The naive-vs-tiled reports (what the app opens by default); they may not exist yet."""
+    folder = profiles_dir()
+    return [folder / name for name in COMPARISON]

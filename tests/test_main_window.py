@@ -19,9 +19,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
-from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox, QScrollArea
 
+from viewer.qt import exporting
 from viewer.qt.main_window import MainWindow, default_tabs
+from viewer.qt.opening import REPORT_FILTER
 from viewer.qt.recent import KEY, LIMIT, RecentFiles
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -139,12 +141,61 @@ def test_a_bad_file_shows_its_error_and_keeps_what_was_open(pair_window, qtbot, 
     assert not w.banner.isVisible()
 
 
-def test_one_bad_file_of_two_opens_neither(pair_window, qtbot, tmp_path) -> None:
-    missing = tmp_path / "missing.ncu-rep"
+def bad_file(folder: Path, name: str = "bad.ncu-rep") -> Path:
+    bad = folder / name
+    bad.write_bytes(b"")
+    return bad
+
+
+def assert_refused_beside(window: MainWindow, bad: Path, good: list[str], err: str) -> None:
+    """`bad` refused in one line naming it (banner and stderr); the kernels in `good` read."""
+    assert [k.name for k in window.kernels] == good
+    assert window.stack.currentIndex() == 1
+    assert window.banner.isVisible()
+    line = window.banner.text.text()
+    assert "\n" not in line and line.startswith(f"{bad}: ")
+    assert err == f"ncu-reader: {line}\n"
+    assert window.last_error == line
+    assert bad.name not in window.status_text.text()
+
+
+def test_one_bad_file_of_two_opens_the_good_one(pair_window, qtbot, tmp_path, capsys) -> None:
+    bad = bad_file(tmp_path)
+    capsys.readouterr()
+    load(pair_window, qtbot, bad, SUMS)
+    assert_refused_beside(pair_window, bad, ["row_sums", "column_sums"], capsys.readouterr().err)
+    assert pair_window.paths == [SUMS]
+    assert pair_window.recent.entries()[0] == [SUMS.resolve()]  # what opened, not what failed
+    load(pair_window, qtbot, NAIVE)  # the next clean open clears the refusal
+    assert not pair_window.banner.isVisible() and pair_window.last_error == ""
+
+
+def test_two_bad_files_open_nothing_and_name_both(pair_window, qtbot, tmp_path, capsys) -> None:
+    bad, missing = bad_file(tmp_path), tmp_path / "missing.ncu-rep"
+    capsys.readouterr()
     with qtbot.waitSignal(pair_window.load_failed, timeout=60_000) as blocker:
-        pair_window.open_paths([SUMS, missing])
-    assert str(missing) in blocker.args[0]
+        pair_window.open_paths([bad, missing])
+    lines = blocker.args[0].splitlines()
+    assert [line.split(": ")[0] for line in lines] == [str(bad), str(missing)]
+    assert pair_window.banner.text.text() == blocker.args[0]
+    assert capsys.readouterr().err.splitlines() == [f"ncu-reader: {line}" for line in lines]
     assert pair_window.names == ["matmul_naive", "matmul_tiled"]
+
+
+def test_file_open_opens_what_it_can(window, qtbot, tmp_path, capsys, monkeypatch) -> None:
+    bad = bad_file(tmp_path)
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        lambda *a, **k: ([str(NAIVE), str(bad)], REPORT_FILTER))
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        window.open_action.trigger()
+    assert_refused_beside(window, bad, ["matmul_naive"], capsys.readouterr().err)
+
+
+def test_a_drop_opens_what_it_can(window, qtbot, tmp_path, capsys) -> None:
+    bad = bad_file(tmp_path)
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        assert drop(window, [bad, TILED]) == (True, True)
+    assert_refused_beside(window, bad, ["matmul_tiled"], capsys.readouterr().err)
 
 
 def test_a_bad_file_with_nothing_open_shows_on_the_empty_page(window, qtbot, tmp_path) -> None:
@@ -294,6 +345,91 @@ def test_export_refuses_what_it_cannot_write(window, qtbot, tmp_path) -> None:
         window.export(tmp_path / "x.pdf")
 
 
+def readable(path: Path) -> bool:
+    """Whether `path` holds a whole export of its kind."""
+    suffix = path.suffix
+    if suffix == ".png":
+        return not QImage(str(path)).isNull()
+    if suffix == ".svg":
+        return ET.parse(path).getroot().tag.endswith("svg")
+    text = path.read_text(encoding="utf-8")
+    return text.startswith("row,") if suffix == ".csv" else text.startswith("## ")
+
+
+@pytest.fixture
+def slides(tmp_path) -> Path:
+    """A folder that holds only what an export writes."""
+    folder = tmp_path / "slides"
+    folder.mkdir()
+    return folder
+
+
+@pytest.mark.parametrize("suffix", list(exporting.EXPORT_FILTERS))
+def test_an_export_never_replaces_a_file_unasked(pair_window, slides, suffix) -> None:
+    target = slides / f"slide{suffix}"
+    target.write_bytes(b"the lecture's copy")
+    with pytest.raises(FileExistsError):
+        pair_window.export(target)
+    assert target.read_bytes() == b"the lecture's copy"
+    assert list(slides.iterdir()) == [target]  # no temporary file left behind
+    assert pair_window.export(target, replace=True) == target
+    assert readable(target)
+    assert list(slides.iterdir()) == [target]
+
+
+def test_a_picture_is_drawn_beside_the_target_then_renamed(pair_window, slides,
+                                                           monkeypatch) -> None:
+    drawn: list[tuple[Path, bool]] = []
+    save_png = exporting.pictures.save_png
+
+    def spy(page, path: Path) -> None:
+        drawn.append((path, target.exists()))
+        save_png(page, path)
+
+    monkeypatch.setattr(exporting.pictures, "save_png", spy)
+    target = slides / "memory.png"
+    pair_window.export(target)
+    [(temporary, target_existed)] = drawn
+    assert temporary.parent == slides and temporary != target
+    assert not target_existed and not temporary.exists()
+    assert readable(target)
+
+
+@pytest.mark.parametrize("answer", [QMessageBox.StandardButton.Yes,
+                                    QMessageBox.StandardButton.No])
+def test_the_export_dialog_asks_before_replacing(pair_window, slides, monkeypatch,
+                                                answer) -> None:
+    target = slides / "pair.md"
+    target.write_text("old notes\n", encoding="utf-8")
+    # typed without a suffix: the Markdown filter adds it, and the question is about pair.md
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (
+        str(slides / "pair"), exporting.EXPORT_FILTERS[".md"]))
+    asked = []
+
+    def question(parent, title, text, buttons, default):
+        asked.append((title, text, default))
+        return answer
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    pair_window.export_action.trigger()
+    assert asked == [("Replace file?", f"pair.md already exists in {slides}.\nReplace it?",
+                      QMessageBox.StandardButton.No)]
+    replaced = answer == QMessageBox.StandardButton.Yes
+    assert (target.read_text(encoding="utf-8") == "old notes\n") != replaced
+    assert readable(target) == replaced
+    assert list(slides.iterdir()) == [target]
+
+
+def test_the_export_dialog_does_not_ask_about_a_new_file(pair_window, slides,
+                                                         monkeypatch) -> None:
+    target = slides / "pair.csv"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (
+        str(target), exporting.EXPORT_FILTERS[".png"]))
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: pytest.fail("asked"))
+    pair_window.export_action.trigger()
+    assert readable(target)
+
+
 def drag_enter(mime: QMimeData) -> QDragEnterEvent:
     """A drag entering at (10, 10); Qt 6.12 deprecates the QPoint form that 6.11 alone has."""
     with warnings.catch_warnings():
@@ -386,11 +522,10 @@ def test_the_status_bar_states_the_current_tabs_thresholds(pair_window) -> None:
 
 
 def test_no_arguments_open_the_shipped_comparison_when_it_is_there(monkeypatch, tmp_path) -> None:
-    from viewer import cli
     from viewer.qt import app
 
     shipped = [tmp_path / "naive.ncu-rep", tmp_path / "tiled.ncu-rep"]
-    monkeypatch.setattr(cli, "shipped_comparison", lambda: shipped)
+    monkeypatch.setattr("viewer.shipped.comparison", lambda: shipped)
     assert app.startup_paths([]) == []  # not captured yet: the empty page says how to open one
     shipped[0].write_bytes(NAIVE.read_bytes())
     assert app.startup_paths([]) == []  # half a pair is no comparison

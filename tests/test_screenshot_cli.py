@@ -21,46 +21,90 @@ def viewer(tmp_path: Path, *args: str | Path) -> subprocess.CompletedProcess[str
                           capture_output=True, text=True, timeout=180)
 
 
-def png_size(path: Path) -> tuple[int, int]:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+def picture(path: Path):
+    """The PNG decoded (QImage): a test looks at what was drawn, not at the file's header."""
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(path))
+    assert not image.isNull(), f"{path} is not a PNG"
+    return image
+
+
+def dark_pixels(image, left: int, top: int, width: int, height: int) -> int:
+    """How many pixels of the rectangle are dark enough to be text."""
+    from PySide6.QtGui import QColor
+
+    return sum(QColor(image.pixel(x, y)).lightness() < 110
+               for x in range(left, left + width) for y in range(top, top + height))
+
+
+def corners(image) -> set[str]:
+    """The colours of the four corners, '#rrggbb'."""
+    from PySide6.QtGui import QColor
+
+    w, h = image.width() - 1, image.height() - 1
+    return {QColor(image.pixel(x, y)).name() for x, y in ((0, 0), (w, 0), (0, h), (w, h))}
 
 
 @pytest.mark.slow
-def test_a_screenshot_of_the_memory_tab_is_1280_by_800(tmp_path) -> None:
+def test_a_desk_screenshot_is_1280_by_800_with_its_menu_and_status_line(tmp_path) -> None:
+    from viewer.qt.style import Style
+
     out = tmp_path / "memory.png"
     result = viewer(tmp_path, "--screenshot", out, "--tab", "memory", NAIVE, TILED)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    assert png_size(out) == (1280, 800)
-    sol = tmp_path / "sol.png"
-    assert viewer(tmp_path, "--screenshot", sol, "--tab", "sol", NAIVE, TILED).returncode == 0
-    assert sol.read_bytes() != out.read_bytes()
+    image = picture(out)
+    assert (image.width(), image.height()) == (1280, 800)
+    assert dark_pixels(image, 0, 0, 160, 20) > 20  # File, View, Help
+    assert dark_pixels(image, 0, 780, 640, 20) > 50  # the status line's words, on the picture
+    colours = Style(projector=False).colors
+    assert colour_counts(out).get(colours.shared, 0) > 500  # the memory tab: the shared arrow
     assert not (tmp_path / "config").exists()  # a screenshot leaves no recent-files entry
 
 
 @pytest.mark.slow
-def test_a_projector_screenshot_is_larger(tmp_path) -> None:
+def test_a_projector_screenshot_is_1920_by_1080_without_menu_or_status_line(tmp_path) -> None:
+    from viewer.qt.style import Style
+
     out = tmp_path / "projector.png"
     result = viewer(tmp_path, "--screenshot", out, "--projector", "--tab", "occupancy", NAIVE,
                     TILED)
     assert result.returncode == 0, result.stderr
-    width, height = png_size(out)
-    assert (width, height) == (1920, 1080)
+    image = picture(out)
+    assert (image.width(), image.height()) == (1920, 1080)
+    # the reading page reaches every corner: no menu bar above it, no status line below
+    assert corners(image) == {Style(projector=True).colors.background}
+    assert dark_pixels(image, 0, 0, 300, 50) > 200  # the tabs' large type
 
 
 @pytest.mark.slow
-def test_a_file_that_fails_exits_non_zero_with_one_line(tmp_path) -> None:
+def test_a_bad_file_beside_a_good_one_is_refused_in_the_banner(tmp_path) -> None:
+    from viewer.qt.banner import BACKGROUND
+    from viewer.qt.style import Style
+
+    bad = tmp_path / "bad.ncu-rep"
+    bad.write_bytes(b"")
+    out = tmp_path / "refused.png"
+    result = viewer(tmp_path, "--screenshot", out, bad, NAIVE)
+    assert result.returncode == 1  # the build notices
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"ncu-reader: {bad}: ")
+    counts = colour_counts(out)  # the good file opened, the refusal over it
+    assert counts.get(BACKGROUND, 0) > 20_000  # the banner, a line across the window
+    assert counts.get(Style(projector=False).colors.compute, 0) > 500  # naive's compute bar
+
+
+@pytest.mark.slow
+def test_when_no_file_can_be_read_there_is_no_picture(tmp_path) -> None:
     bad = tmp_path / "bad.ncu-rep"
     bad.write_bytes(b"")
     out = tmp_path / "never.png"
-    result = viewer(tmp_path, "--screenshot", out, NAIVE, bad)
+    result = viewer(tmp_path, "--screenshot", out, bad, tmp_path / "missing.ncu-rep")
     assert result.returncode == 1
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("ncu-reader: ")
-    assert str(bad) in lines[0]
+    assert [line.split(": ")[1] for line in result.stderr.splitlines()] == [
+        str(bad), str(tmp_path / "missing.ncu-rep")]
     assert not out.exists()
 
 
@@ -100,3 +144,21 @@ def test_every_tab_renders_its_reading(tmp_path, tab: str, colour: str, projecto
     assert counts.get(getattr(colours, colour), 0) > 500
     others = {"sol": "shared", "memory": "compute", "occupancy": "compute"}[tab]
     assert counts.get(getattr(colours, others), 0) < counts[getattr(colours, colour)]
+
+
+def test_a_failure_while_showing_the_files_ends_a_screenshot(tmp_path):
+    """An exception in a slot: Qt prints it and waits on; a screenshot says so and exits 1."""
+    out = tmp_path / "never.png"
+    code = ("import sys\n"
+            "from viewer.qt import main_window\n"
+            "def boom(*args):\n"
+            "    raise RuntimeError('planted failure')\n"
+            "main_window.MainWindow._show_loaded = boom\n"
+            "from viewer.__main__ import main\n"
+            f"sys.exit(main(['--screenshot', {str(out)!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 1
+    assert "planted failure" in done.stderr
+    assert "the window failed while showing the files" in done.stderr
+    assert not out.exists()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -193,3 +197,71 @@ def test_garbage_made_by_a_job_is_collected_on_the_gui_thread(worker, qtbot) -> 
     assert blocker.args[0] != threading.get_ident()
     qtbot.waitUntil(lambda: len(Cycle.freed_on) == 20_000, timeout=10_000)
     assert set(Cycle.freed_on) == {threading.get_ident()}
+
+
+# Run alone, in a fresh interpreter: no other test's workers hold the collector there.
+GC_SCOPE = textwrap.dedent("""
+    import gc, json, time
+    import shiboken6
+    from PySide6.QtCore import QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+    from viewer.qt.workers import Worker
+
+    app = QApplication([])
+    seen = {"before": gc.isenabled()}
+    window = QObject()
+    first, second = Worker(window), Worker()
+    seen["two workers"] = gc.isenabled()
+    shiboken6.delete(second)
+    seen["one left"] = gc.isenabled()
+    first.submit(lambda job: time.sleep(0.3))
+    shiboken6.delete(window)  # its worker goes with it; the pool waits for the job's return
+    seen["job not yet returned"] = gc.isenabled()
+    app.processEvents()
+    seen["all gone"] = gc.isenabled()
+    kept = Worker()
+    seen["a new worker"] = gc.isenabled()
+    QTimer.singleShot(0, app.quit)
+    app.exec()
+    seen["after quit, a worker alive"] = gc.isenabled()
+    Worker()
+    seen["a worker after the quit"] = gc.isenabled()
+    print(json.dumps(seen))
+""")
+
+# An application destroyed without ever running its event loop (a script) takes its workers, and
+# so the collector, with it: automatic collection comes back.
+GC_WITHOUT_QUIT = textwrap.dedent("""
+    import gc
+    import shiboken6
+    from PySide6.QtWidgets import QApplication
+    from viewer.qt.workers import Worker
+
+    app = QApplication([])
+    worker = Worker()
+    off = not gc.isenabled()
+    shiboken6.delete(app)
+    print(off, gc.isenabled())
+""")
+
+
+def test_automatic_collection_is_off_only_while_workers_or_their_jobs_live(tmp_path) -> None:
+    import json
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", GC_SCOPE], capture_output=True, text=True,
+                            env=env, timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "before": True, "two workers": False, "one left": False,
+        "job not yet returned": False, "all gone": True, "a new worker": False,
+        "after quit, a worker alive": True, "a worker after the quit": True}
+
+
+def test_automatic_collection_comes_back_with_an_application_destroyed_unquit() -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", GC_WITHOUT_QUIT], capture_output=True,
+                            text=True, env=env, timeout=60,
+                            cwd=Path(__file__).resolve().parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]

@@ -1,15 +1,21 @@
 """Start the window from parsed command-line arguments; `--screenshot` renders it and exits.
 
-A screenshot waits until loading has finished, writes the whole window as a PNG (1280x800, or
-1920x1080 in projector mode) and returns 0; when a file failed to load the window has already
-printed its one-line error on stderr and the status is 1.
+The window opens at the user's last size and place where they fit a screen, else sized from the
+screen (viewer.qt.window_place). A screenshot is always 1280x800 (1920x1080 in projector mode): it
+waits until loading has finished, writes the whole window as a PNG and returns 0. A file that
+cannot be read is refused in the banner and on stderr, one line each, and the status is 1; the
+picture is still written when another file could be read (it shows the banner), not when none
+could.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QEventLoop,
@@ -21,11 +27,15 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
-from viewer import cli
-from viewer.qt.main_window import MainWindow
+from viewer import shipped
+from viewer.qt import window_place
+from viewer.qt.window_place import DESK_SIZE
+from viewer.reading import READING_ORDER
 
-TABS = ("sol", "memory", "occupancy")
-DESK_SIZE = QSize(1280, 800)
+if TYPE_CHECKING:
+    from viewer.qt.main_window import MainWindow
+    from viewer.qt.workers import Worker
+
 PROJECTOR_SIZE = QSize(1920, 1080)
 # How long a screenshot waits for its files before giving up.
 LOAD_TIMEOUT_S = 300
@@ -59,13 +69,15 @@ def startup_paths(files: list[Path]) -> list[Path]:
     """The files named, else the shipped comparison when it is there, else nothing."""
     if files:
         return list(files)
-    shipped = cli.shipped_comparison()
-    return shipped if all(p.is_file() for p in shipped) else []
+    pair = shipped.comparison()
+    return pair if all(p.is_file() for p in pair) else []
 
 
-def wait_for_loading(window: MainWindow, timeout_s: float = LOAD_TIMEOUT_S) -> bool:
+def wait_for_loading(window: MainWindow, timeout_s: float = LOAD_TIMEOUT_S,
+                     failures: list[BaseException] | None = None) -> bool:
     """Run the event loop until the window has shown what it read, or said why not; False on
-    timeout."""
+    timeout. An exception raised in a slot meanwhile (Qt would print it and wait on) ends the
+    wait too, printed and appended to `failures`."""
     if not window.busy:
         return True
     loop = QEventLoop()
@@ -74,8 +86,19 @@ def wait_for_loading(window: MainWindow, timeout_s: float = LOAD_TIMEOUT_S) -> b
     for signal in (timer.timeout, window.loaded, window.load_failed, window.worker.cancelled):
         signal.connect(loop.quit)
     timer.start(round(timeout_s * 1000))
-    if window.busy:
-        loop.exec()
+
+    def stop(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        traceback.print_exception(kind, value, tb)
+        if failures is not None:
+            failures.append(value)
+        loop.quit()
+
+    hook, sys.excepthook = sys.excepthook, stop
+    try:
+        if window.busy:
+            loop.exec()
+    finally:
+        sys.excepthook = hook
     return not window.busy
 
 
@@ -86,31 +109,69 @@ def save_screenshot(window: MainWindow, out: Path) -> bool:
     return window.grab().save(str(out), "PNG")
 
 
-def run(args: argparse.Namespace) -> int:
+def start_reading(paths: list[Path]) -> Worker:
+    """A worker already reading `paths`, so that the read (a .ncu-rep's child process) runs while
+    the window's modules are imported and its widgets built."""
+    from viewer.qt.loading import read_reports
+    from viewer.qt.workers import Worker
+
+    worker = Worker()
+    worker.submit(read_reports, paths)
+    return worker
+
+
+def open_window(args: argparse.Namespace) -> MainWindow:
+    """The window of `python -m viewer` shown, its files being read (the shipped comparison when
+    none are named); a screenshot's window at its fixed size, remembering nothing."""
     screenshot: Path | None = args.screenshot
     if screenshot is not None:
         quiet_offscreen_noise()
-    app = application()
-    window = MainWindow(record_recent=screenshot is None)
-    window.resize(PROJECTOR_SIZE if args.projector and screenshot is not None else DESK_SIZE)
-    window.set_tab(TABS.index(args.tab) if args.tab in TABS else 0)
-    window.show()
+    application()
+    paths = startup_paths(list(args.files))
+    reading = start_reading(paths) if paths else None
+    from viewer.qt.main_window import MainWindow  # the widgets' imports, while the files are read
+
+    window = MainWindow(record_recent=screenshot is None, worker=reading)
+    if paths:
+        window.show_reading(paths)
+    if screenshot is not None:
+        window.resize(PROJECTOR_SIZE if args.projector else DESK_SIZE)
+        maximized = False
+    else:
+        maximized = window_place.place(window, window.settings)
+    window.set_tab(READING_ORDER.index(args.tab) if args.tab in READING_ORDER else 0)
+    if maximized:
+        window.showMaximized()
+    else:
+        window.show()
     if args.projector:
         window.set_projector(True, full_screen=screenshot is None)
-    paths = startup_paths(list(args.files))
-    if paths:
-        window.open_paths(paths)
+    return window
+
+
+def run(args: argparse.Namespace) -> int:
+    """The window until it is closed, or its screenshot written: the exit status."""
+    screenshot: Path | None = args.screenshot
+    window = open_window(args)
+    app = application()
     if screenshot is None:
         return app.exec()
 
-    if not wait_for_loading(window):
+    failures: list[BaseException] = []
+    done = wait_for_loading(window, failures=failures)
+    if failures:
+        print("ncu-reader: the window failed while showing the files (the traceback is above)",
+              file=sys.stderr)
+        window.worker.cancel()
+        return 1
+    if not done:
         print(f"ncu-reader: loading did not finish within {LOAD_TIMEOUT_S} s", file=sys.stderr)
         window.worker.cancel()
         return 2
-    if window.last_error:
-        return 1
+    if window.last_error and not window.reports:
+        return 1  # nothing could be read: no picture
     if not save_screenshot(window, screenshot):
         print(f"ncu-reader: {screenshot}: could not write the PNG", file=sys.stderr)
         return 1
     window.worker.shutdown()
-    return 0
+    return 1 if window.last_error else 0

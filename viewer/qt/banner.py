@@ -1,4 +1,4 @@
-"""A one-line error shown over what is open."""
+"""Errors shown over what is open: one line each (a file refused, an export that failed)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,19 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from viewer.qt.style import Style
 
+# A pale red behind the message, bordered in the style's warning colour.
+BACKGROUND = "#fdecea"
+
 
 class Banner(QFrame):
-    """A one-line error over the tabs, with a button to dismiss it."""
+    """Errors over the page, one line each (plain text: a file name is never markup), with a
+    button to dismiss them."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("banner")
         self.text = QLabel(self)
+        self.text.setTextFormat(Qt.TextFormat.PlainText)
         self.text.setWordWrap(True)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         close = QToolButton(self)
@@ -28,7 +33,7 @@ class Banner(QFrame):
 
     def show_message(self, message: str, style: Style) -> None:
         c = style.colors
-        self.setStyleSheet(f"#banner {{ background: #fdecea; border: {style.px(2)}px solid "
+        self.setStyleSheet(f"#banner {{ background: {BACKGROUND}; border: {style.px(2)}px solid "
                            f"{c.warning}; }} #banner QLabel {{ color: {c.text}; }}")
         self.text.setFont(style.font("body", bold=True))
         self.text.setText(message)

@@ -9,13 +9,17 @@ loop.
 
 Python's cyclic garbage collector runs in whichever thread happens to allocate. Were it to free the
 last reference to a Qt widget from a pool thread, Qt would delete the widget there and crash. So
-once the first Worker exists, automatic collection is off and a timer on the GUI thread collects
-instead, generation by generation at the interpreter's own thresholds (pyqtgraph's
-GarbageCollector does the same).
+while a Worker exists or one of their jobs still runs, automatic collection is off and a timer on
+the GUI thread collects instead, generation by generation at the interpreter's own thresholds
+(pyqtgraph's GarbageCollector does the same). When the last Worker is gone and its last job has
+returned, or the application quits, automatic collection is back as it was (PySide destroys
+every Worker with the application, so one destroyed unquit counts too).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import gc
 import itertools
 import weakref
@@ -42,11 +46,12 @@ COLLECT_INTERVAL_MS = 500
 
 
 class GuiThreadCollector(QObject):
-    """Cyclic garbage collection on the GUI thread only (see the module docstring)."""
+    """Cyclic garbage collection on the GUI thread only, until `stop` (see the module docstring)."""
 
     def __init__(self, parent: QObject | None, interval_ms: int = COLLECT_INTERVAL_MS) -> None:
         super().__init__(parent)
         self.thresholds = gc.get_threshold()
+        self.was_enabled = gc.isenabled()
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.collect)
@@ -60,12 +65,20 @@ class GuiThreadCollector(QObject):
         if due:
             gc.collect(due[-1])
 
+    def stop(self) -> None:
+        """Automatic collection back as it was before this collector; the timer stops."""
+        if self.was_enabled:
+            gc.enable()
+        with contextlib.suppress(RuntimeError):  # the timer went with the application
+            self.timer.stop()
+
 
 class _Relay(QObject):
     """Lives on the GUI thread for the application's life; carries events from pool threads.
 
     A signal emitted from a pool thread reaches `_dispatch` queued, on the GUI thread, which hands
-    it to the worker that asked (if that worker still exists).
+    it to the worker that asked (if that worker still exists). It also keeps the collector while
+    a Worker exists (`users`) or a job has not returned (`running`), and not past the quit.
     """
 
     event = Signal(int, int, str, object)  # worker id, generation, kind, payload
@@ -74,13 +87,42 @@ class _Relay(QObject):
         super().__init__(parent)
         self.workers: weakref.WeakValueDictionary[int, Worker] = weakref.WeakValueDictionary()
         self.event.connect(self._dispatch)
-        self.collector = GuiThreadCollector(self)
+        self.users: set[int] = set()
+        self.running = 0
+        self.quitting = False
+        self.collector: GuiThreadCollector | None = None
+        if isinstance(parent, QCoreApplication):
+            parent.aboutToQuit.connect(self._quit)
 
     @Slot(int, int, str, object)
     def _dispatch(self, worker_id: int, generation: int, kind: str, payload: object) -> None:
+        if kind != _PROGRESS:  # the job has returned
+            self.running -= 1
+            self.collect_while_needed()
         worker = self.workers.get(worker_id)
         if worker is not None:
             worker._deliver(generation, kind, payload)
+
+    def hold(self, worker_id: int) -> None:
+        self.users.add(worker_id)
+        self.collect_while_needed()
+
+    def release(self, worker_id: int) -> None:
+        self.users.discard(worker_id)
+        self.collect_while_needed()
+
+    def collect_while_needed(self) -> None:
+        """Start the collector while a worker or a job needs it; stop it once none does."""
+        needed = (bool(self.users) or self.running > 0) and not self.quitting
+        if needed and self.collector is None:
+            self.collector = GuiThreadCollector(self)
+        elif not needed and self.collector is not None:
+            collector, self.collector = self.collector, None
+            collector.stop()
+
+    def _quit(self) -> None:
+        self.quitting = True
+        self.collect_while_needed()
 
 
 _relay: _Relay | None = None
@@ -97,6 +139,11 @@ def _the_relay() -> _Relay:
     if not current:
         _relay = _Relay(app)
     return _relay
+
+
+def _release(relay: _Relay, worker_id: int, _destroyed: object = None) -> None:
+    """A worker is gone: the collector stops once no worker or job needs it."""
+    relay.release(worker_id)
 
 
 def _run(fn: Callable[..., Any], args: tuple[Any, ...], job: Job, relay: _Relay, worker_id: int,
@@ -134,6 +181,8 @@ class Worker(QObject):
         self._relay = _the_relay()
         self._id = next(_worker_ids)
         self._relay.workers[self._id] = self
+        self._relay.hold(self._id)
+        self.destroyed.connect(functools.partial(_release, self._relay, self._id))
         self._generation = 0
         self._job: Job | None = None
         self.dropped = 0
@@ -161,6 +210,7 @@ class Worker(QObject):
         was_busy = self.busy
         self._job = Job(on_progress)
         job = self._job
+        relay.running += 1
         self._pool.start(lambda: _run(fn, args, job, relay, worker_id, generation))
         self.started.emit(generation)
         if not was_busy:

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench install-capture uninstall-capture install-desktop uninstall-desktop \
+.PHONY: run test bench install-capture uninstall-capture install-desktop uninstall-desktop \
 	test-system
 
 $(STAMP): pyproject.toml
@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_summary.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_kernel_list.py
+	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_first_picture.py
 
 # For admins, as root: the capture helper that pkexec runs (README, "For admins: capture").
 PREFIX ?= /usr/local

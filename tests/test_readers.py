@@ -45,8 +45,8 @@ def refusal(path: Path) -> str:
     return message
 
 
-def test_formats_are_the_four_named() -> None:
-    assert set(FORMATS) == {"ncu-rep", "details-text", "details-csv", "raw-csv"}
+def test_formats_are_the_five_named() -> None:
+    assert set(FORMATS) == {"ncu-rep", "details-text", "details-csv", "raw-csv", "reference"}
 
 
 @pytest.mark.parametrize(("name", "fmt"), [

@@ -49,9 +49,11 @@ def digest(data: bytes) -> str:
 
 
 def shipped_files(folder: Path, prefix: str) -> dict[str, str]:
-    """Each file of a data folder, by its name in the wheel, with its content's digest."""
-    return {f"{prefix}/{p.name}": digest(p.read_bytes())
-            for p in sorted(folder.iterdir()) if p.is_file() and p.suffix != ".pyc"}
+    """Each file of a data folder and its subfolders (resources/exercises/), by its name in the
+    wheel, with its content's digest."""
+    return {f"{prefix}/{p.relative_to(folder).as_posix()}": digest(p.read_bytes())
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.suffix != ".pyc" and "__pycache__" not in p.parts}
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +106,9 @@ def test_the_wheel_holds_every_package_and_the_shipped_data(wheel: Path) -> None
         expected |= shipped_files(ROOT / folder, prefix)
     assert data == expected
     assert {"viewer/profiles/naive.ncu-rep", "viewer/profiles/tiled.ncu-rep",
-            "viewer/profiles/metadata.json", "viewer/resources/ncu-reader.desktop"} <= set(data)
+            "viewer/profiles/metadata.json", "viewer/profiles/t4-reference.toml",
+            "viewer/resources/ncu-reader.desktop",
+            "viewer/resources/exercises/day42.toml"} <= set(data)
 
 
 def test_from_a_fresh_venv_summary_prints_the_shipped_comparison(venv: Path,
@@ -147,3 +151,15 @@ def test_from_a_fresh_venv_the_window_opens_the_shipped_comparison(venv: Path,
     default, named = pictures
     assert default[:8] == b"\x89PNG\r\n\x1a\n"
     assert default == named
+
+
+def test_from_a_fresh_venv_lesson_reads_the_reference_and_the_exercise(venv: Path,
+                                                                       tmp_path: Path) -> None:
+    """The T4 table and the exercise travel in the wheel: `lesson` finds both in the venv."""
+    python = venv / "bin" / "python"
+    done = run([python, "-m", "viewer", "lesson", "--json"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = json.loads(done.stdout)
+    assert Path(page["reference"]["source"]).is_relative_to(venv)
+    assert page["reference"]["source"].endswith("profiles/t4-reference.toml")
+    assert [q["id"] for q in page["exercise"]["questions"]] == ["1", "2", "3", "4"]

@@ -13,6 +13,10 @@ from pathlib import Path
 PROFILES_PACKAGE = "viewer.profiles"
 COMPARISON = ("naive.ncu-rep", "tiled.ncu-rep")
 """The naive-vs-tiled pair the app opens when it is given no file."""
+REFERENCE = "t4-reference.toml"
+"""The lesson's published Tesla T4 table (viewer.readers.reference reads it as a Report)."""
+METADATA = "metadata.json"
+"""How the shipped pair was captured: GPU, driver, ncu, clock control, launch order, commands."""
 
 
 def profiles_dir() -> Path:
@@ -27,3 +31,13 @@ def comparison() -> list[Path]:
     """The naive-vs-tiled reports (what the app opens by default); they may not exist yet."""
     folder = profiles_dir()
     return [folder / name for name in COMPARISON]
+
+
+def reference() -> Path:
+    """The lesson's published T4 table."""
+    return profiles_dir() / REFERENCE
+
+
+def metadata() -> Path:
+    """The shipped pair's capture record."""
+    return profiles_dir() / METADATA

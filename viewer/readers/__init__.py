@@ -34,6 +34,7 @@ _MODULES = {
     "details-text": "viewer.readers.details_text",
     "details-csv": "viewer.readers.details_csv",
     "raw-csv": "viewer.readers.raw_csv",
+    "reference": "viewer.readers.reference",
 }
 
 

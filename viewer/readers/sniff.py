@@ -5,6 +5,8 @@
   own output: `details-csv` when it has a `Metric Name` column (`--page details --csv`), else
   `raw-csv` (`--page raw --csv`, one column per metric).
 - Text that viewer.readers.details_text recognises: `details-text`.
+- A published reference table, TOML with the line `format = "ncu-reader reference 1"`
+  (viewer.readers.reference): `reference`.
 - Anything else is refused with a reason: an empty file, a directory, binary noise, UTF-16 text,
   ncu's own error text with no kernel (quoted), a file too big for its format, a foreign file.
 
@@ -27,7 +29,8 @@ NCU_REP = "ncu-rep"
 DETAILS_TEXT = "details-text"
 DETAILS_CSV = "details-csv"
 RAW_CSV = "raw-csv"
-FORMATS: tuple[str, ...] = (NCU_REP, DETAILS_TEXT, DETAILS_CSV, RAW_CSV)
+REFERENCE = "reference"
+FORMATS: tuple[str, ...] = (NCU_REP, DETAILS_TEXT, DETAILS_CSV, RAW_CSV, REFERENCE)
 
 NCU_REP_MAGIC = b"NVR\0"
 
@@ -39,6 +42,7 @@ MAX_BYTES: dict[str, int] = {
     DETAILS_CSV: 2048 * _MIB,
     RAW_CSV: 1024 * _MIB,
     DETAILS_TEXT: 512 * _MIB,
+    REFERENCE: 1 * _MIB,
 }
 
 # Bytes judged for binary noise, and bytes searched for a CSV header or a text export's marks.
@@ -156,6 +160,10 @@ def _format_of(path: Path, head: bytes) -> str:
     if _CSV_HEADER.search(head):
         return DETAILS_CSV if find_csv_header(path, head).is_details else RAW_CSV
     text = head.decode("utf-8", "replace")
+    from viewer.readers import reference  # small; imported when a text file is met
+
+    if reference.looks_like(text):
+        return REFERENCE
     quoted = ncu_error.reason(text)
     if quoted and not _KERNEL_EVIDENCE.search(text):
         raise ReportError(path, quoted)

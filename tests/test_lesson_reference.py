@@ -1,0 +1,95 @@
+"""The T4 table beside the open pair: what moved across GPUs and what did not, computed from the
+values (the provenance too is read from the file, not written in code)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import pytest
+
+from viewer import shipped
+from viewer.lesson import reference
+from viewer.model import Kernel
+from viewer.readers import read_report
+
+REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+
+
+@pytest.fixture(scope="module")
+def t4() -> list[Kernel]:
+    return reference.reference_report().kernels
+
+
+@pytest.fixture(scope="module")
+def h200() -> list[Kernel]:
+    return [read_report(path).kernels[0] for path in shipped.comparison()]
+
+
+def by_metric(rows: list[reference.CrossRow]) -> dict[str, reference.CrossRow]:
+    return {r.metric: r for r in rows}
+
+
+def test_every_row_of_the_table_in_its_order(t4, h200) -> None:
+    rows = reference.cross_gpu(t4, h200)
+    assert [r.label for r in rows] == [r.label for r in t4[0].published.rows]
+    assert len(rows) == 12
+
+
+def test_counts_did_not_move_and_hit_rates_durations_and_percentages_did(t4, h200) -> None:
+    rows = by_metric(reference.cross_gpu(t4, h200))
+    for metric in (REQUESTS, SECTORS, "sectors_per_request"):
+        assert rows[metric].moved is False, metric
+        assert "did not move (within 1 %)" in rows[metric].words
+    for metric in ("gpu__time_duration.sum", "l1tex__t_sector_hit_rate.pct",
+                   "lts__t_sector_hit_rate.pct",
+                   "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                   "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"):
+        assert rows[metric].moved is True, metric
+    assert rows["dram__bytes.sum"].here == (2_104_576, 2_101_504)  # read + written here
+    assert rows["gpu__time_duration.sum"].words == (
+        "Duration: moved: naive 1.18 ms -> 62.88 us, tiled 744.64 us -> 43.87 us (T4 -> here)")
+
+
+def test_the_summary_says_what_moved_what_did_not_and_where_the_order_changed(t4, h200) -> None:
+    words = reference.summary_words(reference.cross_gpu(t4, h200))
+    moved, held, order, separation = words
+    assert moved.startswith("Moved across GPUs") and "L1/TEX Hit Rate" in moved
+    assert held.startswith("Did not move") and REQUESTS in held and SECTORS in held
+    assert order == ("The order between the two kernels held on 11 of 12 rows; it changed on "
+                     "Memory Throughput (tiled higher on the T4, naive higher here).")
+    assert separation == ("Sectors moved separate the kernels more than Duration does on both "
+                          "GPUs: 8.05x against 1.58x on the T4, 8.00x against 1.43x here.")
+
+
+def test_the_t4_against_itself_moved_nothing(t4) -> None:
+    rows = reference.cross_gpu(t4, t4)
+    assert {r.moved for r in rows} == {False}
+    assert not any(w.startswith("Moved") for w in reference.summary_words(rows))
+
+
+def test_a_value_missing_here_cannot_be_told(t4, h200) -> None:
+    naive, tiled = h200
+    bare = dataclasses.replace(naive, metrics={k: v for k, v in naive.metrics.items()
+                                               if k != "lts__t_sector_hit_rate.pct"})
+    row = by_metric(reference.cross_gpu(t4, (bare, tiled)))["lts__t_sector_hit_rate.pct"]
+    assert row.moved is None and row.here[0] is None
+    assert "cannot be told" in row.words
+    assert any(w.startswith("Not in both") and "L2 Hit Rate" in w
+               for w in reference.summary_words([row]))
+
+
+def test_the_provenance_is_read_from_the_file(tmp_path: Path) -> None:
+    assert reference.provenance_text() == reference.REFERENCE_PROVENANCE
+    assert "Tesla T4 (CC 7.5), driver 595.84" in reference.REFERENCE_PROVENANCE
+    copy = tmp_path / "t4.toml"
+    shutil.copy(shipped.reference(), copy)
+    copy.write_text(copy.read_text().replace('driver = "595.84"', 'driver = "999.1"'))
+    assert "driver 999.1," in reference.provenance_text(read_report(copy))
+
+
+def test_only_a_published_reference_goes_first(h200) -> None:
+    with pytest.raises(ValueError, match="published reference"):
+        reference.cross_gpu(h200, h200)

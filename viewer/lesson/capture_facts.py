@@ -1,0 +1,83 @@
+"""What is known of how a report was captured: clock control, ncu version, launches skipped.
+
+A report file does not say (the readers see kernels and metrics); the record beside it does, and
+only three records are read: the provenance of a capture made by this app (`<report>.json`,
+viewer.capture.provenance), profiles/metadata.json for the shipped pair, and a published
+reference's own provenance. Anything else is unknown and stays None: never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from viewer import shipped
+from viewer.capture import helper
+from viewer.capture.provenance import read_provenance
+from viewer.model import Report
+from viewer.readers.reference import PublishedKernel
+
+_VERSION = re.compile(r"(\d{4}\.\d+(?:\.\d+)?)")
+_MAX_METADATA_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class CaptureFacts:
+    """A report's capture as its record says it; None where no record says."""
+
+    clock_control: str | None = None  # "base", "none", ...
+    ncu_version: str | None = None  # "2025.3.1"
+    launch_skip: int | None = None  # launches of the kernel passed over before the capture
+    record: str | None = None  # where these came from, for people
+
+
+def ncu_short(text: str | None) -> str | None:
+    """'Version 2025.3.1.0 (build 36398880)' or 'Nsight Compute 2025.3.1' -> '2025.3.1'."""
+    if not text:
+        return None
+    match = _VERSION.search(text)
+    return match.group(1) if match else text.strip() or None
+
+
+def capture_facts(report: Report) -> CaptureFacts:
+    """The clock control, ncu version and launch skip of `report`, from its record."""
+    first = report.kernels[0] if report.kernels else None
+    if isinstance(first, PublishedKernel) and first.published is not None:
+        p = first.published
+        return CaptureFacts(p.clock_control, ncu_short(p.ncu), p.launch_skip,
+                            f"the published provenance in {Path(p.source).name}")
+    path = Path(report.source)
+    record = read_provenance(path)
+    if record is not None:
+        # Every capture this app makes passes the helper's --launch-skip.
+        return CaptureFacts(record.clock, ncu_short(record.ncu_version), helper.LAUNCH_SKIP,
+                            f"the capture record {path.name}.json")
+    return _shipped_facts(path) or CaptureFacts()
+
+
+def _shipped_facts(path: Path) -> CaptureFacts | None:
+    """profiles/metadata.json's facts for a file the shipped pair's commands wrote."""
+    try:
+        folder = shipped.profiles_dir()
+        if path.resolve().parent != folder.resolve():
+            return None
+        with shipped.metadata().open("rb") as f:
+            data = json.loads(f.read(_MAX_METADATA_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    commands = data.get("commands")
+    if not isinstance(commands, list) or not any(
+            isinstance(c, str) and f"{folder.name}/{path.name}" in c for c in commands):
+        return None
+    clock = data.get("clock_control")
+    ncu = data.get("ncu")
+    order = data.get("launch_order")
+    skip = order.get("launch_skip") if isinstance(order, dict) else None
+    return CaptureFacts(clock if isinstance(clock, str) else None,
+                        ncu_short(ncu) if isinstance(ncu, str) else None,
+                        skip if type(skip) is int else None,
+                        f"{folder.name}/{shipped.METADATA}")

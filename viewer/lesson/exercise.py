@@ -1,0 +1,254 @@
+"""The lesson's exercise: questions answered by naming the report row that settles them.
+
+The text lives in TOML under resources/exercises/ (day42.toml ships; an instructor adds a day by
+adding a file with the same schema, no code). Each option of a question is the answer a click on
+one row gives: `answer(question, key)` finds the option whose target is that row and explains it;
+an answer that names no row is not accepted. A question may be answerable from this machine's
+own driver setting ([question.machine]); `machine_answer` says it in a sentence.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from viewer import metrics
+from viewer.capture import probe
+from viewer.reading import READING_ORDER
+
+# The reading steps a target sits in, and "none" for an answer no row gives.
+STEPS = (*READING_ORDER, "none")
+MARK = "ncu-reader exercise 1"
+RESOURCES_PACKAGE = "viewer.resources"
+EXERCISES = "exercises"
+DEFAULT = "day42.toml"
+# The lesson: "An answer that names no row and no counter is not finished."
+NO_ROW = ("An answer that names no row and no counter is not finished: click the row or the "
+          "counter that settles it.")
+
+
+class ExerciseError(ValueError):
+    """An exercise file that does not follow the schema; str() is one line naming the file."""
+
+    def __init__(self, source: str | Path | Traversable, reason: str) -> None:
+        super().__init__(f"{source}: {' '.join(reason.split())}")
+
+
+@dataclass(frozen=True)
+class Target:
+    """The row an answer names: its reading step, its key (a summary key or an ncu metric name)
+    and its label for people."""
+
+    step: str
+    key: str
+    label: str
+
+    @property
+    def metric(self) -> str:
+        """The ncu metric name of the row (a derived row keeps its summary key)."""
+        return metric_of(self.key)
+
+
+@dataclass(frozen=True)
+class Option:
+    text: str
+    correct: bool
+    explanation: str
+    target: Target
+
+
+@dataclass(frozen=True)
+class Machine:
+    """A question this machine's driver answers: the setting and a sentence for each value."""
+
+    setting: str
+    when_on: str
+    when_off: str
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    text: str
+    hints: list[str]
+    options: list[Option]
+    solution: str
+    machine: Machine | None = None
+
+    @property
+    def correct_options(self) -> list[Option]:
+        return [o for o in self.options if o.correct]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    title: str
+    questions: list[Question]
+    intro: str = ""
+    time: str = ""
+    submit: str = ""
+    rule: str = ""
+    closing: str = ""
+    source: str = ""
+    day: int | None = None
+    path: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    option: Option | None
+    explanation: str
+
+
+def metric_of(key: str) -> str:
+    """A summary key's ncu metric name; a metric name (or a derived key) as it is."""
+    return metrics.SUMMARY_METRICS.get(key, key)
+
+
+def label_of(key: str) -> str | None:
+    """The label the app shows for a row key, None when no table names it."""
+    if key in metrics.SUMMARY_KEYS:
+        return metrics.row_label(key)
+    for summary_key, metric in metrics.SUMMARY_METRICS.items():
+        if metric == key:
+            return metrics.row_label(summary_key)
+    try:
+        return metrics.label(key)
+    except KeyError:
+        return None
+
+
+def exercise_files() -> list[Traversable]:
+    """Every exercise the app carries, by name."""
+    folder = resources.files(RESOURCES_PACKAGE).joinpath(EXERCISES)
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".toml")),
+                  key=lambda f: f.name)
+
+
+def load_exercise(path: str | Path | Traversable | None = None) -> Exercise:
+    """The exercise in `path` (default: the shipped day 42); ExerciseError naming the file."""
+    source = path if path is not None else resources.files(RESOURCES_PACKAGE).joinpath(
+        EXERCISES, DEFAULT)
+    if isinstance(source, str):
+        source = Path(source)
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExerciseError(source, f"cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ExerciseError(source, f"is not valid TOML ({exc})") from None
+    return _exercise(source, data)
+
+
+def _text(where: dict, key: str, what: str, source, required: bool = True) -> str:
+    value = where.get(key, None if required else "")
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ExerciseError(source, f"{what}: {key} must be text")
+    return value.strip()
+
+
+def _exercise(source, data: dict) -> Exercise:
+    if data.get("format") != MARK:
+        raise ExerciseError(source, f'format must be "{MARK}", not {data.get("format")!r}')
+    raw = data.get("question")
+    if not isinstance(raw, list) or not raw:
+        raise ExerciseError(source, "it holds no [[question]]")
+    questions = [_question(source, i, q) for i, q in enumerate(raw, 1)]
+    ids = [q.id for q in questions]
+    if len(set(ids)) != len(ids):
+        raise ExerciseError(source, f"question ids repeat: {ids}")
+    day = data.get("day")
+    if day is not None and (isinstance(day, bool) or not isinstance(day, int)):
+        raise ExerciseError(source, "day must be a whole number")
+    extra = {k: _text(data, k, "the exercise", source, required=False)
+             for k in ("intro", "time", "submit", "rule", "closing", "source")}
+    return Exercise(_text(data, "title", "the exercise", source), questions, **extra, day=day,
+                    path=str(source))
+
+
+def _question(source, number: int, q: object) -> Question:
+    if not isinstance(q, dict):
+        raise ExerciseError(source, f"question {number} is not a table")
+    where = f"question {number}"
+    qid = q.get("id", str(number))
+    if not isinstance(qid, str) or not qid.strip():
+        raise ExerciseError(source, f"{where}: id must be text")
+    hints = q.get("hints", [])
+    if not isinstance(hints, list) or not all(isinstance(h, str) and h.strip() for h in hints):
+        raise ExerciseError(source, f"{where}: hints must be a list of text")
+    raw_options = q.get("option")
+    if not isinstance(raw_options, list) or len(raw_options) < 2:
+        raise ExerciseError(source, f"{where}: needs two or more [[question.option]]")
+    options = [_option(source, f"{where}, option {i}", o) for i, o in enumerate(raw_options, 1)]
+    if not any(o.correct for o in options):
+        raise ExerciseError(source, f"{where}: no option is correct")
+    rows = [o.target.metric for o in options if o.target.step != "none"]
+    if len(set(rows)) != len(rows):
+        raise ExerciseError(source, f"{where}: two options name the same row, so a click on it "
+                                    "could not tell them apart")
+    return Question(qid.strip(), _text(q, "text", where, source), [h.strip() for h in hints],
+                    options, _text(q, "solution", where, source), _machine(source, where, q))
+
+
+def _option(source, where: str, o: object) -> Option:
+    if not isinstance(o, dict):
+        raise ExerciseError(source, f"{where} is not a table")
+    correct = o.get("correct")
+    if not isinstance(correct, bool):
+        raise ExerciseError(source, f"{where}: correct must be true or false")
+    t = o.get("target")
+    if not isinstance(t, dict):
+        raise ExerciseError(source, f"{where}: target = {{ step, key }} is missing")
+    step = t.get("step")
+    if step not in STEPS:
+        raise ExerciseError(source, f"{where}: target step must be one of {', '.join(STEPS)}")
+    key = t.get("key", "")
+    if not isinstance(key, str) or (step != "none" and not (
+            key in metrics.SUMMARY_KEYS or metrics.is_metric_name(key))):
+        raise ExerciseError(source, f"{where}: target key {key!r} is neither a summary key of "
+                                    "viewer/metrics.py nor an ncu metric name")
+    label = t.get("label") or label_of(key) or ("" if step == "none" else None)
+    if not isinstance(label, str):
+        raise ExerciseError(source, f"{where}: no table labels {key!r}: give the target a label")
+    return Option(_text(o, "text", where, source), correct,
+                  _text(o, "explanation", where, source), Target(step, key, label))
+
+
+def _machine(source, where: str, q: dict) -> Machine | None:
+    m = q.get("machine")
+    if m is None:
+        return None
+    if not isinstance(m, dict) or m.get("setting") != "RmProfilingAdminOnly":
+        raise ExerciseError(source, f"{where}: machine.setting must be RmProfilingAdminOnly "
+                                    "(the one driver setting the app reads)")
+    return Machine(m["setting"], _text(m, "when_1", f"{where} machine", source),
+                   _text(m, "when_0", f"{where} machine", source))
+
+
+def answer(question: Question, target_key: str | None) -> Verdict:
+    """The verdict on answering `question` by naming the row `target_key` (a summary key or an
+    ncu metric name); naming no row is not an answer."""
+    if not target_key:
+        return Verdict(False, None, NO_ROW)
+    wanted = metric_of(target_key)
+    for option in question.options:
+        if option.target.step != "none" and option.target.metric == wanted:
+            return Verdict(option.correct, option, option.explanation)
+    named = label_of(target_key) or target_key
+    return Verdict(False, None, f"{named} does not settle this question: pick the row whose "
+                                "value answers it (the hints say where to look).")
+
+
+def machine_answer(question: Question, params: Path = probe.PARAMS) -> str | None:
+    """This machine's answer to a question its driver setting settles, None where the question
+    has none or there is no NVIDIA driver to read."""
+    if question.machine is None:
+        return None
+    admin_only = probe.admin_only(params)
+    if admin_only is None:
+        return None
+    return question.machine.when_on if admin_only else question.machine.when_off

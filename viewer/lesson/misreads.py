@@ -1,0 +1,174 @@
+"""The lesson's misreads, caught next to the number they are misread from.
+
+Each is worded from the values in front of the reader, never a fixed sentence: Memory Throughput
+read as DRAM bandwidth (and, where DRAM is itself the busiest unit, the two rows agreeing); a
+capture of a kernel's first launch; a request ratio read without the sector count; two reports
+from different GPUs, clock controls or ncu versions; durations from a profiled run when bare ones
+are on offer. What a report and its record do not say stays unknown: no warning is made from a
+guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer import formatting as fmt
+from viewer import reading
+from viewer.lesson.capture_facts import CaptureFacts, capture_facts
+from viewer.metrics import SUMMARY_METRICS
+from viewer.model import Kernel, Report
+from viewer.names import kernel_names
+
+# Memory Throughput and DRAM Throughput within this many points: the two rows agree.
+AGREE_POINTS = 1.0
+# Request and sector ratios within this share of each other tell the same story.
+SAME_RATIO = 0.05
+DEVICE_KEY = "device"  # where the GPU, clock and ncu warnings sit: the compare line
+
+_REQUESTS = SUMMARY_METRICS["global_load_requests"]
+_SECTORS = SUMMARY_METRICS["global_load_sectors"]
+
+
+@dataclass(frozen=True)
+class Misread:
+    """A warning next to the row `key` (a summary key, or DEVICE_KEY for the compare line)."""
+
+    key: str
+    text: str
+    kind: str
+
+
+def misreads(kernel: Kernel, report: Report | None = None) -> list[Misread]:
+    """The misreads one kernel's values invite; with its `report`, a first-launch capture too."""
+    found = [m for m in (_memory_vs_dram(kernel),) if m is not None]
+    if report is not None:
+        first = _first_launch(kernel, report)
+        if first is not None:
+            found.append(first)
+    return found
+
+
+def _memory_vs_dram(kernel: Kernel) -> Misread | None:
+    sol = reading.speed_of_light(kernel)
+    memory, dram = sol.memory_pct, sol.dram_pct
+    if memory is None or dram is None:
+        return None
+    m, d = fmt.percent(memory), fmt.percent(dram)
+    if abs(memory - dram) <= AGREE_POINTS:
+        return Misread("memory_throughput_pct", (
+            f"Memory Throughput {m} and DRAM Throughput {d} agree here: DRAM is itself the "
+            "busiest memory unit, so on this kernel both rows measure DRAM. They still answer "
+            "different questions: on a kernel whose working set sits in the caches, Memory "
+            "Throughput is another unit's and DRAM Throughput falls away from it."),
+            "memory-is-dram")
+    others = [u for u in sol.units if u.name != "DRAM" and u.pct is not None]
+    busiest = max(others, key=lambda u: u.pct or 0.0) if others else None
+    unit = "that unit is not DRAM" if busiest is None else (
+        f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak")
+    return Misread("memory_throughput_pct", (
+        f"Memory Throughput {m} is the busiest memory unit against its own peak, not DRAM "
+        f"bandwidth: here {unit}, and DRAM Throughput is {d}."), "memory-not-dram")
+
+
+def _first_launch(kernel: Kernel, report: Report) -> Misread | None:
+    same = [k for k in report.kernels if k.name == kernel.name]
+    if not same or same[0] is not kernel:
+        return None
+    facts = capture_facts(report)
+    if facts.launch_skip == 0:
+        text = (f"This is the first launch of {kernel.name}, and the capture skipped none "
+                f"({facts.record}): lazy module loading made it pay its own load, a cost you "
+                "will never pay again. Skip past the warm-ups.")
+    elif facts.launch_skip is None and len(same) > 1:
+        text = (f"This is the first of the {len(same)} launches of {kernel.name} in this "
+                "report. If the capture skipped none (nothing records it), lazy module loading "
+                "made this one pay a one-time cost: read a later launch.")
+    else:
+        return None
+    return Misread("duration_ns", text, "first-launch")
+
+
+def profiled_duration_note(timing_available: bool) -> Misread | None:
+    """Where the timing tab offers bare times, the report's Duration is from a profiled run."""
+    if not timing_available:
+        return None
+    return Misread("duration_ns", (
+        "Duration comes from the profiled run: Nsight Compute serializes the kernel and replays "
+        "it once per collection pass. Take times from the timing tab's bare run and counters "
+        "from the report, never both from one run."), "profiled-duration")
+
+
+def compare_misreads(a: Kernel, b: Kernel, a_report: Report, b_report: Report) -> list[Misread]:
+    """The misreads a comparison of kernel `a` (in `a_report`) with `b` invites."""
+    names = kernel_names([a, b])
+    if names[0] == names[1]:
+        names = [f"{names[0]} ({a_report.file_name})", f"{names[1]} ({b_report.file_name})"]
+    found = [_request_ratio(a, b, names)]
+    found += _devices(a, b, names)
+    found += _records(capture_facts(a_report), capture_facts(b_report), names)
+    return [m for m in found if m is not None]
+
+
+def _request_ratio(a: Kernel, b: Kernel, names: list[str]) -> Misread | None:
+    ra, rb = a.metric(_REQUESTS), b.metric(_REQUESTS)
+    if ra is None or rb is None or ra == rb or 0 in (ra, rb):
+        return None
+    big, small = (names[0], names[1]) if ra > rb else (names[1], names[0])
+    requests = max(ra, rb) / min(ra, rb)
+    sa, sb = a.metric(_SECTORS), b.metric(_SECTORS)
+    if sa is None or sb is None or 0 in (sa, sb):
+        lacking = " and ".join(n for n, s in zip(names, (sa, sb), strict=True) if s is None)
+        return Misread("global_load_requests", (
+            f"{big} issues {requests:.2f}x the global load requests of {small}, but the sector "
+            f"count is {fmt.NOT_IN_REPORT} for {lacking or 'one of them'}: a request costs as "
+            "many sectors as its lanes touch, so the request ratio alone is not the traffic."),
+            "request-ratio")
+    sectors = (sa / sb) if ra > rb else (sb / sa)
+    if abs(sectors - requests) <= SAME_RATIO * requests:
+        return None
+    spr = [reading.sectors_per_request(k) for k in (a, b)]
+    return Misread("global_load_requests", (
+        f"{big} issues {requests:.2f}x the global load requests of {small} but moves "
+        f"{sectors:.2f}x the sectors: {fmt.sectors_per_request(spr[0])} sectors per request "
+        f"for {names[0]} against {fmt.sectors_per_request(spr[1])} for {names[1]}. Read the "
+        "request ratio with the sector count beside it."), "request-ratio")
+
+
+def _devices(a: Kernel, b: Kernel, names: list[str]) -> list[Misread | None]:
+    known = all(k.device_name for k in (a, b)) or all(k.cc for k in (a, b))
+    same_name = a.device_name == b.device_name or not (a.device_name and b.device_name)
+    same_cc = a.cc == b.cc or not (a.cc and b.cc)
+    if not known or (same_name and same_cc):
+        return []
+
+    def gpu(k: Kernel) -> str:
+        return f"{k.device_name or 'an unnamed GPU'} (CC {k.cc or fmt.MISSING})"
+
+    return [Misread(DEVICE_KEY, (
+        f"Different GPUs: {names[0]} ran on {gpu(a)}, {names[1]} on {gpu(b)}. Durations, hit "
+        "rates and throughput percentages do not carry across GPUs; request and sector counts "
+        "do."), "different-gpu")]
+
+
+def _records(fa: CaptureFacts, fb: CaptureFacts, names: list[str]) -> list[Misread | None]:
+    found: list[Misread | None] = []
+    for field, kind, words, why in (
+            ("clock_control", "clocks", "clock controls",
+             "--clock-control base pins the clocks for the collection; without it a card warm "
+             "for one capture and cold for the other gives two rooflines rather than one."),
+            ("ncu_version", "ncu", "Nsight Compute versions",
+             "versions label and group some rows differently; compare rows by metric name.")):
+        va, vb = getattr(fa, field), getattr(fb, field)
+        if va is not None and vb is not None and va != vb:
+            shown = "--clock-control " if field == "clock_control" else "ncu "
+            found.append(Misread(DEVICE_KEY, (
+                f"Different {words}: {names[0]} {shown}{va} ({fa.record}), {names[1]} "
+                f"{shown}{vb} ({fb.record}). {why[:1].upper()}{why[1:]}"),
+                f"different-{kind}"))
+        elif (va is None) != (vb is None):
+            unknown = names[0] if va is None else names[1]
+            known, record = (vb, fb.record) if va is None else (va, fa.record)
+            found.append(Misread(DEVICE_KEY, (
+                f"The {words[:-1]} of {unknown} is unknown (no record of its capture), while the "
+                f"other's is {known} ({record}): they may differ."), f"unknown-{kind}"))
+    return found

@@ -1,0 +1,187 @@
+"""`python -m viewer lesson [FILES...] [--json]`: the lesson's page for a naive and tiled pair.
+
+For the reports named (default: the shipped pair) it prints the predictions against the counters
+(derived, measured, difference, match) with the published T4 value beside each, the speed
+reading, the T4 reference set against the pair (what moved across GPUs and what did not), and the
+exercise's questions with the rows their answers name. Course builds check pages with it. Files
+that cannot be read, or that do not hold the lesson's two kernels, are one line on stderr and
+exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import TextIO
+
+from viewer import formatting as fmt
+from viewer import shipped
+from viewer.lesson import exercise, misreads, pair, reference, reveal
+from viewer.model import Kernel, Report, ReportError
+from viewer.predict import DerivationError
+
+DESCRIPTION = ("The lesson's predictions against the counters of a naive and tiled matmul pair, "
+               "the published T4 reference beside them, and the exercise.")
+_WIDTH = 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """lesson's options, for viewer/cli.py's command tree."""
+    parser.add_argument("files", nargs="*", type=Path,
+                        help="reports or exports holding the lesson's naive and tiled matmuls "
+                             "(default: the shipped pair)")
+    parser.add_argument("--json", action="store_true", help="one JSON object: reveal, speed, "
+                                                            "reference, exercise")
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Print the lesson's page for parsed options; returns the exit status."""
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        page = lesson_page(args.files or shipped.comparison())
+    except (ReportError, pair.NotTheLesson, DerivationError, exercise.ExerciseError) as exc:
+        print(f"lesson: {exc}", file=err)
+        return 1
+    print(json.dumps(page, indent=1) if args.json else page_text(page), file=out)
+    return 0
+
+
+def _read(paths: Sequence[str | Path]) -> list[tuple[Kernel, Report]]:
+    from viewer.readers import read_report
+
+    found = []
+    for path in paths:
+        report = read_report(path)
+        found += [(k, report) for k in report.kernels]
+    return found
+
+
+def _report_of(kernel: Kernel, found: list[tuple[Kernel, Report]]) -> Report:
+    return next(r for k, r in found if k is kernel)
+
+
+def lesson_page(paths: Sequence[str | Path]) -> dict:
+    """Everything the page shows, as plain data (the --json form)."""
+    found = _read(paths)
+    try:
+        naive, tiled = pair.find_pair([k for k, _ in found])
+    except pair.NotTheLesson as exc:
+        names = ", ".join(str(p) for p in paths)
+        raise pair.NotTheLesson(f"{names}: {exc}") from None
+    reports = _report_of(naive, found), _report_of(tiled, found)
+    rows = reveal.reveal(naive, tiled)
+    t4_report = reference.reference_report()
+    t4 = pair.find_pair(t4_report.kernels)
+    t4_rows = {(r.kernel, r.quantity): r for r in reveal.reveal(*t4)}
+    cross = reference.cross_gpu(t4, (naive, tiled))
+    ex = exercise.load_exercise()
+    dim = pair.lesson_dim(naive)
+    return {
+        "reveal": {
+            "files": [str(p) for p in paths],
+            "kernels": {"naive": naive.name, "tiled": tiled.name},
+            "devices": {"naive": naive.device_label, "tiled": tiled.device_label},
+            "dim": dim,
+            "tile": pair.lesson_tile(naive),
+            "rows": [{**asdict(r), "match": r.match,
+                      "t4": t4_rows[(r.kernel, r.quantity)].measured} for r in rows],
+            "warnings": [asdict(m) for m in misreads.compare_misreads(naive, tiled, *reports)],
+        },
+        "speed": asdict(reveal.speed(naive, tiled)),
+        "reference": {
+            "source": t4_report.source,
+            "provenance": reference.provenance_text(t4_report),
+            "speed": asdict(reveal.speed(*t4)),
+            "rows": [{**asdict(r), "unit": r.unit} for r in cross],
+            "summary": reference.summary_words(cross),
+            "warnings": [asdict(m) for m in misreads.compare_misreads(
+                t4[0], naive, t4_report, reports[0])],
+        },
+        "exercise": {
+            "title": ex.title, "day": ex.day, "source": ex.source, "intro": ex.intro,
+            "rule": ex.rule,
+            "questions": [{"id": q.id, "text": q.text, "hints": q.hints, "solution": q.solution,
+                           "machine_answer": exercise.machine_answer(q),
+                           "options": [asdict(o) for o in q.options]} for q in ex.questions],
+        },
+    }
+
+
+def _wrap(text: str, indent: str, first: str | None = None) -> str:
+    return textwrap.fill(" ".join(text.split()), width=_WIDTH,
+                         initial_indent=indent if first is None else first,
+                         subsequent_indent=indent, break_on_hyphens=False)
+
+
+def _figure(quantity: str, value: float | None) -> str:
+    if quantity == "sectors_per_request":
+        return fmt.sectors_per_request(value)
+    if quantity == "dram_bytes" and value is not None:
+        return f"{value:,.0f} B"
+    return fmt.count(value)
+
+
+def _difference(row: dict) -> str:
+    d, m = row["derived"], row["measured"]
+    if d is None or m is None or d == 0:
+        return fmt.MISSING
+    pct = 100 * (m - d) / d
+    return "0 %" if pct == 0 else f"{pct:+.2g} %" if abs(pct) < 10 else f"{pct:+.1f} %"
+
+
+def _match(row: dict) -> str:
+    if row["quantity"] == "dram_bytes":
+        return "floor"
+    return {True: "yes", False: "no", None: fmt.MISSING}[row["match"]]
+
+
+def page_text(page: dict) -> str:
+    """The page for people, in the lesson's order."""
+    rv, sp, ref, ex = page["reveal"], page["speed"], page["reference"], page["exercise"]
+    devices = ", ".join(dict.fromkeys(d or "unknown GPU" for d in rv["devices"].values()))
+    lines = [f"The lesson's predictions, against the counters: {', '.join(rv['files'])}",
+             f"{rv['kernels']['naive']} and {rv['kernels']['tiled']}, {rv['dim']} x {rv['dim']} x "
+             f"{rv['dim']} on {rv['tile']} x {rv['tile']} tiles; {devices}", "",
+             f"{'kernel':<7} {'prediction':<29} {'derived':>12} {'measured':>12} "
+             f"{'difference':>10} {'match':>6} {'T4 (published)':>16}"]
+    for row in rv["rows"]:
+        lines.append(f"{row['kernel']:<7} {row['label']:<29} "
+                     f"{_figure(row['quantity'], row['derived']):>12} "
+                     f"{_figure(row['quantity'], row['measured']):>12} "
+                     f"{_difference(row):>10} {_match(row):>6} "
+                     f"{_figure(row['quantity'], row['t4']):>16}")
+        lines.append(_wrap(row["reading"], " " * 8))
+    lines += ["", _wrap(f"Speed: {sp['reading']}", ""), ""]
+    if rv["warnings"]:
+        lines.append("Read with care:")
+        lines += [_wrap(w["text"], "    ", "  - ") for w in rv["warnings"]]
+        lines.append("")
+    lines += [_wrap(f"The published T4 reference ({Path(ref['source']).name}): "
+                    f"{ref['provenance']}", ""), _wrap(f"On the T4: {ref['speed']['reading']}",
+                                                       "  "), "",
+              f"  {'row':<48} {'T4 naive':>12} {'T4 tiled':>12} {'here naive':>12} "
+              f"{'here tiled':>12}  moved"]
+    for row in ref["rows"]:
+        cells = [fmt.by_unit(v, row["unit"]) for v in (*row["t4"], *row["here"])]
+        moved = {True: "yes", False: "no", None: fmt.MISSING}[row["moved"]]
+        lines.append(f"  {row['label']:<48} " + " ".join(f"{c:>12}" for c in cells)
+                     + f"  {moved}")
+    lines += [""] + [_wrap(w, "  ") for w in ref["summary"]]
+    if ref["warnings"]:
+        lines.append("  The T4 beside this pair, read with care:")
+        lines += [_wrap(w["text"], "    ", "  - ") for w in ref["warnings"]]
+    lines += ["", f"Exercise: {ex['title']} (day {ex['day']}), {len(ex['questions'])} questions",
+              _wrap(ex["rule"], "  ")]
+    for q in ex["questions"]:
+        lines.append(_wrap(q["text"], "     ", f"  {q['id'] + '.':<3}"))
+        named = [f"{o['target']['label']} ({o['target']['step']})" for o in q["options"]
+                 if o["correct"]]
+        lines.append(_wrap(f"answered by the row: {'; '.join(named)}", "       "))
+        if q["machine_answer"]:
+            lines.append(_wrap(f"on this machine: {q['machine_answer']}", "       "))
+    return "\n".join(lines)

@@ -4,9 +4,10 @@ Reports are read by a job on viewer.qt.workers.Worker, never on the GUI thread; 
 applies what comes back. A file that cannot be read is refused with one line naming it (banner and
 stderr) while the others open; when none can be read, what was open stays. One kernel is read
 alone; two (two files, one file with two kernels, or two rows picked in the kernel list) are
-compared, A against B. The window's other jobs live beside it: window_menus (actions and menus),
-reading_page, compare_line, projector_mode, exporting, opening (Open, drops), window_place
-(its size and place).
+compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4
+beside this report after Timing (reading_page). The window's other jobs live beside it:
+window_menus (actions and menus), reading_page, compare_line, projector_mode, exporting, opening
+(Open, drops), window_place (its size and place), exercise_panel (the exercise's dock).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from viewer.model import Kernel, Report
-from viewer.qt import exporting, opening, projector_mode, window_menus, window_place
+from viewer.qt import exercise_panel, exporting, opening, projector_mode, window_menus, window_place
 from viewer.qt import recent as recent_files
 from viewer.qt.capture_dialog import shutdown_captures
 from viewer.qt.empty_page import EmptyPage
@@ -99,7 +100,11 @@ class MainWindow(QMainWindow):
         self.worker.progress.connect(line.show_progress)
         self.worker.cancelled.connect(self._show_cancelled)
         self.worker.busy_changed.connect(self._show_busy)
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.predict_tab.jump.connect(self.show_metric)
+        self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
         projector_mode.apply_style(self)
+        exercise_panel.install(self)  # E's exercise dock (issue 9): its key, View entry, jumps
 
     def _build_reading_page(self, tabs: Sequence[QWidget] | None) -> None:
         page = ReadingPage(default_tabs() if tabs is None else tabs, self.tab_style, self)
@@ -107,6 +112,8 @@ class MainWindow(QMainWindow):
         self.tab_pages, self.tabs = page.tab_pages, page.tabs
         self.timing_panel, self.timing_scroll = page.timing_panel, page.timing_scroll
         self.banner, self.compare_line = page.banner, page.compare_line
+        self.predict_tab, self.reference_tab = page.predict_tab, page.reference_tab
+        self.lesson_pages = page.lesson_pages
 
     def open_dialog(self) -> None:
         opening.open_dialog(self)
@@ -197,15 +204,26 @@ class MainWindow(QMainWindow):
         self.picks = list(entries)[:2]
         self.names = compare_names(self.picks)
         kernels = self.kernels
-        for page in self.tab_pages:
+        for page in [*self.tab_pages, *self.lesson_pages]:
             if kernels:
                 page.set_kernels(kernels, self.names)
             else:
                 page.clear()
         self.swap_action.setEnabled(self.compare_mode)
-        self.compare_line.show_picks(self.picks, self.names, self.tab_style)
-        self.place_compare_line()
+        self.show_compare_line()
         self.update_status()
+
+    def show_compare_line(self) -> None:
+        """What is compared, with the pair's misread warnings except on Predict: they quote
+        measured values, and nothing measured shows there before Reveal."""
+        predicting = self.tabs.currentWidget() is self.predict_tab
+        self.compare_line.show_picks(self.picks, self.names, self.tab_style,
+                                     () if predicting else self.reports)
+        self.place_compare_line()
+
+    def _tab_changed(self) -> None:
+        window_menus.enable_reveal(self)
+        self.show_compare_line()
 
     def swap(self) -> None:
         """Swap A and B of the comparison."""
@@ -224,14 +242,20 @@ class MainWindow(QMainWindow):
         show_dock(self, self.kernel_dock, visible)
 
     def set_tab(self, index: int) -> None:
+        """Show reading step `index` (0: Speed Of Light)."""
         self.reading_page.set_tab(index)
 
     def next_tab(self) -> None:
-        """The next step of the reading order (from the timing tab: the first step)."""
-        self.set_tab(self.reading_page.step_after(+1))
+        """The next step, Predict and the reading order round (from Timing or the T4: Predict)."""
+        self.tabs.setCurrentWidget(self.reading_page.step_after(+1))
 
     def previous_tab(self) -> None:
-        self.set_tab(self.reading_page.step_after(-1))
+        self.tabs.setCurrentWidget(self.reading_page.step_after(-1))
+
+    def show_metric(self, metric: str) -> None:
+        """Show the reading tab that holds a counter's row, the row framed (a revealed
+        prediction was clicked)."""
+        self.reading_page.show_metric(metric)
 
     def current_tab(self) -> QWidget:
         return self.tabs.currentWidget()
@@ -246,6 +270,10 @@ class MainWindow(QMainWindow):
     def set_projector(self, on: bool, full_screen: bool = True) -> None:
         """Large type, high contrast, no side panels; full screen unless told otherwise."""
         projector_mode.set_projector(self, on, full_screen)
+        for page in self.lesson_pages:
+            if page.style_ != self.tab_style:
+                page.set_style(self.tab_style)
+        self.show_compare_line()
 
     def place_compare_line(self) -> None:
         self.reading_page.place_compare_line(self.tab_style, self.width())

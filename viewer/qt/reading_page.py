@@ -1,5 +1,6 @@
-"""The reading page: a banner for a file that was refused, the compare line, and the tabs in the
-reading order (1 speed of light, 2 memory, 3 occupancy), then the timing tab outside it."""
+"""The reading page: a banner for a file that was refused, the compare line, and the tabs: Predict
+(step 0: commit to numbers before reading), the reading order (1 speed of light, 2 memory,
+3 occupancy), then the timing tab and the published T4 beside this report, outside it."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWid
 
 from viewer.qt.banner import Banner
 from viewer.qt.compare_line import CompareLine
+from viewer.qt.predict_tab import PredictTab
+from viewer.qt.reference_tab import ReferenceTab
 from viewer.qt.style import Style
 from viewer.qt.timing_panel import TimingPanel
 
 TIMING_TIP = "Time the naive and tiled matmuls on this machine's GPU (Ctrl+R)"
+# Where a counter's row lives when no tab shows it as a row: the memory chart's counters.
+MEMORY_STEP = "memory"
 
 
 def default_tabs() -> list[QWidget]:
@@ -32,7 +37,8 @@ def tab_title(page: QWidget, index: int) -> str:
 
 
 class ReadingPage(QWidget):
-    """`banner`, `compare_line` and `tabs` (the `tab_pages`, then `timing_scroll`) in `column`."""
+    """`banner`, `compare_line` and `tabs` in `column`: `predict_tab`, the `tab_pages` (the
+    reading steps), `timing_scroll`, `reference_tab`; `lesson_pages` are the two lesson tabs."""
 
     def __init__(self, tab_pages: Sequence[QWidget], style: Style,
                  parent: QWidget | None = None) -> None:
@@ -41,16 +47,20 @@ class ReadingPage(QWidget):
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.setUsesScrollButtons(True)  # a narrow projector must not widen the window
+        self.predict_tab = PredictTab(style)
+        self.reference_tab = ReferenceTab(style)
+        self.lesson_pages: list[PredictTab | ReferenceTab] = [self.predict_tab,
+                                                              self.reference_tab]
+        self._add(self.predict_tab, PredictTab.TITLE, PredictTab.QUESTION)
         for number, page in enumerate(self.tab_pages):
-            self.tabs.addTab(page, tab_title(page, number))
-            self.tabs.setTabToolTip(number, getattr(page, "QUESTION", ""))
+            self._add(page, tab_title(page, number), getattr(page, "QUESTION", ""))
         self.timing_panel = TimingPanel(style, self)
         self.timing_scroll = QScrollArea(self)  # its projector sizes must not widen the window
         self.timing_scroll.setWidgetResizable(True)
         self.timing_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.timing_scroll.setWidget(self.timing_panel)
-        self.tabs.addTab(self.timing_scroll, "Timing")
-        self.tabs.setTabToolTip(self.tabs.indexOf(self.timing_scroll), TIMING_TIP)
+        self._add(self.timing_scroll, "Timing", TIMING_TIP)
+        self._add(self.reference_tab, ReferenceTab.TITLE, ReferenceTab.QUESTION)
         self.banner = Banner(self)
         self.compare_line = CompareLine(self)
         self.column = QVBoxLayout(self)
@@ -60,17 +70,45 @@ class ReadingPage(QWidget):
         self.column.addWidget(self.compare_line)
         self.column.addWidget(self.tabs, 1)
 
-    def set_tab(self, index: int) -> None:
-        self.tabs.setCurrentIndex(max(0, min(index, self.tabs.count() - 1)))
+    def _add(self, page: QWidget, title: str, tip: str) -> None:
+        self.tabs.addTab(page, title)
+        self.tabs.setTabToolTip(self.tabs.indexOf(page), tip)
 
-    def step_after(self, delta: int) -> int:
-        """The tab `delta` steps along the reading order, round; from the timing tab, the first
-        step forward and the last one back."""
-        steps = len(self.tab_pages)
-        index = self.tabs.currentIndex()
-        if index >= steps:
-            return 0 if delta > 0 else steps - 1
-        return (index + delta) % steps
+    @property
+    def steps(self) -> list[QWidget]:
+        """The steps the arrows go round: Predict, then the reading order."""
+        return [self.predict_tab, *self.tab_pages]
+
+    def set_tab(self, index: int) -> None:
+        """Show reading step `index` (0 is step 1, Speed Of Light), kept within the steps."""
+        if self.tab_pages:
+            self.tabs.setCurrentWidget(self.tab_pages[max(0, min(index,
+                                                                 len(self.tab_pages) - 1))])
+
+    def step_after(self, delta: int) -> QWidget:
+        """The step `delta` along Predict and the reading order, round; from the timing or the
+        T4 tab, the first step (Predict) forward and the last one back."""
+        steps = self.steps
+        current = self.tabs.currentWidget()
+        if current not in steps:
+            return steps[0] if delta > 0 else steps[-1]
+        return steps[(steps.index(current) + delta) % len(steps)]
+
+    def show_metric(self, metric: str) -> QWidget | None:
+        """Show the reading tab that holds `metric`'s row (a metric name or a summary key) with
+        the row framed; the memory chart where no tab holds it as a row. The tab shown."""
+        found = [p for p in self.tab_pages if getattr(p, "row_widgets", None)
+                 and p.row_widgets(metric)]  # type: ignore[attr-defined]
+        fallback = [p for p in self.tab_pages if getattr(p, "STEP", "") == MEMORY_STEP]
+        page = (found or fallback or [None])[0]
+        if page is None:
+            return None
+        self.tabs.setCurrentWidget(page)
+        for other in self.tab_pages:
+            mark = getattr(other, "mark_row", None)
+            if mark is not None:
+                mark(metric if other is page else None)
+        return page
 
     def place_compare_line(self, style: Style, width: int) -> None:
         self.compare_line.place(self.tabs, self.column, style, width)

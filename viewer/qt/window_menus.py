@@ -53,12 +53,23 @@ def build_menus(window: MainWindow) -> None:
     add_action(w, "&Quit", w.close, [QKeySequence.StandardKey.Quit], file_menu)
 
     view = w.menuBar().addMenu("&View")
-    w.tab_actions = [add_action(w, w.tabs.tabText(i), _setter(w, i), [str(i + 1)], view)
-                     for i in range(len(w.tab_pages))]
+    w.predict_action = add_action(w, "&Predict, then reveal",
+                                  lambda: w.tabs.setCurrentWidget(w.predict_tab), ["P"], view)
+    w.tab_actions = [add_action(w, w.tabs.tabText(w.tabs.indexOf(page)), _setter(w, i),
+                                [str(i + 1)], view)
+                     for i, page in enumerate(w.tab_pages)]
     w.timing_action = add_action(w, "Kernel &timing",
                                  lambda: w.tabs.setCurrentWidget(w.timing_scroll), ["T"], view)
+    w.reference_action = add_action(w, "T4 vs this &report",
+                                    lambda: w.tabs.setCurrentWidget(w.reference_tab), ["R"],
+                                    view)
     add_action(w, "Next step", w.next_tab, ["Right", "Ctrl+Tab"], view)
     add_action(w, "Previous step", w.previous_tab, ["Left", "Ctrl+Shift+Tab"], view)
+    # Space and Enter reveal only while Predict is shown (enable_reveal): elsewhere they stay
+    # the keys of the focused button or row.
+    w.reveal_action = add_action(w, "Reveal the next row (Predict)", w.predict_tab.reveal_next,
+                                 ["Space", "Return", "Enter"], view)
+    enable_reveal(w)
     view.addSeparator()
     w.swap_action = add_action(w, "&Swap A and B", w.swap, ["S"], view)
     w.find_action = add_action(w, "&Find kernel...", w.find_kernel,
@@ -87,6 +98,11 @@ def show_keys(window: MainWindow) -> None:
     window.keys_dialog = KeysDialog(window.actions(), window.tab_style, window)
     window.keys_dialog.addAction(window.keys_action)
     window.keys_dialog.show()
+
+
+def enable_reveal(window: MainWindow) -> None:
+    """Space and Enter reveal a prediction only while the Predict tab is shown."""
+    window.reveal_action.setEnabled(window.tabs.currentWidget() is window.predict_tab)
 
 
 def fill_recent(window: MainWindow) -> None:

@@ -1,0 +1,262 @@
+"""The Predict step on the shipped pair (profiles/, what a student with no GPU opens): typing,
+Reveal, one row at a time in projector mode, the values of viewer.lesson.reveal, nothing
+measured on the page before Reveal, and the window's keys for it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPushButton, QWidget
+
+from viewer import shipped
+from viewer.lesson.reveal import Guess, SpeedGuess, reveal, speed
+from viewer.model import Kernel
+from viewer.qt import predict_text
+from viewer.qt.main_window import MainWindow
+from viewer.qt.predict_tab import ORDER, PredictTab
+from viewer.qt.style import Style
+from viewer.readers import read_report
+
+NAMES = ["matmul_naive", "matmul_tiled"]
+
+
+@pytest.fixture(scope="module")
+def pair() -> list[Kernel]:
+    """The shipped naive and tiled reports' kernels."""
+    return [read_report(path).kernels[0] for path in shipped.comparison()]
+
+
+@pytest.fixture
+def tab(qtbot, pair) -> PredictTab:
+    page = PredictTab(Style())
+    qtbot.addWidget(page)
+    page.resize(1280, 760)
+    page.set_kernels(pair, NAMES)
+    page.show()
+    return page
+
+
+def child(widget: QWidget, kind: type, name: str):
+    found = widget.findChild(kind, name)
+    assert found is not None, f"no {kind.__name__} {name!r}"
+    return found
+
+
+def cells(tab: PredictTab, key: str) -> list[str]:
+    return [cell.text() for cell in tab.rows[key].cells]
+
+
+def every_text(widget: QWidget) -> str:
+    """What the page could show: every label's text and tooltip, every field's text."""
+    texts = [w.text() + " " + w.toolTip() for w in widget.findChildren(QLabel)]
+    texts += [w.text() for w in widget.findChildren(QLineEdit)]
+    return "\n".join(texts)
+
+
+def expected_cells(row) -> list[str]:
+    derived = predict_text.figure(row.quantity, row.derived)
+    if row.quantity == "dram_bytes":
+        derived = "\u2265 " + derived
+    return [derived, predict_text.figure(row.quantity, row.measured),
+            predict_text.signed_percent(row.guess_off_pct), row.reading]
+
+
+def test_nothing_measured_or_derived_is_on_the_page_before_reveal(tab, pair) -> None:
+    shown = every_text(tab)
+    for row in reveal(*pair):
+        for value in expected_cells(row):
+            if value:
+                assert value not in shown, f"{row.kernel} {row.quantity}: {value!r} shows early"
+    for value in (speed(*pair).reading, predict_text.faster_text(tab.pair, speed(*pair))):
+        assert value not in shown
+    assert all(cells(tab, key) == ["?", "?", "?", ""] for key in ORDER)
+    assert not any(tab.rows[key].cells[-1].isVisible() for key in ORDER)
+    assert tab.shown == 0
+
+
+def test_typed_predictions_are_revealed_beside_the_lessons_values(tab, pair, qtbot) -> None:
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.requests"), "8,000,000")
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_tiled.sectors"), "2.1e6")
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.dram_bytes"), "4.7 MB")
+    box = child(tab, QComboBox, "faster")
+    box.setCurrentIndex(box.findData("tiled"))
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_speed"), "2x")
+    qtbot.mouseClick(child(tab, QPushButton, "reveal"), Qt.MouseButton.LeftButton)
+
+    assert tab.shown == len(ORDER)  # at the desk, Reveal uncovers every row
+    guesses = {"naive": Guess(requests=8e6, dram_bytes=4.7e6), "tiled": Guess(sectors=2.1e6)}
+    rows = reveal(*pair, guesses)
+    assert sorted(f"{r.kernel}.{r.quantity}" for r in rows) == sorted(ORDER[:-1])
+    for row in rows:
+        key = f"{row.kernel}.{row.quantity}"
+        assert cells(tab, key) == expected_cells(row), key
+    assert cells(tab, "naive.requests")[:3] == ["8,388,608", "8,388,608", "-4.63 %"]
+    assert tab.rows["naive.requests"].typed.text() == "8,000,000"
+    assert tab.rows["tiled.requests"].typed.text() == predict_text.NO_GUESS
+    assert cells(tab, "tiled.sectors_per_request")[1] == "4.00"
+    expected = speed(*pair, SpeedGuess("tiled", 2.0))
+    assert cells(tab, "speed")[1] == f"matmul_tiled {expected.duration_ratio:.2f}x"
+    assert cells(tab, "speed")[-1] == expected.reading
+    assert tab.rows["speed"].typed.text() == "matmul_tiled, 2.00x"
+    assert not child(tab, QLineEdit, "guess_naive.requests").isVisible()  # locked, shown as typed
+    assert not child(tab, QPushButton, "reveal").isEnabled()
+
+
+def test_projector_mode_reveals_one_row_at_a_time(tab, qtbot) -> None:
+    tab.set_style(Style(projector=True))
+    button = child(tab, QPushButton, "reveal")
+    assert button.font().pointSizeF() >= 20
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert tab.shown == 1
+    assert cells(tab, ORDER[0])[0] == "8,388,608"
+    assert all(cells(tab, key)[:3] == ["?", "?", "?"] for key in ORDER[1:])
+    assert tab.reveal_next() and tab.reveal_next()
+    assert tab.shown == 3
+    assert cells(tab, ORDER[3])[:3] == ["?", "?", "?"]
+    assert tab.rows[ORDER[3]].name.styleSheet().count("background")  # the row asked about now
+    tab.set_style(Style())  # a restyle keeps what was revealed
+    assert tab.shown == 3 and cells(tab, ORDER[2])[0] == "16,777,216"
+
+
+def test_enter_in_a_field_reveals_its_row_in_projector_mode(tab, qtbot) -> None:
+    tab.set_style(Style(projector=True))
+    field = child(tab, QLineEdit, "guess_naive.requests")
+    field.setFocus()
+    qtbot.keyClicks(field, "8e6")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert tab.shown == 1
+    assert tab.rows["naive.requests"].typed.text() == "8,000,000"
+    assert child(tab, QLineEdit, "guess_tiled.requests").hasFocus()  # the row asked about next
+
+
+def test_a_prediction_that_is_not_a_number_is_refused_with_a_sentence(tab, qtbot) -> None:
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.requests"), "lots")
+    assert not tab.reveal_next()
+    assert tab.shown == 0
+    message = child(tab, QLabel, "message").text()
+    assert message.startswith("matmul_naive, Global load requests: 'lots' is not a number")
+    assert cells(tab, ORDER[0])[0] == "?"
+
+
+def test_swapping_keeps_the_predictions_and_other_kernels_clear_them(tab, pair, qtbot) -> None:
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.requests"), "123")
+    tab.reveal_next()
+    tab.set_kernels(pair[::-1], NAMES[::-1])
+    assert tab.shown == 1 and tab.state.texts["naive.requests"] == "123"
+    assert tab.rows["naive.requests"].typed.text() == "123"
+    other = [replace(k) for k in pair]
+    tab.set_kernels(other, NAMES)
+    assert tab.shown == 0 and tab.state.texts == {}
+
+
+def test_kernels_of_unknown_size_take_a_typed_size(qtbot, pair) -> None:
+    foreign = [replace(k, name=f"sgemm_{i}", display_name=f"sgemm_{i}")
+               for i, k in enumerate(pair)]
+    tab = PredictTab(Style())
+    qtbot.addWidget(tab)
+    tab.set_kernels(foreign, ["sgemm_0", "sgemm_1"])
+    assert "order picked" in child(tab, QLabel, "order_note").text()
+    assert not tab.reveal_next()
+    assert "size" in child(tab, QLabel, "message").text()
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_size"), "512")
+    assert tab.reveal_next()
+    row = reveal(*foreign, dim=512)[0]
+    assert cells(tab, ORDER[0]) == expected_cells(row)
+    assert child(tab, QLineEdit, "guess_size").isReadOnly()
+
+
+def test_one_kernel_asks_for_the_pair(qtbot, pair) -> None:
+    tab = PredictTab(Style())
+    qtbot.addWidget(tab)
+    tab.set_kernels(pair[:1], NAMES[:1])
+    assert child(tab, QLabel, "needs_pair").text() == predict_text.NEEDS_PAIR
+    assert tab.row_count == 0 and not tab.reveal_next()
+
+
+# ---------------------------------------------------------------- in the window
+
+
+@pytest.fixture
+def window(qtbot, tmp_path) -> MainWindow:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings, record_recent=False)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    with qtbot.waitSignal(win.loaded, timeout=60_000):
+        win.open_paths(shipped.comparison())
+    yield win
+    win.worker.shutdown(30_000)
+
+
+def key(qtbot, k: Qt.Key, window: MainWindow) -> None:
+    qtbot.keyClick(QApplication.focusWidget() or window, k)
+
+
+def test_p_shows_predict_and_left_from_step_one_goes_to_it(window, qtbot) -> None:
+    w = window
+    assert w.tabs.currentWidget() is w.tab_pages[0]
+    assert w.tabs.indexOf(w.predict_tab) == 0  # before step 1 in the tab bar
+    key(qtbot, Qt.Key.Key_Left, w)
+    assert w.tabs.currentWidget() is w.predict_tab
+    key(qtbot, Qt.Key.Key_Right, w)
+    assert w.tabs.currentWidget() is w.tab_pages[0]
+    key(qtbot, Qt.Key.Key_P, w)
+    assert w.tabs.currentWidget() is w.predict_tab
+    assert w.predict_tab.row_count == len(ORDER)  # the shipped pair is the lesson's
+    key(qtbot, Qt.Key.Key_R, w)
+    assert w.tabs.currentWidget() is w.reference_tab
+
+
+def test_space_reveals_one_row_at_a_time_in_projector_mode(window, qtbot) -> None:
+    w = window
+    key(qtbot, Qt.Key.Key_F5, w)
+    assert w.predict_tab.style_.projector
+    key(qtbot, Qt.Key.Key_Space, w)  # on step 1 Space reveals nothing
+    assert w.predict_tab.shown == 0
+    key(qtbot, Qt.Key.Key_P, w)
+    w.setFocus()
+    for count in (1, 2):
+        key(qtbot, Qt.Key.Key_Space, w)
+        assert w.predict_tab.shown == count
+    key(qtbot, Qt.Key.Key_Return, w)
+    assert w.predict_tab.shown == 3
+    key(qtbot, Qt.Key.Key_Escape, w)
+    assert not w.predict_tab.style_.projector and w.predict_tab.shown == 3
+
+
+def test_typing_a_prediction_is_not_a_shortcut(window, qtbot) -> None:
+    w = window
+    w.tabs.setCurrentWidget(w.predict_tab)
+    field = child(w.predict_tab, QLineEdit, "guess_naive.requests")
+    field.setFocus()
+    qtbot.keyClicks(field, "1 2 3 STPR")
+    assert field.text() == "1 2 3 STPR"
+    assert w.tabs.currentWidget() is w.predict_tab and w.names == NAMES
+    qtbot.keyClick(field, Qt.Key.Key_Return)  # Enter moves on; it reveals nothing
+    assert w.predict_tab.shown == 0
+    assert QApplication.focusWidget() is child(w.predict_tab, QLineEdit, "guess_tiled.requests")
+
+
+def test_clicking_a_revealed_row_shows_its_counter(window, qtbot) -> None:
+    w = window
+    w.tabs.setCurrentWidget(w.predict_tab)
+    w.predict_tab.reveal_to(len(ORDER))
+    measured = w.predict_tab.rows["naive.sectors"].cells[1]
+    qtbot.mouseClick(measured, Qt.MouseButton.LeftButton)
+    memory = next(p for p in w.tab_pages if p.STEP == "memory")
+    assert w.tabs.currentWidget() is memory
+    assert memory.marked_row == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+
+
+def test_f1_lists_predict_reveal_and_the_t4(window, qtbot) -> None:
+    key(qtbot, Qt.Key.Key_F1, window)
+    rows = dict(window.keys_dialog.rows)
+    assert rows["Predict, then reveal"] == "P"
+    assert rows["T4 vs this report"] == "R"
+    assert rows["Reveal the next row (Predict)"].startswith("Space")
+    window.keys_dialog.close()

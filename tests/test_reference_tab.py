@@ -1,0 +1,118 @@
+"""T4 vs this report: the lesson's published T4 rows beside the shipped pair, the words of
+viewer.lesson.reference, the T4 provenance line, and the T4 alone when no pair is open."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from PySide6.QtWidgets import QLabel, QWidget
+
+from viewer import formatting as fmt
+from viewer import shipped
+from viewer.lesson import reference
+from viewer.model import Kernel
+from viewer.qt.reference_tab import MOVED, NEEDS_PAIR, ReferenceTab, breakable
+from viewer.qt.style import Style
+from viewer.readers import read_report
+
+NAMES = ["matmul_naive", "matmul_tiled"]
+REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+L2_HIT = "lts__t_sector_hit_rate.pct"
+
+
+@pytest.fixture(scope="module")
+def pair() -> list[Kernel]:
+    """The shipped naive and tiled reports' kernels (an H200)."""
+    return [read_report(path).kernels[0] for path in shipped.comparison()]
+
+
+@pytest.fixture(scope="module")
+def t4() -> list[Kernel]:
+    by_name = {k.name: k for k in reference.reference_report().kernels}
+    return [by_name["naive"], by_name["tiled"]]
+
+
+def make(qtbot, kernels: list[Kernel], names: list[str], projector: bool = False) -> ReferenceTab:
+    tab = ReferenceTab(Style(projector))
+    qtbot.addWidget(tab)
+    tab.set_kernels(kernels, names)
+    return tab
+
+
+def text(widget: QWidget, name: str) -> str:
+    label = widget.findChild(QLabel, name)
+    assert label is not None, f"no label {name!r}"
+    return label.text()
+
+
+def table(tab: ReferenceTab, count: int, columns: int) -> list[list[str]]:
+    """Each row as shown: label, values, verdict (when there is one)."""
+    rows = []
+    for number in range(2, count + 2):
+        row = [text(tab, f"label_{number}")]
+        row += [text(tab, f"value_{number}_{c}") for c in range(1, columns + 1)]
+        verdict = tab.findChild(QLabel, f"moved_{number}")
+        rows.append(row + ([verdict.text()] if verdict is not None else []))
+    return rows
+
+
+def test_the_t4_rows_sit_beside_the_shipped_pair(qtbot, pair, t4) -> None:
+    tab = make(qtbot, pair, NAMES)
+    rows = reference.cross_gpu(t4, pair)
+    assert len(rows) == 12  # the lesson's table
+    expected = [[breakable(r.label), *(fmt.by_unit(v, r.unit) for v in (*r.t4, *r.here)),
+                 MOVED[r.moved]] for r in rows]
+    assert table(tab, len(rows), 4) == expected
+    requests = next(r for r in rows if r.metric == REQUESTS)
+    shown = table(tab, len(rows), 4)[rows.index(requests)]
+    assert shown[1:] == ["8,388,608", "524,288", "8,388,608", "524,288", "did not move"]
+    duration = table(tab, len(rows), 4)[[r.label for r in rows].index("Duration")]
+    assert duration[1:3] == ["1.18 ms", "744.64 us"] and duration[-1] == "moved"
+    assert text(tab, "device_0") == "Tesla T4" and text(tab, "device_1") == "NVIDIA H200"
+
+
+def test_what_moved_and_what_did_not_is_said_in_the_lessons_words(qtbot, pair, t4) -> None:
+    tab = make(qtbot, pair, NAMES)
+    words = reference.summary_words(reference.cross_gpu(t4, pair))
+    assert [text(tab, f"summary_{i}") for i in range(len(words))] == words
+    assert words[0].startswith("Moved across GPUs") and "Duration" in words[0]
+    assert words[1].startswith("Did not move") and REQUESTS in words[1]
+
+
+def test_the_provenance_line_says_where_the_t4_figures_come_from(qtbot, pair) -> None:
+    line = text(make(qtbot, pair, NAMES), "provenance")
+    assert line == reference.provenance_text()
+    for part in ("Tesla T4", "595.84", "12.6", "2024.3.2", "base", "2026-09-01"):
+        assert part in line
+
+
+def test_a_row_this_report_lacks_is_missing_not_zero(qtbot, pair, t4) -> None:
+    naive = replace(pair[0], metrics={k: v for k, v in pair[0].metrics.items() if k != L2_HIT})
+    tab = make(qtbot, [naive, pair[1]], NAMES)
+    rows = reference.cross_gpu(t4, [naive, pair[1]])
+    number = 2 + [r.metric for r in rows].index(L2_HIT)
+    assert text(tab, f"value_{number}_3") == fmt.MISSING
+    assert text(tab, f"moved_{number}") == MOVED[None]
+
+
+def test_the_t4_against_itself_moved_nothing(qtbot, t4) -> None:
+    tab = make(qtbot, t4, ["naive", "tiled"])
+    rows = reference.cross_gpu(t4, t4)
+    assert {r[-1] for r in table(tab, len(rows), 4)} == {"did not move"}
+
+
+def test_without_the_pair_the_t4_stands_alone(qtbot, pair, t4) -> None:
+    tab = make(qtbot, pair[:1], NAMES[:1])
+    assert text(tab, "needs_pair") == NEEDS_PAIR
+    rows = reference.cross_gpu(t4, t4)
+    assert table(tab, len(rows), 2) == [
+        [breakable(r.label), *(fmt.by_unit(v, r.unit) for v in r.t4)] for r in rows]
+    assert tab.findChild(QLabel, "value_2_3") is None
+    assert tab.findChild(QLabel, "provenance") is not None
+
+
+def test_projector_mode_is_large_type(qtbot, pair) -> None:
+    tab = make(qtbot, pair, NAMES, projector=True)
+    assert tab.findChild(QLabel, "value_2_1").font().pointSizeF() >= 20
+    assert tab.findChild(QLabel, "summary_0").font().pointSizeF() >= 20

@@ -206,7 +206,7 @@ def test_sol_naive_is_compute_bound_and_l1tex_is_busiest(qtbot, naive: Kernel) -
     assert text_of(tab, "duration_1") == "219.14 us"
     assert f"{reading.HIGH_PCT:.0f} %" in text_of(tab, "threshold")
     assert bar(tab, "bar_compute_sm_throughput_pct_1").threshold == reading.HIGH_PCT
-    warning = text_of(tab, "warning")
+    warning = text_of(tab, "misread_memory_throughput_pct_1")  # under its row
     assert "busiest memory unit against its own peak" in warning
     assert "not DRAM bandwidth" in warning
     assert text_of(tab, "explanation_1") == reading.speed_of_light(naive).explanation
@@ -221,8 +221,11 @@ def test_rows_are_labelled_as_the_report_prints_them(qtbot, naive: Kernel) -> No
     lines = all_text(occupancy).splitlines()
     assert "Theoretical Occupancy" in lines and "Achieved Occupancy" in lines
     assert "Block Limit Shared Mem" in lines
-    assert text_of(occupancy, "launch_1") == (
-        "Block Size 256, Registers Per Thread 28, Waves Per SM 0.97")
+    for metric, label, text in (("launch__block_size", "Block Size", "256"),
+                                ("launch__registers_per_thread", "Registers Per Thread", "28"),
+                                ("launch__waves_per_multiprocessor", "Waves Per SM", "0.97")):
+        assert label in lines
+        assert text_of(occupancy, f"launch_{metric}_1") == text
 
 
 def test_sol_compare_shows_both_verdicts_and_the_duration_ratio(qtbot, naive: Kernel,
@@ -328,7 +331,7 @@ def test_occupancy_naive_binding_limits_and_gap(qtbot, naive: Kernel) -> None:
     assert bar(tab, "limit_Registers_1").fraction == pytest.approx(8 / 32)
     assert text_of(tab, "explanation_1") == reading.occupancy(naive).explanation
     assert f"{reading.OCCUPANCY_GAP_PCT:.0f} points" in text_of(tab, "threshold")
-    assert "Registers Per Thread 28" in text_of(tab, "launch_1")
+    assert text_of(tab, "launch_launch__registers_per_thread_1") == "28"
 
 
 def test_occupancy_compare_side_by_side(qtbot, naive: Kernel, tiled: Kernel) -> None:

@@ -2,7 +2,9 @@
 
 At the desk it sits above the tabs, wrapped, with the files, the S key and a capture's
 provenance; in projector mode it drops the files and sits beside the tabs, on one line, where the
-window is wide enough for both.
+window is wide enough for both. Two kernels that should not be compared as they stand (different
+GPUs, clock controls or ncu versions; a request ratio without its sectors) get a warning line
+under it, in both modes (viewer.lesson.misreads.compare_misreads).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QBoxLayout, QLabel, QTabWidget, QWidget
 
+from viewer.lesson.misreads import Misread, compare_misreads
+from viewer.model import Report
 from viewer.qt.capture_run import provenance_html
 from viewer.qt.kernel_list import KernelEntry
 from viewer.qt.style import Style
@@ -49,18 +53,53 @@ def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Styl
     return text + provenance_html([e.source for e in picks], "AB" if compare else " ", grey)
 
 
+def pair_misreads(picks: Sequence[KernelEntry], reports: Sequence[Report]) -> list[Misread]:
+    """What two compared kernels must not be read for, from their reports; [] for one kernel
+    or when the reports are not at hand."""
+    if len(picks) != 2 or not all(0 <= e.report_index < len(reports) for e in picks):
+        return []
+    a, b = picks
+    a_report, b_report = reports[a.report_index], reports[b.report_index]
+    if a_report.source != a.source or b_report.source != b.source:
+        return []  # reports of another load: say nothing rather than something wrong
+    return compare_misreads(a.kernel, b.kernel, a_report, b_report)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z-])")
+
+
+def first_sentence(text: str) -> str:
+    """'Different GPUs: a on X, b on Y.' of a longer warning."""
+    return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
+
+
+def warning_html(found: Sequence[Misread], style: Style) -> str:
+    """'<br>Careful: ...' in the warning colour, one line a misread; in projector mode only its
+    first sentence (the room reads the fact, the desk the reason too)."""
+    color = style.colors.warning
+    texts = [first_sentence(m.text) if style.projector else m.text for m in found]
+    return "".join(f"<br><span style='color:{color}'><b>Careful:</b> "
+                   f"{html.escape(text, False)}</span>" for text in texts)
+
+
 class CompareLine(QLabel):
-    """What is read, A against B; hidden while nothing is."""
+    """What is read, A against B, and what not to read into it; hidden while nothing is.
+    `misreads` holds the warnings shown."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("compare_line")
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.misreads: list[Misread] = []
 
     def show_picks(self, picks: Sequence[KernelEntry], names: Sequence[str],
-                   style: Style) -> None:
-        self.setText(compare_html(picks, names, style))
+                   style: Style, reports: Sequence[Report] = ()) -> None:
+        """Say what is read; given the `reports` the picks come from, warn about a pair that
+        should not be read as it stands."""
+        self.misreads = pair_misreads(picks, reports)
+        self.setText(compare_html(picks, names, style) + warning_html(self.misreads, style))
+        self.setToolTip("\n\n".join(m.text for m in self.misreads))
         self.setVisible(bool(picks))
 
     def set_style(self, style: Style) -> None:

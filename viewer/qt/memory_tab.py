@@ -105,6 +105,8 @@ class MemoryTab(ReadingTab):
         bands = [chart_band(k, n) for k, n in zip(self.kernels, self.names, strict=True)]
         chart = MemoryChartView(bands, self.style_)
         chart.setObjectName("chart")
+        chart.item.picked.connect(self.row_picked)
+        chart.item.set_picking(self.picking)
         layout.addWidget(chart)
         layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
                                     name="legend", wrap=True))
@@ -120,13 +122,19 @@ class MemoryTab(ReadingTab):
         grid.setVerticalSpacing(self.style_.px(2))
         grid.setColumnStretch(1, 0)
         grid.setColumnStretch(2, 1)
-        for row, (key, label, text) in enumerate(memory_values(self.kernels[0])):
-            headline = row < _HEADLINE_ROWS
+        row = 0
+        for number, (key, label, text) in enumerate(memory_values(self.kernels[0])):
+            headline = number < _HEADLINE_ROWS
             role = "heading" if headline else "body"
-            grid.addWidget(self.label(label, role, bold=headline), row, 0)
-            grid.addWidget(self.label(text, role, bold=headline, name=f"value_{key}"), row, 1,
-                           Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(self.label(label, role, bold=headline, row=key), row, 0)
+            grid.addWidget(self.label(text, role, bold=headline, name=f"value_{key}", row=key),
+                           row, 1, Qt.AlignmentFlag.AlignRight)
+            row = self._misread_rows(grid, row + 1, key)
         return grid
+
+    def _misread_rows(self, grid: QGridLayout, row: int, key: str) -> int:
+        """The misreads of a compared row, across the table; Duration's are Speed Of Light's."""
+        return row if key == "duration_ns" else self.misread_rows(grid, row, key, span=True)
 
     def _ratio_table(self) -> QGridLayout:
         """Each compared row: both kernels' values and which has more, by how much."""
@@ -139,15 +147,19 @@ class MemoryTab(ReadingTab):
         for column, name in enumerate(self.names, 1):
             grid.addWidget(self.label(name, bold=True), 0, column, Qt.AlignmentFlag.AlignRight)
         grid.addWidget(self.label("Which has more", bold=True), 0, 3)
-        for row, ratio in enumerate(memory_ratios(*self.kernels, *self.names), 1):
-            headline = row <= _HEADLINE_ROWS
+        row = 1
+        for number, ratio in enumerate(memory_ratios(*self.kernels, *self.names)):
+            headline = number < _HEADLINE_ROWS
             role = "heading" if headline else "body"
-            grid.addWidget(self.label(ratio.label, role, bold=headline, wrap=True), row, 0)
+            key = ratio.key
+            grid.addWidget(self.label(ratio.label, role, bold=headline, wrap=True, row=key),
+                           row, 0)
             for column, text in enumerate((ratio.first, ratio.second), 1):
-                grid.addWidget(self.label(text, role, bold=headline), row, column,
+                grid.addWidget(self.label(text, role, bold=headline, row=key), row, column,
                                Qt.AlignmentFlag.AlignRight)
             grid.addWidget(self.label(ratio.direction, role, bold=headline,
-                                      name=f"ratio_{ratio.key}", wrap=True), row, 3)
+                                      name=f"ratio_{key}", wrap=True, row=key), row, 3)
+            row = self._misread_rows(grid, row + 1, key)
         return grid
 
     def _prediction_table(
@@ -171,12 +183,12 @@ class MemoryTab(ReadingTab):
             grid.addWidget(self.label(name, bold=True), row, 0, 1, 4)
             row += 1
             for check in rows:
-                grid.addWidget(self.label("    " + check.label), row, 0)
+                grid.addWidget(self.label("    " + check.label, row=check.key), row, 0)
                 key = f"derivation_{name}_{check.label.replace(' ', '_')}"
                 texts = (check.derived_text, check.measured_text, check.ratio_text)
                 for column, text in enumerate(texts, 1):
-                    grid.addWidget(self.label(text, name=f"{key}_{column + 1}"), row, column,
-                                   Qt.AlignmentFlag.AlignRight)
+                    grid.addWidget(self.label(text, name=f"{key}_{column + 1}", row=check.key),
+                                   row, column, Qt.AlignmentFlag.AlignRight)
                 fewer_shared |= check.fewer_shared_loads
                 row += 1
         if fewer_shared:
@@ -184,6 +196,22 @@ class MemoryTab(ReadingTab):
                                       wrap=True,
                                       name="derivation_note"), row, 0, 1, 5)
         return grid
+
+    def set_picking(self, on: bool) -> None:
+        super().set_picking(on)
+        item = self.chart_item()
+        if item is not None:
+            item.set_picking(on)
+
+    def mark_row(self, key: str | None) -> bool:
+        """Frame row `key` in the tables and on the chart; False when neither shows it."""
+        in_tables = super().mark_row(key)
+        item = self.chart_item()
+        on_chart = item.mark(key) if item is not None else False
+        if on_chart and not in_tables:
+            view = self.findChild(MemoryChartView)
+            self._scroll.ensureWidgetVisible(view)
+        return in_tables or on_chart
 
     def chart_item(self) -> MemoryChartItem | None:
         """The drawn chart, or None when no kernel is shown."""

@@ -1,10 +1,13 @@
 """Step 3, occupancy: could the launch fill the machine, and did the workload fill it?
 
 Theoretical and achieved occupancy as bars, the block limits that set the theoretical figure with
-the binding one highlighted, and the gap explained as viewer.reading explains it.
+the binding one highlighted, the launch facts a gap is explained by (waves, barriers, shared
+memory), each a row to pick, and the gap explained as viewer.reading explains it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
@@ -12,11 +15,21 @@ from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 from viewer import formatting as fmt
 from viewer import metrics, reading
 from viewer.formatting import NOT_IN_REPORT
-from viewer.model import Kernel
 from viewer.qt.reading_tab import ReadingTab
 
-# Launch facts that the block limits are priced from, labelled as the report prints them.
-_LAUNCH = ("launch__block_size", "launch__registers_per_thread", metrics.WAVES_PER_SM)
+_STATIC_SHARED = metrics.LABELS[(metrics.LAUNCH, "Static Shared Memory Per Block")]
+# The launch facts: what the block limits are priced from, and what a gap is explained by (an
+# uneven tail, barriers). Labelled as the report prints them; the two barrier rows are not
+# printed by a section, so they are in the lesson's words.
+LAUNCH_ROWS: tuple[tuple[str, str, Callable[[float | None], str]], ...] = (
+    ("launch__block_size", metrics.label("launch__block_size"), fmt.count),
+    ("launch__registers_per_thread", metrics.label("launch__registers_per_thread"), fmt.count),
+    (_STATIC_SHARED, metrics.label(_STATIC_SHARED), fmt.size),
+    (metrics.WAVES_PER_SM, metrics.label(metrics.WAVES_PER_SM), fmt.count),
+    (metrics.BARRIER_COUNT, "Barriers per block", fmt.count),
+    (metrics.BARRIER_STALL, "Warps stalled at a barrier, per issued instruction",
+     lambda v: fmt.MISSING if v is None else f"{v:.2f}"),
+)
 # The two occupancy bars: (summary key, Occupancy attribute, bar colour).
 _BARS = (("theoretical_occupancy_pct", "theoretical_pct", "memory"),
          ("achieved_occupancy_pct", "achieved_pct", "shared"))
@@ -33,13 +46,6 @@ def threshold_text() -> str:
     return (f"A gap of {reading.OCCUPANCY_GAP_PCT:.0f} points or more between theoretical and "
             "achieved is worth explaining. The smallest block limit binds: it sets how many "
             "blocks fit on one SM, and so the theoretical figure.")
-
-
-def launch_facts(kernel: Kernel) -> str:
-    """'Block Size 256, Registers Per Thread 28, Waves Per SM 0.97', leaving out what is missing."""
-    parts = [f"{metrics.label(metric)} {fmt.count(kernel.metric(metric))}" for metric in _LAUNCH
-             if kernel.metric(metric) is not None]
-    return ", ".join(parts) if parts else f"launch statistics {NOT_IN_REPORT}"
 
 
 def achieved_comparison(first: reading.Occupancy, second: reading.Occupancy, first_name: str,
@@ -72,12 +78,13 @@ class OccupancyTab(ReadingTab):
         grid = self.grid()
         row = self.header_row(grid, 0)
         for key, attr, color in _BARS:
-            grid.addWidget(self.label(metrics.row_label(key), bold=True), row, 0)
+            grid.addWidget(self.label(metrics.row_label(key), bold=True, row=key), row, 0)
             for column, occ in enumerate(occs, 1):
                 value = getattr(occ, attr)
                 grid.addWidget(self.bar(f"bar_{attr}_{column}", value, 100.0,
-                                        fmt.percent(value), color=color), row, column)
-            row += 1
+                                        fmt.percent(value), color=color, row_key=key),
+                               row, column)
+            row = self.misread_rows(grid, row + 1, key)
         grid.addWidget(self.label("Gap", bold=True), row, 0)
         for column, occ in enumerate(occs, 1):
             wide = occ.gap_pct is not None and occ.gap_pct >= reading.OCCUPANCY_GAP_PCT
@@ -85,10 +92,7 @@ class OccupancyTab(ReadingTab):
                                       color="warning" if wide else "text",
                                       name=f"gap_{column}", wrap=True), row, column)
         row = self._limit_rows(grid, row + 1, occs)
-        grid.addWidget(self.label("Launch", bold=True), row, 0)
-        for column, kernel in enumerate(self.kernels, 1):
-            grid.addWidget(self.label(launch_facts(kernel), "small", color="secondary",
-                                      wrap=True, name=f"launch_{column}"), row, column)
+        row = self._launch_rows(grid, row)
         layout.addLayout(grid)
         if self.compare_mode:
             layout.addWidget(self.label(achieved_comparison(*occs, *self.names), "heading",
@@ -96,6 +100,24 @@ class OccupancyTab(ReadingTab):
         layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
                                     wrap=True))
         self.explanations(layout, [occ.explanation for occ in occs])
+
+    def _launch_rows(self, grid: QGridLayout, row: int) -> int:
+        """The launch facts, one row each ('launch_<metric>_<column>'); a fact no kernel's
+        report holds is left out."""
+        grid.addWidget(self.label("Launch", bold=True), row, 0, 1, len(self.kernels) + 1)
+        row += 1
+        for metric, text, written in LAUNCH_ROWS:
+            values = [k.metric(metric) for k in self.kernels]
+            if all(v is None for v in values):
+                continue
+            grid.addWidget(self.label(text, wrap=True, row=metric), row, 0)
+            for column, value in enumerate(values, 1):
+                shown = NOT_IN_REPORT if value is None else written(value)
+                grid.addWidget(self.label(shown, color="missing" if value is None else "text",
+                                          name=f"launch_{metric}_{column}", row=metric),
+                               row, column, Qt.AlignmentFlag.AlignLeft)
+            row = self.misread_rows(grid, row + 1, metric)
+        return row
 
     def _limit_rows(self, grid: QGridLayout, row: int, occs: list[reading.Occupancy]) -> int:
         """One bar per block limit (blocks per SM), the binding ones highlighted."""
@@ -105,8 +127,10 @@ class OccupancyTab(ReadingTab):
         names = list(dict.fromkeys(lim.name for occ in occs for lim in occ.limits))
         full = max((lim.blocks for occ in occs for lim in occ.limits if lim.blocks is not None),
                    default=0.0)
+        metric_of = {lim.name: lim.metric for occ in occs for lim in occ.limits}
         for name in names:
-            grid.addWidget(self.label(name), row, 0)
+            metric = metric_of[name]
+            grid.addWidget(self.label(name, row=metric), row, 0)
             for column, occ in enumerate(occs, 1):
                 limit = next((lim for lim in occ.limits if lim.name == name), None)
                 blocks = limit.blocks if limit is not None else None
@@ -114,8 +138,9 @@ class OccupancyTab(ReadingTab):
                 text = fmt.count(blocks) + ("  binds" if binds else "")
                 grid.addWidget(self.bar(f"limit_{_short(name)}_{column}", blocks, full, text,
                                         color="accent" if binds else "neutral",
-                                        emphasis=binds, text_sample="88  binds"), row, column)
-            row += 1
+                                        emphasis=binds, text_sample="88  binds",
+                                        row_key=metric), row, column)
+            row = self.misread_rows(grid, row + 1, metric)
         grid.addWidget(self.label("Binding limit", bold=True), row, 0)
         for column, occ in enumerate(occs, 1):
             binding = occ.binding

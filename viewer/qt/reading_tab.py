@@ -3,14 +3,20 @@
 A tab shows one kernel, or two side by side (compare mode). Subclasses fill `_build` from
 `self.kernels` and `self.names`; the frame rebuilds the answer whenever the kernels or the style
 change, and `clear()` leaves only the question and a line saying nothing is selected.
+
+Rows are pickable (viewer.qt.row_pick): while `set_picking(True)` (the exercise is open) a click
+or Enter on one emits `row_picked(key)`; `mark_row(key)` frames the row the exercise jumped to.
+The misreads of viewer.lesson.misreads sit under the row they are about (`misread_rows`), with
+any `set_notes` the window adds; `report_of` (set by the window) finds a kernel's report, for the
+misreads only a report shows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -22,8 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.model import Kernel
+from viewer.lesson.misreads import Misread, misreads
+from viewer.model import Kernel, Report
 from viewer.names import kernel_names
+from viewer.qt.row_pick import Pickable, RowLabel, same_row
 from viewer.qt.style import Role, Style
 from viewer.qt.value_bar import ValueBar
 
@@ -61,17 +69,26 @@ class WrappedColumn(QWidget):
 
 class ReadingTab(QWidget):
     """One step of the reading order: `STEP` (its key in viewer.reading.READING_ORDER),
-    `TITLE`, `QUESTION`, `set_kernels`, `set_style`, `clear`."""
+    `TITLE`, `QUESTION`, `set_kernels`, `set_style`, `clear`; `row_picked(key)` when the student
+    picks a row, `mark_row(key)` to frame one."""
 
     STEP: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
     QUESTION: ClassVar[str] = ""
+
+    row_picked = Signal(str)
 
     def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._style = style or Style()
         self._kernels: list[Kernel] = []
         self._names: list[str] = []
+        self._pickables: list[Pickable] = []
+        self._marked: str | None = None
+        self._picking = False
+        self._notes: list[Misread] = []
+        self._misreads: list[list[Misread]] = []
+        self.report_of: Callable[[Kernel], Report | None] = lambda _kernel: None
         self.setAutoFillBackground(True)
         layout = QVBoxLayout(self)
         self._question = QLabel(self.QUESTION)
@@ -114,6 +131,8 @@ class ReadingTab(QWidget):
         chosen = list(names) if names else kernel_names(kernels)
         if len(chosen) != len(kernels):
             raise ValueError("one name per kernel")
+        if [id(k) for k in kernels] != [id(k) for k in self._kernels]:
+            self._marked = None  # a row framed for other kernels
         self._kernels, self._names = kernels, chosen
         self._render()
 
@@ -124,6 +143,52 @@ class ReadingTab(QWidget):
     def clear(self) -> None:
         self._kernels, self._names = [], []
         self._render()
+
+    def set_notes(self, notes: Sequence[Misread]) -> None:
+        """Misreads that hold for every kernel shown (the window's, such as durations from a
+        profiled run), placed like the kernels' own."""
+        self._notes = list(notes)
+        self._render()
+
+    # ------------------------------------------------------------ rows to pick
+
+    def row_keys(self) -> list[str]:
+        """The rows shown that can be picked, each once, in the order they are shown."""
+        return list(dict.fromkeys(w.row_key for w in self._pickables if w.row_key))
+
+    def row_widgets(self, key: str) -> list[QWidget]:
+        """The widgets that show row `key` (a summary key or its metric name)."""
+        return [w for w in self._pickables  # type: ignore[misc]
+                if w.row_key is not None and same_row(w.row_key, key)]
+
+    @property
+    def marked_row(self) -> str | None:
+        return self._marked
+
+    def mark_row(self, key: str | None) -> bool:
+        """Frame the row `key` (None: no row) and scroll it into view; False when not shown."""
+        self._marked = key
+        found = self.row_widgets(key) if key is not None else []
+        for widget in self._pickables:
+            widget.set_marked(widget in found)
+        if found:
+            self._scroll.ensureWidgetVisible(found[0])
+        return bool(found)
+
+    @property
+    def picking(self) -> bool:
+        return self._picking
+
+    def set_picking(self, on: bool) -> None:
+        """Let the student pick rows (the exercise is open: focus, cursor, cues), or stop."""
+        self._picking = on
+        for widget in self._pickables:
+            widget.set_picking(on)
+
+    def _pickable(self, widget: QWidget) -> None:
+        self._pickables.append(widget)  # type: ignore[arg-type]
+        widget.set_picking(self._picking)  # type: ignore[attr-defined]
+        widget.picked.connect(self.row_picked)  # type: ignore[attr-defined]
 
     def _build(self, layout: QVBoxLayout) -> None:
         """Add the answer for `self.kernels` to `layout`."""
@@ -141,6 +206,8 @@ class ReadingTab(QWidget):
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, style.px(6), 0)
         layout.setSpacing(style.px(8))
+        self._pickables = []
+        self._misreads = [misreads(k, self.report_of(k)) for k in self._kernels]
         if self._kernels:
             self._build(layout)
         else:
@@ -151,24 +218,71 @@ class ReadingTab(QWidget):
         if old is not None:
             old.deleteLater()
         self._scroll.setWidget(content)
+        if self._marked is not None:
+            self.mark_row(self._marked)
 
     # ------------------------------------------------------------ helpers for subclasses
 
     def label(self, text: str, role: Role = "body", *, bold: bool = False, color: str = "text",
-              name: str = "", wrap: bool = False, highlight: bool = False) -> QLabel:
-        """A label in this tab's style; `name` becomes its objectName for tests and styling."""
-        widget = self._style.label(text, role, bold=bold, color=color, name=name, wrap=wrap,
-                                   highlight=highlight)
+              name: str = "", wrap: bool = False, highlight: bool = False,
+              row: str | None = None) -> QLabel:
+        """A label in this tab's style; `name` becomes its objectName for tests and styling;
+        `row` makes it pick that row (a summary key or an ncu metric name)."""
+        if row is None:
+            widget = self._style.label(text, role, bold=bold, color=color, name=name,
+                                       wrap=wrap, highlight=highlight)
+        else:
+            widget = RowLabel(text, self._style, row, role, bold=bold, color=color,
+                              highlight=highlight)
+            widget.setObjectName(name)
+            widget.setWordWrap(wrap)
+            self._pickable(widget)
         if wrap:
             widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         return widget
 
     def bar(self, name: str, value: float | None, full: float, text: str,
             **options: Any) -> ValueBar:
-        """A ValueBar in this tab's style, named `name` for tests (options as ValueBar's)."""
+        """A ValueBar in this tab's style, named `name` for tests (options as ValueBar's; with
+        `row_key` it is a row to pick)."""
         widget = ValueBar(self._style, value, full, text, **options)
         widget.setObjectName(name)
+        if widget.row_key is not None:
+            self._pickable(widget)
         return widget
+
+    def misreads_of(self, column: int, key: str) -> list[Misread]:
+        """The misreads of kernel `column` (1, 2) that sit next to row `key`."""
+        return [m for m in self._misreads[column - 1] if same_row(m.key, key)]
+
+    def misread_rows(self, grid: QGridLayout, row: int, key: str, *, span: bool = False) -> int:
+        """Each kernel's misreads of row `key` under its value (`span`: one line across the
+        grid, each led by its kernel's name in compare mode), then the window's notes on the
+        row once across the kernels ('note_<key>'); returns the next free row."""
+        texts = [(column, m.text) for column in range(1, len(self._kernels) + 1)
+                 for m in self.misreads_of(column, key)]
+        if texts and span:
+            lead = [f"{self._names[c - 1]}: " if self.compare_mode else "" for c, _ in texts]
+            words = "\n".join(prefix + text for prefix, (_, text) in zip(lead, texts,
+                                                                         strict=True))
+            grid.addWidget(self.misread_label(words, f"misread_{key}"), row, 0, 1, -1)
+            row += 1
+        elif texts:
+            for column in sorted({c for c, _ in texts}):
+                words = "\n".join(text for c, text in texts if c == column)
+                grid.addWidget(self.misread_label(words, f"misread_{key}_{column}"), row,
+                               column)
+            row += 1
+        notes = [m.text for m in self._notes if same_row(m.key, key)]
+        if notes:
+            grid.addWidget(self.misread_label("\n".join(notes), f"note_{key}"), row,
+                           0 if span else 1, 1, -1)
+            row += 1
+        return row
+
+    def misread_label(self, text: str, name: str) -> QLabel:
+        """A misread in words, in the warning colour, wrapped."""
+        return self.label(text, color="warning", name=name, wrap=True)
 
     def explanations(self, layout: QVBoxLayout, texts: Sequence[str]) -> None:
         """Each kernel's reading in words, side by side; in compare mode led by its name."""

@@ -1,8 +1,9 @@
 """Step 1, Speed Of Light: compute-bound, memory-bound or latency-bound, and the busiest unit.
 
 The percent rows are bars against 100 % with the HIGH_PCT line drawn on each; the busiest of the
-L1/TEX, L2 and DRAM rows is highlighted, and the tab says outright that Memory Throughput is that
-unit against its own peak, not DRAM bandwidth.
+L1/TEX, L2 and DRAM rows is highlighted, and the misread of Memory Throughput as DRAM bandwidth is
+answered under that row in words from the values (viewer.lesson.misreads): not DRAM bandwidth
+where another unit is the busiest, the two rows agreeing where DRAM is.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 from viewer import formatting as fmt
 from viewer import metrics, reading
 from viewer.formatting import NOT_IN_REPORT
+from viewer.lesson.misreads import AGREE_POINTS
 from viewer.model import Kernel
 from viewer.qt.reading_tab import ReadingTab
 
@@ -36,8 +38,27 @@ def threshold_text() -> str:
             "memory-bound. Both below the line: latency-bound.")
 
 
-MEMORY_WARNING = ("Memory Throughput is the busiest memory unit against its own peak, not DRAM "
-                  "bandwidth: DRAM Throughput is the row that measures DRAM.")
+def busiest_shown(sol: reading.SpeedOfLight) -> reading.MemoryUnit | None:
+    """The busiest memory unit, where the unit rows shown can tell: when a unit's row is
+    missing and Memory Throughput is above every row shown, the busiest is the missing one."""
+    busiest = sol.busiest_unit
+    if busiest is None or busiest.pct is None or sol.memory_pct is None:
+        return busiest
+    if any(u.pct is None for u in sol.units) and sol.memory_pct - busiest.pct > AGREE_POINTS:
+        return None
+    return busiest
+
+
+def busiest_text(sol: reading.SpeedOfLight) -> str:
+    """'L1/TEX at 87.15 %', or why the rows shown cannot name the busiest unit."""
+    busiest = busiest_shown(sol)
+    if busiest is not None:
+        return f"{busiest.name} at {fmt.percent(busiest.pct)}"
+    missing = [u.name for u in sol.units if u.pct is None]
+    if len(missing) == len(sol.units):
+        return f"unknown: unit rows {NOT_IN_REPORT}"
+    return (f"{' or '.join(missing)}, {NOT_IN_REPORT}: Memory Throughput "
+            f"{fmt.percent(sol.memory_pct)} is above every unit row shown")
 
 
 def duration_ratio(first: Kernel, second: Kernel, first_name: str, second_name: str) -> str:
@@ -68,36 +89,40 @@ class SpeedOfLightTab(ReadingTab):
         row = self._verdict_row(grid, row, sols)
         for key, color, indented in _ROWS:
             name = ("    " if indented else "") + metrics.row_label(key)
-            grid.addWidget(self.label(name, bold=not indented), row, 0)
+            grid.addWidget(self.label(name, bold=not indented, row=key), row, 0)
             for column, (kernel, sol) in enumerate(zip(self.kernels, sols, strict=True), 1):
-                busiest = sol.busiest_unit
+                busiest = busiest_shown(sol)
                 emphasis = busiest is not None and busiest.metric == metrics.SUMMARY_METRICS[key]
                 value = reading.value(kernel, key)
                 grid.addWidget(self.bar(f"bar_{key}_{column}", value, 100.0, fmt.percent(value),
                                         color=color, threshold=reading.HIGH_PCT,
-                                        emphasis=emphasis), row, column)
-            row += 1
-        grid.addWidget(self.label(metrics.row_label("duration_ns"), bold=True), row, 0)
+                                        emphasis=emphasis, row_key=key), row, column)
+            row = self.misread_rows(grid, row + 1, key)
+        grid.addWidget(self.label(metrics.row_label("duration_ns"), bold=True,
+                                  row="duration_ns"), row, 0)
         for column, sol in enumerate(sols, 1):
             grid.addWidget(self.label(self._or_missing(fmt.duration(sol.duration_ns),
                                                       sol.duration_ns),
-                                      "heading", bold=True, name=f"duration_{column}"),
-                           row, column)
-        row += 1
+                                      "heading", bold=True, name=f"duration_{column}",
+                                      row="duration_ns"),
+                           row, column, Qt.AlignmentFlag.AlignLeft)
+        row = self.misread_rows(grid, row + 1, "duration_ns")
         grid.addWidget(self.label("Busiest memory unit", bold=True), row, 0)
         for column, sol in enumerate(sols, 1):
-            busiest = sol.busiest_unit
-            text = (f"{busiest.name} at {fmt.percent(busiest.pct)}" if busiest else
-                    f"unknown: unit rows {NOT_IN_REPORT}")
-            grid.addWidget(self.label(text, "heading", bold=True, name=f"busiest_{column}",
-                                      highlight=busiest is not None), row, column,
-                           Qt.AlignmentFlag.AlignLeft)
+            busiest = busiest_shown(sol)
+            label = self.label(busiest_text(sol), "heading" if busiest else "body", bold=True,
+                               name=f"busiest_{column}", wrap=busiest is None,
+                               highlight=busiest is not None,
+                               row=busiest.metric if busiest else None)
+            if busiest is None:  # wrapped: the cell's width, so its height follows its lines
+                grid.addWidget(label, row, column)
+            else:
+                grid.addWidget(label, row, column,
+                               Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         layout.addLayout(grid)
         if self.compare_mode:
             layout.addWidget(self.label(self._duration_ratio(), "heading", bold=True,
                                         name="duration_ratio", wrap=True))
-        layout.addWidget(self.label(MEMORY_WARNING, bold=True, color="warning", name="warning",
-                                    wrap=True))
         layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
                                     wrap=True))
         self.explanations(layout, [sol.explanation for sol in sols])

@@ -1,26 +1,32 @@
-"""One value drawn as a horizontal bar against its full scale, with the value written beside it."""
+"""One value drawn as a horizontal bar against its full scale, with the value written beside it.
+
+Given a `row_key`, the bar is a row the student can pick (viewer.qt.row_pick)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from viewer.formatting import NOT_IN_REPORT
+from viewer.qt.row_pick import Pickable
 from viewer.qt.style import Style
 
 
-class ValueBar(QWidget):
+class ValueBar(Pickable, QWidget):
     """`value` of `full` as a filled bar; None draws an empty track that says so.
 
     `threshold` draws a tick at that value (the HIGH_PCT line of a speed-of-light row);
-    `emphasis` writes the value in bold (the busiest unit, the binding limit).
+    `emphasis` writes the value in bold (the busiest unit, the binding limit); `row_key` makes
+    it a row the student can pick (`picked(row_key)`).
     """
+
+    picked = Signal(str)
 
     def __init__(self, style: Style, value: float | None, full: float, text: str, *,
                  color: str = "memory", threshold: float | None = None,
                  emphasis: bool = False, text_sample: str = "100.00 %",
-                 parent: QWidget | None = None) -> None:
+                 row_key: str | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.value = value
         self.full = full
@@ -37,6 +43,8 @@ class ValueBar(QWidget):
         self._line = metrics.height()
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setAccessibleName(self.text)
+        if row_key is not None:
+            self.make_pickable(row_key)
 
     @property
     def fraction(self) -> float | None:
@@ -54,9 +62,16 @@ class ValueBar(QWidget):
     def _height(self) -> int:
         return round(max(self._line, self._style.px(16))) + self._style.px(6)
 
+    def event(self, event: QEvent) -> bool:
+        if self._pick_event(event):
+            event.accept()
+            return True
+        return super().event(event)
+
     def paintEvent(self, event: QPaintEvent) -> None:
         style = self._style
         painter = QPainter(self)
+        self._paint_fill(painter, style)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         bar_h = style.px(16)
         track = QRectF(0.5, (self.height() - bar_h) / 2,
@@ -90,4 +105,6 @@ class ValueBar(QWidget):
             painter.setPen(QPen(style.color("text")))
             painter.drawText(area, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                              self.text)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        self._paint_frame(painter, style)
         painter.end()

@@ -1,0 +1,287 @@
+"""The exercise panel: day 42's four questions, answered by picking a row of the open report.
+
+In the window with the shipped naive/tiled pair: a right row is marked right, explained with every
+option, and framed in its tab; a wrong row is explained and nothing jumps; an answer that names
+no row is refused; hints come one at a time and the solution apart from them; question 4 says
+this machine's driver setting; E shows the panel and F1 lists it. Rows are picked by a click, by
+Enter on a focused row, and on the memory chart.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
+
+from viewer import shipped
+from viewer.capture import probe
+from viewer.lesson import exercise
+from viewer.qt.exercise_panel import ExercisePanel
+from viewer.qt.keys_dialog import key_rows
+from viewer.qt.main_window import MainWindow
+from viewer.qt.memory_tab import MemoryChartView
+from viewer.qt.row_pick import RowLabel
+from viewer.qt.value_bar import ValueBar
+
+DAY42 = exercise.load_exercise()
+
+
+@pytest.fixture
+def window(qtbot, tmp_path) -> MainWindow:
+    """The shipped pair open, the exercise panel shown on question 1."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings, record_recent=False)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    with qtbot.waitSignal(win.loaded, timeout=60_000):
+        win.open_paths(shipped.comparison())
+    win.exercise_action.trigger()
+    assert win.exercise_dock.isVisible()
+    yield win
+    win.worker.shutdown(30_000)
+
+
+def panel_of(window: MainWindow) -> ExercisePanel:
+    return window.exercise_panel
+
+
+def step(window: MainWindow, name: str) -> QWidget:
+    return next(p for p in window.tab_pages if name == p.STEP)
+
+
+def text_of(widget: QWidget, name: str) -> str:
+    label = widget.findChild(QLabel, name)
+    assert label is not None, f"no label {name!r}"
+    return label.text()
+
+
+def shown(widget: QWidget, name: str) -> bool:
+    return widget.findChild(QLabel, name) is not None
+
+
+def click_row(window: MainWindow, qtbot, step_name: str, key: str, kind: type = ValueBar):
+    """Show the tab of `step_name` and click the first `kind` widget of row `key` in it."""
+    page = step(window, step_name)
+    window.tabs.setCurrentWidget(page)
+    widget = next(w for w in page.row_widgets(key) if isinstance(w, kind))
+    page._scroll.ensureWidgetVisible(widget)
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
+    return widget
+
+
+def test_clicking_the_right_row_marks_it_right_and_jumps(window, qtbot) -> None:
+    panel = panel_of(window)
+    window.tabs.setCurrentWidget(window.timing_scroll)  # the jump must bring the row back
+    sol = step(window, "sol")
+    bar = next(w for w in sol.row_widgets("dram_throughput_pct") if isinstance(w, ValueBar))
+    bar.picked.emit(bar.row_key)  # as a click does (the tab is not shown to be clicked)
+    verdict = panel.state.verdict
+    assert verdict is not None and verdict.correct
+    assert text_of(panel, "verdict").startswith("<b") and "Right: DRAM Throughput." in (
+        text_of(panel, "verdict"))
+    assert window.tabs.currentWidget() is sol
+    assert sol.marked_row == "dram_throughput_pct"
+    assert all(w.marked for w in sol.row_widgets("dram_throughput_pct"))
+    assert not any(w.marked for w in sol.row_widgets("memory_throughput_pct"))
+    for number, option in enumerate(panel.question.options, 1):  # every option explained
+        assert option.explanation[:40] in text_of(panel, f"option_{number}")
+
+
+def test_a_mouse_click_on_a_row_answers(window, qtbot) -> None:
+    bar = click_row(window, qtbot, "sol", "l1tex_throughput_pct")
+    assert panel_of(window).state.pick == "l1tex_throughput_pct"
+    assert panel_of(window).state.verdict.correct  # the lesson's unit is L1TEX
+    assert bar.marked
+
+
+def test_a_wrong_row_explains_it_and_nothing_jumps(window, qtbot) -> None:
+    panel = panel_of(window)
+    click_row(window, qtbot, "sol", "memory_throughput_pct", RowLabel)
+    verdict = panel.state.verdict
+    assert verdict is not None and not verdict.correct
+    wrong = next(o for o in panel.question.options if o.target.key == "memory_throughput_pct")
+    assert verdict.option == wrong
+    words = text_of(panel, "verdict")
+    assert "Not this row: Memory Throughput." in words
+    assert wrong.explanation[:60] in words
+    assert not shown(panel, "option_1")  # the other options wait for a right answer
+    assert step(window, "sol").marked_row is None
+
+
+def test_a_row_no_option_names_does_not_settle_it(window, qtbot) -> None:
+    panel = panel_of(window)
+    click_row(window, qtbot, "sol", "l2_throughput_pct")
+    assert panel.state.verdict.option is None and not panel.state.verdict.correct
+    assert "does not settle this question" in text_of(panel, "verdict")
+
+
+def test_an_answer_that_names_no_row_is_refused(window, qtbot) -> None:
+    panel = panel_of(window)
+    qtbot.mouseClick(panel.findChild(QPushButton, "check_button"), Qt.MouseButton.LeftButton)
+    verdict = panel.state.verdict
+    assert verdict is not None and not verdict.correct and verdict.option is None
+    words = text_of(panel, "verdict")
+    assert "Not accepted." in words and exercise.NO_ROW[:40] in words
+    assert not shown(panel, "option_1")
+
+
+def test_hints_come_one_at_a_time_and_the_solution_apart(window, qtbot) -> None:
+    panel = panel_of(window)
+    panel.next_question()
+    question = panel.question
+    assert question.id == "2" and len(question.hints) == 2
+    button = panel.findChild(QPushButton, "hint_button")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert question.hints[0] in text_of(panel, "hint_1")
+    assert not shown(panel, "hint_2") and not shown(panel, "solution")
+    assert panel.show_hint() and shown(panel, "hint_2")
+    assert not panel.show_hint()  # no third
+    assert not panel.findChild(QPushButton, "hint_button").isEnabled()
+    assert not shown(panel, "solution")
+    panel.next_question()  # the solution of question 3 without its hint
+    panel.show_solution()
+    assert question.solution != panel.question.solution
+    assert panel.question.solution[:50] in text_of(panel, "solution")
+    assert not shown(panel, "hint_1")
+    assert shown(panel, "option_1")  # the solution explains every option
+    panel.previous_question()  # each question keeps its own
+    assert shown(panel, "hint_2") and not shown(panel, "solution")
+
+
+def test_enter_on_a_focused_row_answers(window, qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    memory = step(window, "memory")
+    window.tabs.setCurrentWidget(memory)
+    row = next(w for w in memory.row_widgets("global_load_sectors") if isinstance(w, RowLabel))
+    row.setFocus()
+    assert row.focusPolicy() == Qt.FocusPolicy.StrongFocus
+    qtbot.keyClick(row, Qt.Key.Key_Return)
+    assert panel.state.verdict.correct and memory.marked_row == "global_load_sectors"
+    chart = memory.chart_item()
+    assert chart.marked == "global_load_sectors"  # framed on the chart too
+
+
+def test_tab_reaches_the_rows(window, qtbot) -> None:
+    sol = step(window, "sol")
+    window.tabs.setCurrentWidget(sol)
+    first = sol.row_widgets(sol.row_keys()[0])[0]
+    first.setFocus()
+    reached = {first.row_key}
+    for _ in range(40):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        focused = QApplication.focusWidget()
+        if getattr(focused, "row_key", None):
+            reached.add(focused.row_key)
+    assert {"memory_throughput_pct", "dram_throughput_pct", "duration_ns"} <= reached
+
+
+def test_a_click_on_the_memory_chart_answers(window, qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    memory = step(window, "memory")
+    window.tabs.setCurrentWidget(memory)
+    view = memory.findChild(MemoryChartView)
+    item = memory.chart_item()
+    rect = next(r for r, key in item.regions if key == "global_load_requests")
+    point = view.mapFromScene(item.mapToScene(rect.center()))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(point))
+    assert panel.state.pick == "global_load_requests"
+    assert not panel.state.verdict.correct  # "sixteen times fewer loads": the obvious wrong one
+
+
+def test_every_option_is_a_row_the_tabs_let_you_pick(window) -> None:
+    for question in DAY42.questions:
+        for option in question.options:
+            if option.target.step == "none":
+                continue
+            page = step(window, option.target.step)
+            assert page.row_widgets(option.target.key), (question.id, option.target.key)
+
+
+def test_the_show_button_frames_an_options_row(window, qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(2)
+    panel.show_solution()
+    number, option = next((n, o) for n, o in enumerate(panel.question.options, 1)
+                          if o.target.key == "launch__waves_per_multiprocessor")
+    qtbot.mouseClick(panel.findChild(QPushButton, f"go_{number}"), Qt.MouseButton.LeftButton)
+    occupancy = step(window, "occupancy")
+    assert window.tabs.currentWidget() is occupancy
+    assert occupancy.marked_row == option.target.key
+    panel.set_question(0)  # a new question takes the frames away
+    assert occupancy.marked_row is None
+
+
+def test_rows_picked_while_the_panel_is_hidden_answer_nothing(window) -> None:
+    window.exercise_action.trigger()
+    assert not window.exercise_dock.isVisible()
+    sol = step(window, "sol")
+    sol.row_picked.emit("dram_throughput_pct")
+    assert panel_of(window).state.verdict is None
+
+
+def test_rows_are_picked_only_while_the_exercise_is_open(window, qtbot) -> None:
+    sol = step(window, "sol")
+    window.tabs.setCurrentWidget(sol)
+    bar = next(w for w in sol.row_widgets("dram_throughput_pct") if isinstance(w, ValueBar))
+    assert bar.picking and bar.focusPolicy() == Qt.FocusPolicy.StrongFocus
+    assert bar.cursor().shape() == Qt.CursorShape.PointingHandCursor
+    window.exercise_action.trigger()
+    assert not bar.picking and bar.focusPolicy() == Qt.FocusPolicy.NoFocus
+    assert not step(window, "memory").chart_item().picking
+    with qtbot.assertNotEmitted(sol.row_picked):
+        qtbot.mouseClick(bar, Qt.MouseButton.LeftButton)
+    assert sol.mark_row("dram_throughput_pct") and bar.marked  # marking needs no picking
+    window.exercise_action.trigger()
+    with qtbot.waitSignal(sol.row_picked) as picked:
+        qtbot.mouseClick(bar, Qt.MouseButton.LeftButton)
+    assert picked.args == ["dram_throughput_pct"]
+
+
+def test_e_toggles_the_panel_and_f1_lists_it(window, qtbot) -> None:
+    assert dict(key_rows(window.actions()))["Exercise"] == "E"
+    window.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    assert not window.exercise_dock.isVisible()
+    qtbot.keyClick(window, Qt.Key.Key_E)
+    assert window.exercise_dock.isVisible()
+
+
+def test_projector_mode_restyles_the_panel(window, qtbot) -> None:
+    panel = panel_of(window)
+    window.set_projector(True, full_screen=False)
+    assert panel.style_.projector
+    assert panel.findChild(QLabel, "question_text").font().pointSizeF() >= 20
+    window.set_projector(False)
+    assert not panel.style_.projector
+
+
+@pytest.mark.parametrize("admin_only, words", [(True, "set to 1"), (False, "set to 0"),
+                                               (None, None)])
+def test_question_4_says_this_machines_driver_setting(qtbot, monkeypatch, admin_only,
+                                                      words) -> None:
+    monkeypatch.setattr(probe, "admin_only", lambda _params=None: admin_only)
+    panel = ExercisePanel(DAY42)
+    qtbot.addWidget(panel)
+    panel.set_question(3)
+    assert "RmProfilingAdminOnly" in panel.question.text
+    if words is None:  # no NVIDIA driver here: nothing is said
+        assert not shown(panel, "machine_answer")
+    else:
+        assert words in text_of(panel, "machine_answer")
+    panel.set_question(0)
+    assert not shown(panel, "machine_answer")
+
+
+def test_install_docks_one_panel(qtbot, tmp_path) -> None:
+    """MainWindow installs the panel once; a second call would add a second dock."""
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings, record_recent=False)
+    qtbot.addWidget(win)
+    docks = [d for d in win.findChildren(QWidget) if d.objectName() == "exercise_dock"]
+    assert docks == [win.exercise_dock] and not win.exercise_dock.isVisible()
+    win.worker.shutdown(30_000)

@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_summary.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_kernel_list.py
+	$(PY) benchmarks/bench_time_by_kernel.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_first_picture.py
 
 # For admins, as root: the capture helper that pkexec runs (README, "For admins: capture").

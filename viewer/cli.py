@@ -1,6 +1,9 @@
 """The command line: one argparse tree, and the terminal's `summary` (the reading order per kernel).
 
-The tree: the window (the default, when no subcommand is named), `summary`, `predict` and `capture`.
+The tree: the window (the default, when no subcommand is named), `summary`, `predict`, `capture`
+and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis_terminal.py).
+`summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
+`summary --by-name` groups them by name (viewer/analysis_terminal.py).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
 --json, else a readable table of the three readings; with no file, the shipped comparison. Bad
 input: one line on stderr naming the file, exit status 1; the other files are still summarised.
@@ -15,16 +18,17 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+from viewer import analysis_terminal, predict, reading, shipped
 from viewer import formatting as fmt
-from viewer import predict, reading, shipped
 from viewer.capture import terminal
+from viewer.lesson import terminal as lesson_terminal
 from viewer.model import Kernel, Report, ReportError
 from viewer.names import kernel_names
 
 SCHEMA = 2
 """--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`."""
 PROG = "python -m viewer"
-COMMANDS = ("summary", "predict", "capture")
+COMMANDS = ("summary", "predict", "capture", "lesson", "roofline")
 WINDOW = "window"
 """The tree's name for the window, run when argv names no command in COMMANDS; never typed."""
 
@@ -134,8 +138,10 @@ def report_text(report: Report) -> str:
     return "\n\n".join([head] + [kernel_text(k) for k in report.kernels])
 
 
-def summarize(paths: Sequence[str | Path], as_json: bool = False, out=None, err=None) -> int:
-    """Print the reading order for each file; 0 when every file was read, else 1."""
+def summarize(paths: Sequence[str | Path], as_json: bool = False, out=None, err=None,
+              kernel: str | None = None) -> int:
+    """Print the reading order for each file (its kernels `kernel` picks, as ncu's -k does);
+    0 when every file was read (and some kernel picked), else 1."""
     from viewer.readers import read_report
 
     out = out or sys.stdout
@@ -149,6 +155,9 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out=None, err=
             print(f"error: {exc}", file=err)
             status = 1
             continue
+        report = analysis_terminal.picked(report, kernel, err)
+        if report is None:
+            continue
         kernels += report.kernels
         if as_json:
             print(json.dumps(report_json(report)), file=out)
@@ -156,12 +165,15 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out=None, err=
             print(report_text(report) + "\n", file=out)
     if not as_json and len(kernels) == 2:
         print(comparison_text(*kernels), file=out)
-    return status
+    return analysis_terminal.picked_status(status, kernel, kernels, err)
 
 
 def run_summary(args: argparse.Namespace) -> int:
     """The `summary` subcommand: the files named, else the shipped comparison."""
-    return summarize(args.files or shipped.comparison(), as_json=args.json)
+    paths = args.files or shipped.comparison()
+    if args.by_name:
+        return analysis_terminal.print_by_name(paths, args.json, args.kernel)
+    return summarize(paths, as_json=args.json, kernel=args.kernel)
 
 
 def _window_arguments(parser: argparse.ArgumentParser) -> None:
@@ -177,17 +189,20 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The one command tree: the window, summary, predict and capture."""
+    """The one command tree: the window, summary, predict, capture, lesson and roofline."""
     root = argparse.ArgumentParser(prog=PROG, description="Nsight Compute reports in the lesson's "
                                                           "reading order.")
-    sub = root.add_subparsers(dest="command", required=True, metavar="{summary,predict,capture}")
+    sub = root.add_subparsers(dest="command", required=True,
+                              metavar="{" + ",".join(COMMANDS) + "}")
     # No help=: the window is the default, not a command to list.
     window = sub.add_parser(
         WINDOW, prog=PROG,
         description="Open Nsight Compute reports in the lesson's reading order. Subcommands "
                     "(python -m viewer COMMAND -h for each): 'summary FILE... [--json]', "
+                    "'roofline FILE... [--json]', "
                     "'predict --dim N --tile T', "
-                    "'capture --target naive|tiled|both --dim N --set S --clock C'.")
+                    "'capture --target naive|tiled|both --dim N --set S --clock C', "
+                    "'lesson [FILES...] [--json]'.")
     _window_arguments(window)
     window.set_defaults(parser=window)
 
@@ -196,6 +211,7 @@ def parser() -> argparse.ArgumentParser:
     summary.add_argument("files", nargs="*", type=Path,
                          help="reports or exports (default: the shipped naive-vs-tiled pair)")
     summary.add_argument("--json", action="store_true", help="one JSON object per file")
+    analysis_terminal.add_summary_options(summary)
     summary.set_defaults(run=run_summary, parser=summary)
 
     derivation = sub.add_parser("predict", help="the lesson's derivation for a size and tile",
@@ -207,6 +223,17 @@ def parser() -> argparse.ArgumentParser:
                              description=terminal.DESCRIPTION)
     terminal.add_arguments(capture)
     capture.set_defaults(run=terminal.run, parser=capture)
+
+    lesson = sub.add_parser("lesson", help="the lesson's predictions against the counters, the "
+                                           "T4 reference and the exercise",
+                            description=lesson_terminal.DESCRIPTION)
+    lesson_terminal.add_arguments(lesson)
+    lesson.set_defaults(run=lesson_terminal.run, parser=lesson)
+
+    ceilings = sub.add_parser("roofline", help="each kernel's hierarchical FP32 roofline",
+                              description=analysis_terminal.ROOFLINE_DESCRIPTION)
+    analysis_terminal.add_roofline_arguments(ceilings)
+    ceilings.set_defaults(run=analysis_terminal.run_roofline, parser=ceilings)
     return root
 
 

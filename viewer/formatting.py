@@ -63,6 +63,24 @@ def rate(bytes_per_s: float | None) -> str:
     return size(bytes_per_s) + "/s"
 
 
+def flop_rate(flop_per_s: float | None) -> str:
+    """FLOP per second with decimal prefixes: '4.27 TFLOP/s'."""
+    if flop_per_s is None:
+        return MISSING
+    for factor, unit in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "K")):
+        if abs(flop_per_s) >= factor:
+            return f"{flop_per_s / factor:.2f} {unit}FLOP/s"
+    return f"{flop_per_s:,.0f} FLOP/s"
+
+
+def intensity(flop_per_byte: float | None) -> str:
+    """Arithmetic intensity, FLOP per byte, three significant digits at least: '0.249', '2.00',
+    '127.6'."""
+    if flop_per_byte is None:
+        return MISSING
+    return f"{flop_per_byte:#.3g}" if abs(flop_per_byte) < 100 else f"{flop_per_byte:,.1f}"
+
+
 def sectors_per_request(value: float | None) -> str:
     """A ratio of counts, two decimals as the memory chart prints it: '2.00'."""
     if value is None:

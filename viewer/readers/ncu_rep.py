@@ -138,16 +138,47 @@ def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | No
     return {int(r["position"]): m for r, m in zip(records, values, strict=True)}
 
 
+EXTRAS = ("rules", "instances", "about")
+"""The keys of a kernel record `read_extras` answers with (viewer.readers.ncu_rep_extras)."""
+
+
+def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
+                instances: Iterable[str] = (), about: bool = False, job: Job | None = None,
+                stamp: FileStamp | None = None, timeout_s: float | None = None,
+                memory_limit: int | None = None, slice_bytes: int = SLICE_BYTES
+                ) -> dict[int, dict[str, Any]]:
+    """What the kernels at `positions` hold beyond metric values, keyed by position: ncu's rule
+    results (`rules`), the instance values of the metrics `instances`, each metric's unit, label
+    and description (`about`); as plain JSON (viewer.readers.ncu_rep_extras), read in children
+    as `read_metrics` reads. Off the GUI thread."""
+    path = Path(path)
+    size = _check_magic(path)
+    if stamp is not None:
+        _stamp.check(path, stamp, since="since it was opened")
+    wanted = sorted(set(positions))
+    asked = {"rules": rules, "instances": sorted(set(instances)), "about": about}
+    limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+    if job is not None:
+        job.progress(0.0, f"reading more of {path.name}")
+    if not wanted:
+        return {}
+    records, skipped = _run(path, stamp or _stamp.stamp(path), limits, job, frozenset(), wanted,
+                            asked)
+    if skipped:
+        raise ReportError(path, "a result asked for is not a kernel: the report changed")
+    return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
+
+
 def _run(path: Path, stamp: FileStamp, limits: _Limits, job: Job | None,
-         names: frozenset[str] | None, positions: Sequence[int] | None
-         ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+         names: frozenset[str] | None, positions: Sequence[int] | None,
+         extras: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Kernel records and the count of skipped results, read child after child."""
     records: list[dict[str, Any]] = []
     skipped: dict[str, int] = {}
     done, wanted = 0, None if positions is None else len(positions)
     with contextlib.ExitStack() as stack:
         options = _options(lambda: Path(stack.enter_context(
-            tempfile.TemporaryDirectory(prefix="ncu-reader-"))), names, positions)
+            tempfile.TemporaryDirectory(prefix="ncu-reader-"))), names, positions, extras)
         while wanted is None or done < wanted:
             _stamp.check(path, stamp)
             command = [sys.executable, *CHILD, str(path.resolve()),
@@ -163,16 +194,18 @@ def _run(path: Path, stamp: FileStamp, limits: _Limits, job: Job | None,
 
 
 def _options(folder: Callable[[], Path], names: frozenset[str] | None,
-             positions: Sequence[int] | None) -> list[str]:
+             positions: Sequence[int] | None, extras: dict[str, Any] | None = None
+             ) -> list[str]:
     """The child's options that say what to read (a request file in `folder()` when needed)."""
-    if positions is None and names == KNOWN_METRICS:
+    if positions is None and names == KNOWN_METRICS and not extras:
         return ["--known-only"]
-    if positions is None and names is None:
+    if positions is None and names is None and not extras:
         return []
     request = folder() / "request.json"
     request.write_text(json.dumps({
         "positions": None if positions is None else list(positions),
-        "names": None if names is None else sorted(names)}), encoding="utf-8")
+        "names": None if names is None else sorted(names),
+        **({"extras": extras} if extras else {})}), encoding="utf-8")
     return ["--request", str(request)]
 
 

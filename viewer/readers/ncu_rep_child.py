@@ -9,7 +9,8 @@ to standard error):
     {"results": N, "first": F, "count": C}   once the report is open: N results (kernels, ranges,
                                               graphs...) in the report; items F to F + C - 1 of
                                               the wanted positions follow
-    {"kernel": {...}}                        one per kernel, in order (see `kernel_record`)
+    {"kernel": {...}}                        one per kernel, in order (see `kernel_record`; with
+                                              the "extras" a request asks for: ncu_rep_extras)
     {"skipped": {"position": P, "kind": K}}  a result that is not a kernel (K: "range", "graph"...)
     {"done": true, "peak_bytes": P}          after the last: the most address space it held
     {"error": "reason"}                      when the report cannot be read
@@ -36,10 +37,11 @@ import math
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
 from viewer.metrics import KNOWN_METRICS
+from viewer.readers import ncu_rep_extras
 from viewer.units import unit_scale
 
 GRID = ("launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z")
@@ -148,11 +150,12 @@ class MetricReader:
         return found
 
 
-def kernel_record(action: Any, reader: MetricReader, names: Sequence[str] | None
-                  ) -> dict[str, Any]:
+def kernel_record(action: Any, reader: MetricReader, names: Sequence[str] | None,
+                  extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Identity and metrics (`names`; None: every numeric one) of one kernel, for the parent;
     "held" is not 0 when the kernel holds metrics (none: the report looks truncated). Listing a
-    kernel's metric names costs a sixth of reading it, so that is done only when needed."""
+    kernel's metric names costs a sixth of reading it, so that is done only when needed.
+    `extras` asks for more (ncu_rep_extras: rules, instances, about)."""
     held = action.metric_names() if names is None else ()
     found = reader.metrics(action, held if names is None else names)
     if not found and names is not None:  # rare: none of those asked for; does it hold any?
@@ -172,6 +175,7 @@ def kernel_record(action: Any, reader: MetricReader, names: Sequence[str] | None
         **reader.device(action, device_id),
         "held": len(held) or len(found),
         "metrics": found,
+        **(ncu_rep_extras.extras(action, extras) if extras else {}),
     }
 
 
@@ -235,7 +239,8 @@ def slice_count(total: int, left: int, size: int, slice_bytes: int) -> int:
 
 
 def run(path: str, names: Sequence[str] | None, emit: Callable[[dict[str, Any]], None],
-        first: int = 0, slice_bytes: int = 0, positions: Sequence[int] | None = None) -> int:
+        first: int = 0, slice_bytes: int = 0, positions: Sequence[int] | None = None,
+        extras: Mapping[str, Any] | None = None) -> int:
     """Read one slice of the report at `path`, emitting the protocol; the exit status."""
     try:
         import ncu_report
@@ -262,7 +267,7 @@ def run(path: str, names: Sequence[str] | None, emit: Callable[[dict[str, Any]],
         try:
             action = results[position]
             kind = workload_kind(action)
-            record = None if kind else kernel_record(action, reader, names)
+            record = None if kind else kernel_record(action, reader, names, extras)
         except MemoryError:
             emit({"error": f"ncu_report ran out of memory reading result #{position}"})
             return 1
@@ -293,8 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-limit", type=int, default=0, help="address-space cap, bytes")
     parser.add_argument("--known-only", action="store_true",
                         help="only the metrics the app reads (viewer.metrics.KNOWN_METRICS)")
-    parser.add_argument("--request", help='a JSON file: {"positions": [...], "names": [...]}'
-                        " (either may be null: every result, every numeric metric)")
+    parser.add_argument("--request", help='a JSON file: {"positions": [...], "names": [...],'
+                        ' "extras": {...}} (positions or names may be null: every result, every'
+                        " numeric metric; extras: see viewer.readers.ncu_rep_extras)")
     parser.add_argument("--first", type=int, default=0, help="the first wanted result to read")
     parser.add_argument("--slice-bytes", type=int, default=0,
                         help="read the results this much of the file holds (0: all)")
@@ -307,13 +313,15 @@ def main(argv: list[str] | None = None) -> int:
 
     names: Sequence[str] | None = sorted(KNOWN_METRICS) if args.known_only else None
     positions: Sequence[int] | None = None
+    extras: Mapping[str, Any] | None = None
     if args.request:
         with open(args.request, encoding="utf-8") as f:
             request = json.load(f)
         positions = request.get("positions")
         names = request.get("names", names)
+        extras = request.get("extras")
     limit_memory(args.memory_limit)
-    status = run(args.path, names, emit, args.first, args.slice_bytes, positions)
+    status = run(args.path, names, emit, args.first, args.slice_bytes, positions, extras)
     out.flush()
     return status
 

@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         self.banner, self.compare_line = page.banner, page.compare_line
         self.predict_tab, self.reference_tab = page.predict_tab, page.reference_tab
         self.lesson_pages = page.lesson_pages
+        self.analysis_pages = page.analysis_pages
 
     def open_dialog(self) -> None:
         opening.open_dialog(self)
@@ -209,6 +210,12 @@ class MainWindow(QMainWindow):
                 page.set_kernels(kernels, self.names)
             else:
                 page.clear()
+        reports = [self.reports[e.report_index] for e in self.picks]
+        for view in self.analysis_pages:
+            if kernels:
+                view.set_kernels(kernels, self.names, reports)
+            else:
+                view.clear()
         self.swap_action.setEnabled(self.compare_mode)
         self.show_compare_line()
         self.update_status()
@@ -273,6 +280,8 @@ class MainWindow(QMainWindow):
         for page in self.lesson_pages:
             if page.style_ != self.tab_style:
                 page.set_style(self.tab_style)
+        for view in self.analysis_pages:
+            view.set_style(self.tab_style)
         self.show_compare_line()
 
     def place_compare_line(self) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from viewer.qt.analysis_views import analysis_views
 from viewer.qt.banner import Banner
 from viewer.qt.compare_line import CompareLine
 from viewer.qt.predict_tab import PredictTab
@@ -61,6 +62,9 @@ class ReadingPage(QWidget):
         self.timing_scroll.setWidget(self.timing_panel)
         self._add(self.timing_scroll, "Timing", TIMING_TIP)
         self._add(self.reference_tab, ReferenceTab.TITLE, ReferenceTab.QUESTION)
+        self.analysis_pages = analysis_views(style)
+        for page in self.analysis_pages:
+            self._add(page, page.TITLE, page.QUESTION)
         self.banner = Banner(self)
         self.compare_line = CompareLine(self)
         self.column = QVBoxLayout(self)

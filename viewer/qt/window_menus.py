@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from viewer.qt import recent as recent_files
 from viewer.qt.capture_dialog import SHORTCUT as CAPTURE_KEY
@@ -63,6 +63,8 @@ def build_menus(window: MainWindow) -> None:
     w.reference_action = add_action(w, "T4 vs this &report",
                                     lambda: w.tabs.setCurrentWidget(w.reference_tab), ["R"],
                                     view)
+    w.analysis_actions = [add_action(w, page.TITLE, _shower(w, page), [page.KEY], view)
+                          for page in w.analysis_pages]
     add_action(w, "Next step", w.next_tab, ["Right", "Ctrl+Tab"], view)
     add_action(w, "Previous step", w.previous_tab, ["Left", "Ctrl+Shift+Tab"], view)
     # Space and Enter reveal only while Predict is shown (enable_reveal): elsewhere they stay
@@ -111,3 +113,7 @@ def fill_recent(window: MainWindow) -> None:
 
 def _setter(window: MainWindow, index: int) -> Callable[[], None]:
     return lambda: window.set_tab(index)
+
+
+def _shower(window: MainWindow, page: QWidget) -> Callable[[], None]:
+    return lambda: window.tabs.setCurrentWidget(page)

@@ -45,7 +45,9 @@ def test_tiled_is_memory_bound() -> None:
 @pytest.mark.parametrize(
     ("compute", "memory", "verdict"),
     [(30.0, 20.0, "latency-bound"), (59.9, 59.9, "latency-bound"), (60.0, 10.0, "compute-bound"),
-     (10.0, 60.0, "memory-bound"), (90.0, 95.0, "memory-bound")],
+     (10.0, 60.0, "memory-bound"), (90.0, 95.0, "memory-bound"),
+     (60.78, 60.78, "compute- and memory-bound"), (72.671, 72.674, "compute- and memory-bound"),
+     (72.67, 72.69, "memory-bound")],
 )
 def test_verdict_thresholds(compute: float, memory: float, verdict: str) -> None:
     sol = reading.speed_of_light(kernel("k", compute_sm_throughput_pct=compute,

@@ -106,7 +106,12 @@ def _verdict(compute: float | None, memory: float | None) -> tuple[str | None, s
         return "latency-bound", (
             f"Both rows are below {HIGH_PCT:.0f} % (compute {c}, memory {m}): neither ceiling is "
             "the problem; the kernel is stalled on latency, which warp stall reasons explain.")
-    if compute >= memory:
+    if c == m:  # equal as printed: neither ceiling is the nearer
+        return "compute- and memory-bound", (
+            f"Compute (SM) Throughput and Memory Throughput are both {c}, at or above "
+            f"{HIGH_PCT:.0f} %: both ceilings are equally near, and the busiest memory unit says "
+            "which memory ceiling that is.")
+    if compute > memory:
         return "compute-bound", (
             f"Compute (SM) Throughput {c} is high and above Memory Throughput {m}: "
             "the arithmetic pipelines are the nearer ceiling.")

@@ -19,7 +19,7 @@ from viewer.model import Kernel
 from viewer.qt.reading_tab import ReadingTab
 
 VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
-                  "latency-bound": "latency"}
+                  "compute- and memory-bound": "memory", "latency-bound": "latency"}
 
 # The percent rows: (summary key, bar colour, indented under Memory Throughput). Each row is
 # labelled as the report prints it (viewer.metrics).

@@ -265,3 +265,27 @@ def test_automatic_collection_comes_back_with_an_application_destroyed_unquit() 
                             cwd=Path(__file__).resolve().parent.parent)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True"]
+
+
+def test_a_job_outliving_its_workers_widget_reports_to_no_one(qtbot) -> None:
+    """A view deleted while its job still runs: the job's progress and result are dropped, no
+    'Signal source has been deleted' reaches the event loop (pytest-qt would fail the test)."""
+    import shiboken6
+    from PySide6.QtWidgets import QWidget
+
+    view = QWidget()
+    worker = Worker(view)
+    finished = threading.Event()
+
+    def slow(job: Job) -> str:
+        for i in range(5):
+            time.sleep(0.02)
+            job.progress(i / 5, "working")
+        finished.set()
+        return "done"
+
+    worker.submit(slow)
+    shiboken6.delete(view)
+    assert not shiboken6.isValid(worker)
+    qtbot.waitUntil(finished.is_set, timeout=5000)
+    qtbot.wait(100)  # the queued progress and result reach the GUI thread and are dropped

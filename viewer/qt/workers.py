@@ -26,6 +26,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import (
     QCoreApplication,
     QDeadlineTimer,
@@ -100,7 +101,8 @@ class _Relay(QObject):
             self.running -= 1
             self.collect_while_needed()
         worker = self.workers.get(worker_id)
-        if worker is not None:
+        # The Python side can outlive the Qt side: a Worker whose parent widget was deleted.
+        if worker is not None and shiboken6.isValid(worker):
             worker._deliver(generation, kind, payload)
 
     def hold(self, worker_id: int) -> None:

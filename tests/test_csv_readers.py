@@ -302,3 +302,17 @@ def test_naive_details_and_raw_agree_on_identity() -> None:
     b = raw_csv.read(H200 / "numba-naive.raw.csv").kernels[0]
     assert (a.name, a.display_name, a.grid, a.block, a.device_id, a.cc) == (
         b.name, b.display_name, b.grid, b.block, b.device_id, b.cc)
+
+
+def test_raw_header_with_a_quote_left_open_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Found by the fuzz test: one opening quote lost in the header made the CSV parser and the
+    header finder disagree about the columns, and a KeyError escaped."""
+    source = (H200 / "numba-naive.raw.csv").read_text(encoding="utf-8")
+    header, rest = source.split("\n", 1)
+    damaged = tmp_path / "damaged.raw.csv"
+    damaged.write_text(header.replace(',"dram__bytes_read.sum"', ', dram__bytes_read.sum"', 1)
+                       + "\n" + rest, encoding="utf-8")
+    assert header.count(',"dram__bytes_read.sum"') == 1
+    with pytest.raises(ReportError) as caught:
+        raw_csv.read(damaged)
+    assert str(damaged) in str(caught.value)

@@ -175,6 +175,16 @@ def main(argv: list[str] | None = None) -> int:
                         lambda: window.kernel_list.picked.emit([entries[0], entries[-1]])))
     rows.append(measure(monitor, "step to the memory chart", lambda: window.set_tab(1)))
     rows.append(measure(monitor, "swap A and B", window.swap))
+    kernel_list = window.kernel_list
+    rows.append(measure(monitor, "group by name (G)", lambda: kernel_list.set_grouped(True),
+                        lambda: kernel_list.group_view.isVisible()))
+    rows.append(measure(monitor, "pick a group: its longest launch (tabs redraw)",
+                        lambda: kernel_list.group_view.selectRow(0)))
+    rows.append(measure(monitor, "filter the groups 'naive'",
+                        lambda: kernel_list.filter_box.setText("naive")))
+    rows.append(measure(monitor, "back to one row a launch",
+                        lambda: (kernel_list.filter_box.clear(),
+                                 kernel_list.set_grouped(False))))
 
     print(f"ncu-reader window, {KERNELS:,} kernels: {source}")
     print(f"GUI-thread stall = longest gap between {TICK_MS} ms timer ticks, minus the tick; "

@@ -92,9 +92,13 @@ def test_the_h200_pair_opens_in_compare_mode(pair_window) -> None:
 def test_the_tabs_follow_the_reading_order(pair_window) -> None:
     w = pair_window
     titles = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    # Predict before step 1; Timing and the T4 after the reading order, not part of it
-    assert [t.split()[0] for t in titles] == ["Predict", "1", "2", "3", "Timing", "T4"]
+    # Predict before step 1; Timing, the T4 and the views beyond the three numbers after the
+    # reading order, not part of it
+    lesson = ["Predict", "1", "2", "3", "Timing", "T4"]
+    assert [t.split()[0] for t in titles[:6]] == lesson
     assert titles[5] == "T4 vs this report"
+    assert titles[6:] == [page.TITLE for page in w.analysis_pages]
+    assert {"Roofline", "ncu's advice", "Warp stalls"} <= set(titles[6:])
     assert "Speed Of Light" in titles[1]
     assert "emory" in titles[2]
     assert "ccupancy" in titles[3]
@@ -326,6 +330,7 @@ def test_export_shows_the_whole_reading_not_the_part_that_fits(window, qtbot, tm
     load(window, qtbot, NAIVE, TILED)
     window.set_projector(True, full_screen=False)  # projector type: the memory chart scrolls
     window.set_tab(1)
+    qtbot.wait(50)  # the tab is drawn when shown; let its layout settle, as it has for a person
     page = window.current_tab()
     scroll = page.findChild(QScrollArea)
     assert scroll.verticalScrollBar().maximum() > 0

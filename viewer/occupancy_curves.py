@@ -19,8 +19,10 @@ from viewer.model import Kernel
 from viewer.readers.extras import Series
 
 Y_LABEL = "active warps per SM"
-MISSING_TEXT = ("this report holds no occupancy curves: a .ncu-rep captured with the Occupancy "
-                "section (in `--set basic` and `--set full`) has them; exports do not")
+MISSING_TEXT = ("this report holds no occupancy curves for this kernel: ncu records them in a "
+                ".ncu-rep with its Occupancy section (in --set basic and --set full), though not "
+                "for every result (the basic capture of a CUDA graph in the test corpus has "
+                "none), and exports never carry them")
 
 
 @dataclass(frozen=True)

@@ -16,4 +16,9 @@ from viewer.qt.style import Style
 
 def analysis_views(style: Style) -> list[QWidget]:
     """A fresh instance of each view, in tab order."""
-    return []
+    from viewer.qt.advice_view import AdviceView
+    from viewer.qt.metrics_view import MetricsView
+    from viewer.qt.roofline_view import RooflineView
+    from viewer.qt.stalls_view import StallsView
+
+    return [RooflineView(style), AdviceView(style), StallsView(style), MetricsView(style)]

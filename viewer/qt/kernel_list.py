@@ -1,9 +1,8 @@
-"""The kernel list: every kernel of the open reports, searchable and sortable, pick one or two.
+"""The kernel list: every kernel of the open reports, searchable and sortable, pick one or two;
+or grouped by kernel name, where the time goes (viewer.qt.kernel_groups).
 
-`kernel_entries` turns reports into rows of ready-made text and sort keys; it is plain Python, so
-the loading job builds them off the GUI thread and the model only hands them out. Sorting happens in
-the model on those keys (one Python sort, not a comparison per pair through Qt), and the proxy
-filters on a precomputed lower-case search text, so ten thousand kernels stay smooth.
+The rows, model and filter live in viewer.qt.kernel_table (re-exported here): cells and sort keys
+made once, off the GUI thread, so ten thousand kernels stay smooth.
 
 Picking: select one row to read one kernel, two rows (Ctrl/Shift+click) to compare them; the
 first picked is A. Selecting a third drops the oldest pick, so the selection always shows what is
@@ -13,20 +12,12 @@ compared.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QItemSelection,
-    QItemSelectionModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -35,158 +26,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer import formatting as fmt
-from viewer import reading
-from viewer.model import Kernel, Report
 from viewer.names import distinct_names
+from viewer.qt.kernel_groups import GroupView, group_rows
+from viewer.qt.kernel_table import (
+    COLUMNS,
+    FILE_COLUMN,
+    NUMERIC_COLUMNS,
+    Index,
+    KernelEntry,
+    KernelFilterProxy,
+    KernelTableModel,
+    SortKey,
+    kernel_entries,
+    kernel_entry,
+)
 
-COLUMNS: tuple[str, ...] = ("#", "Kernel", "Duration", "Compute %", "Memory %", "Verdict", "File")
-NUMERIC_COLUMNS = frozenset({0, 2, 3, 4})
-FILE_COLUMN = 6
-
-SortKey = float | str | tuple[int, int] | None  # None: the value is missing
-Index = QModelIndex | QPersistentModelIndex
-
-
-@dataclass(frozen=True)
-class KernelEntry:
-    """One row of the list: a kernel, where it came from, and its cells as text."""
-
-    report_index: int
-    source: str
-    kernel: Kernel
-    cells: tuple[str, ...]
-    keys: tuple[SortKey, ...]  # one sort key per column, None where the value is missing
-    search: str  # lower-case text the filter looks in
-
-    @property
-    def file_name(self) -> str:
-        return self.cells[FILE_COLUMN]
-
-
-def kernel_entry(report_index: int, report: Report, kernel: Kernel) -> KernelEntry:
-    sol = reading.speed_of_light(kernel)
-    cells = (str(kernel.index), kernel.name, fmt.duration(sol.duration_ns),
-             fmt.percent(sol.compute_pct), fmt.percent(sol.memory_pct),
-             sol.verdict or fmt.MISSING, report.file_name)
-    keys = ((report_index, kernel.index), kernel.name.lower(), sol.duration_ns, sol.compute_pct,
-            sol.memory_pct, sol.verdict, report.file_name.lower())
-    search = " ".join((f"#{kernel.index}", kernel.display_name, *cells[1:])).lower()
-    return KernelEntry(report_index, report.source, kernel, cells, keys, search)
-
-
-def kernel_entries(reports: Sequence[Report]) -> list[KernelEntry]:
-    """Every kernel of `reports`, in file then launch order."""
-    return [kernel_entry(i, report, kernel) for i, report in enumerate(reports)
-            for kernel in report.kernels]
-
-
-class KernelTableModel(QAbstractTableModel):
-    """The entries in the current sort order; `entry(row)` gives a row's KernelEntry."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._entries: list[KernelEntry] = []
-        self._sort: tuple[int, Qt.SortOrder] | None = None
-        self._rows: dict[int, int] | None = None  # id(entry) -> row, rebuilt when needed
-
-    def set_entries(self, entries: Sequence[KernelEntry]) -> None:
-        self.beginResetModel()
-        self._entries = list(entries)
-        if self._sort is not None:
-            self._entries = self._sorted(self._entries, *self._sort)
-        self._rows = None
-        self.endResetModel()
-
-    def entries(self) -> list[KernelEntry]:
-        return list(self._entries)
-
-    def entry(self, row: int) -> KernelEntry:
-        return self._entries[row]
-
-    def row_of(self, entry: KernelEntry) -> int | None:
-        """The row showing `entry` (this very object), or None."""
-        if self._rows is None:
-            self._rows = {id(e): row for row, e in enumerate(self._entries)}
-        return self._rows.get(id(entry))
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._entries)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._entries[index.row()].cells[index.column()]
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if index.column() in NUMERIC_COLUMNS:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            entry = self._entries[index.row()]
-            return f"{entry.kernel.display_name}\n{entry.source}"
-        return None
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not 0 <= column < len(COLUMNS):
-            return
-        self._sort = (column, order)
-        self.layoutAboutToBeChanged.emit()
-        before = self.persistentIndexList()
-        held = [self._entries[i.row()] for i in before]
-        self._entries = self._sorted(self._entries, column, order)
-        self._rows = None
-        after = [self.index(self.row_of(e), i.column()) for e, i in zip(held, before, strict=True)]
-        self.changePersistentIndexList(before, after)
-        self.layoutChanged.emit()
-
-    @staticmethod
-    def _sorted(entries: list[KernelEntry], column: int,
-                order: Qt.SortOrder) -> list[KernelEntry]:
-        """Sorted on the column's key; rows missing the value stay last either way."""
-        present = [e for e in entries if e.keys[column] is not None]
-        missing = [e for e in entries if e.keys[column] is None]
-        descending = order == Qt.SortOrder.DescendingOrder
-        present.sort(key=lambda e: e.keys[column], reverse=descending)
-        return present + missing
-
-
-class KernelFilterProxy(QSortFilterProxyModel):
-    """Keeps the rows whose search text holds every word of the filter (case-insensitive).
-
-    Sorting is handed to the source model, which sorts on precomputed keys.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._words: tuple[str, ...] = ()
-        self.setDynamicSortFilter(False)
-
-    def set_filter_text(self, text: str) -> None:
-        words = tuple(text.lower().split())
-        if words == self._words:
-            return
-        self.beginFilterChange()
-        self._words = words
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
-        if not self._words:
-            return True
-        model = self.sourceModel()
-        assert isinstance(model, KernelTableModel)
-        search = model.entry(source_row).search
-        return all(word in search for word in self._words)
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self.sourceModel().sort(column, order)
+__all__ = ["COLUMNS", "FILE_COLUMN", "NUMERIC_COLUMNS", "Index", "KernelEntry",
+           "KernelFilterProxy", "KernelList", "KernelTableModel", "SortKey", "compare_names",
+           "kernel_entries", "kernel_entry"]
 
 
 def compare_names(entries: Sequence[KernelEntry]) -> list[str]:
@@ -227,12 +84,24 @@ class KernelList(QWidget):
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
         self.count_label = QLabel(self)
-        self.hint = QLabel("Click a kernel to read it; Ctrl+click a second to compare them.", self)
+        self.hint = QLabel(self)
         self.hint.setWordWrap(True)
+        self.group_box = QCheckBox("Group by name (G): where the time goes", self)
+        self.group_view = GroupView(self)
+        self.group_view.hide()
+        self.group_action = QAction("Group by name", self)
+        self.group_action.setShortcut("G")
+        self.group_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.group_action.triggered.connect(self.toggle_grouped)
+        for table in (self.view, self.group_view):
+            table.addAction(self.group_action)
+        self._groups_stale = True
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.filter_box)
+        layout.addWidget(self.group_box)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.group_view, 1)
         layout.addWidget(self.count_label)
         layout.addWidget(self.hint)
 
@@ -240,6 +109,8 @@ class KernelList(QWidget):
         self._syncing = False
         self.filter_box.textChanged.connect(self.set_filter_text)
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
+        self.group_box.toggled.connect(self.set_grouped)
+        self.group_view.picked.connect(self._pick_group)
         self._apply_metrics()
         self._update_count()
 
@@ -255,8 +126,51 @@ class KernelList(QWidget):
             self._syncing = False
         self.view.setColumnHidden(FILE_COLUMN, len({e.source for e in entries}) <= 1)
         self._fit_columns(entries)
+        self._groups_stale = True
+        if self.grouped:
+            self._show_groups()
         self.set_picks(picks)
         self._update_count()
+
+    # ---------------------------------------------------------------- grouping
+
+    @property
+    def grouped(self) -> bool:
+        return self.group_box.isChecked()
+
+    def toggle_grouped(self) -> None:
+        self.set_grouped(not self.grouped)
+
+    def set_grouped(self, on: bool) -> None:
+        """Show the kernels grouped by name (launches, total, mean, share) or one a row."""
+        if self.group_box.isChecked() != on:
+            self.group_box.setChecked(on)  # comes back here through toggled
+            return
+        focused = self.view.hasFocus() or self.group_view.hasFocus()
+        if on:
+            self._show_groups()
+        self.group_view.setVisible(on)
+        self.view.setVisible(not on)
+        if not on:
+            self._select_picks()
+        if focused:
+            (self.group_view if on else self.view).setFocus()
+        self._update_count()
+
+    def _show_groups(self) -> None:
+        if self._groups_stale:
+            entries = self.model.entries()
+            self.group_view.set_rows(group_rows(entries),
+                                     len({e.source for e in entries}) > 1)
+            self._groups_stale = False
+        self.group_view.groups.set_filter_text(self.filter_box.text())
+
+    def _pick_group(self, longest: list[KernelEntry]) -> None:
+        """A group picked: read its longest launch (two groups: compare theirs)."""
+        if [id(e) for e in longest] == [id(e) for e in self._picks]:
+            return
+        self._picks = list(longest)[-2:]
+        self.picked.emit(list(self._picks))
 
     def entries(self) -> list[KernelEntry]:
         return self.model.entries()
@@ -278,6 +192,8 @@ class KernelList(QWidget):
             self.proxy.set_filter_text(text)
         finally:
             self._syncing = False
+        if self.grouped:
+            self.group_view.groups.set_filter_text(text)
         self._select_picks()
         self._update_count()
 
@@ -341,12 +257,21 @@ class KernelList(QWidget):
         total, shown = self.model.rowCount(), self.proxy.rowCount()
         noun = "kernel" if total == 1 else "kernels"
         text = f"{total:,} {noun}" if shown == total else f"{shown:,} of {total:,} {noun}"
+        if self.grouped:
+            groups = self.group_view.groups
+            names = f"{groups.total():,} names" if groups.rowCount() == groups.total() else \
+                f"{groups.rowCount():,} of {groups.total():,} names"
+            text = f"{names}, {total:,} {noun}"
         self.count_label.setText(text)
+        self.hint.setText("Click a name to read its longest launch; Ctrl+click a second name to "
+                          "compare." if self.grouped else
+                          "Click a kernel to read it; Ctrl+click a second to compare them.")
 
     def _apply_metrics(self) -> None:
         rows = self.view.fontMetrics().height() + 8
-        self.view.verticalHeader().setDefaultSectionSize(rows)
-        self.view.verticalHeader().setMinimumSectionSize(rows)
+        for table in (self.view, self.group_view):
+            table.verticalHeader().setDefaultSectionSize(rows)
+            table.verticalHeader().setMinimumSectionSize(rows)
 
     def _fit_columns(self, entries: Sequence[KernelEntry]) -> None:
         """Widths from the header and a sample of cells (never all ten thousand)."""
@@ -364,3 +289,4 @@ class KernelList(QWidget):
         if event.type() == event.Type.FontChange:
             self._apply_metrics()
             self._fit_columns(self.model.entries()[:200])
+            self.group_view.fit_columns()

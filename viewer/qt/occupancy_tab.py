@@ -2,7 +2,9 @@
 
 Theoretical and achieved occupancy as bars, the block limits that set the theoretical figure with
 the binding one highlighted, the launch facts a gap is explained by (waves, barriers, shared
-memory), each a row to pick, and the gap explained as viewer.reading explains it.
+memory), each a row to pick, and the gap explained as viewer.reading explains it, with a link to
+the Warp stalls view (where the warps waited). Below, what if: ncu's occupancy curves with the
+kernel's own setting marked (viewer.qt.occupancy_whatif), read when the tab is shown.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QVBoxLayout
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QGridLayout, QTabWidget, QVBoxLayout, QWidget
 
 from viewer import formatting as fmt
 from viewer import metrics, reading
 from viewer.formatting import NOT_IN_REPORT
+from viewer.qt import occupancy_whatif
 from viewer.qt.reading_tab import ReadingTab
 
 _STATIC_SHARED = metrics.LABELS[(metrics.LAUNCH, "Static Shared Memory Per Block")]
@@ -33,6 +37,9 @@ LAUNCH_ROWS: tuple[tuple[str, str, Callable[[float | None], str]], ...] = (
 # The two occupancy bars: (summary key, Occupancy attribute, bar colour).
 _BARS = (("theoretical_occupancy_pct", "theoretical_pct", "memory"),
          ("achieved_occupancy_pct", "achieved_pct", "shared"))
+STALLS_TITLE = "Warp stalls"
+STALLS_LINK = (f'Where the resident warps waited instead of issuing: <a href="stalls">'
+               f'{STALLS_TITLE}</a> (W).')
 
 
 def gap_text(occ: reading.Occupancy) -> str:
@@ -100,6 +107,57 @@ class OccupancyTab(ReadingTab):
         layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
                                     wrap=True))
         self.explanations(layout, [occ.explanation for occ in occs])
+        if self.stalls_tab() is not None:
+            link = self.label(STALLS_LINK, name="stalls_link", wrap=True)
+            link.setTextFormat(Qt.TextFormat.RichText)
+            link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+            link.linkActivated.connect(lambda _href: self.show_stalls())
+            layout.addWidget(link)
+        reports = [self.report_of(k) for k in self.kernels]
+        if any(r is None for r in reports):
+            return  # not in a window that knows the reports: nothing to read the curves from
+        if self.isVisible():
+            self.curve_reader.request(self.kernels, reports)
+        layout.addWidget(occupancy_whatif.section(self.curve_reader, self.kernels, self.names,
+                                                  self.style_))
+
+    @property
+    def curve_reader(self) -> occupancy_whatif.CurveReader:
+        """The occupancy curves read so far, per kernel (made on first use)."""
+        reader = getattr(self, "_curve_reader", None)
+        if reader is None:
+            reader = self._curve_reader = occupancy_whatif.CurveReader(self)
+            reader.updated.connect(self._render)
+        return reader
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        reports = [self.report_of(k) for k in self.kernels]
+        if self.kernels and all(r is not None for r in reports) and \
+                self.curve_reader.request(self.kernels, reports):  # type: ignore[arg-type]
+            self._render()  # an export's missing curves, or the reading line
+
+    def _tab_widget(self) -> QTabWidget | None:
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QTabWidget):
+            parent = parent.parentWidget()
+        return parent
+
+    def stalls_tab(self) -> QWidget | None:
+        """The tab whose TITLE is 'Warp stalls', where this tab sits beside one."""
+        tabs = self._tab_widget()
+        if tabs is None:
+            return None
+        pages = (tabs.widget(i) for i in range(tabs.count()))
+        return next((p for p in pages if getattr(p, "TITLE", "") == STALLS_TITLE), None)
+
+    def show_stalls(self) -> bool:
+        """Switch to the Warp stalls tab; False when there is none."""
+        page, tabs = self.stalls_tab(), self._tab_widget()
+        if page is None or tabs is None:
+            return False
+        tabs.setCurrentWidget(page)
+        return True
 
     def _launch_rows(self, grid: QGridLayout, row: int) -> int:
         """The launch facts, one row each ('launch_<metric>_<column>'); a fact no kernel's

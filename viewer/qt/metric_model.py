@@ -1,0 +1,178 @@
+"""The table under the "Every metric" view: one kernel's metrics, or two kernels' full diff.
+
+`MetricModel` holds plain rows (viewer.metric_table's MetricRow or MetricDiff) with their cells
+made once, filters them on a precomputed lower-case text and a minimum change in Python, and
+sorts on precomputed keys, so two thousand rows and more stay quick. `read_everything` is the
+plain job the view runs off the GUI thread: every metric and ncu's words on each, per kernel.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QWidget
+
+from viewer import formatting as fmt
+from viewer.jobs import Job
+from viewer.metric_table import MetricDiff, MetricRow
+from viewer.model import Report
+from viewer.readers import read_metrics
+from viewer.readers.extras import MetricAbout, read_extras
+
+Index = QModelIndex | QPersistentModelIndex
+ROW_COLUMNS = ("Metric", "Value", "Unit", "Description")
+NUMERIC = {"Value", "Change", "A", "B"}
+KNOWN_UNITS = {"%", "ns", "byte", "byte/s"}
+
+
+def value_text(value: float, unit: str | None) -> str:
+    """A metric's value for the table: formatted by its base unit where the view knows it."""
+    if unit in KNOWN_UNITS:
+        return fmt.by_unit(value, unit)
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.4g}" if abs(value) < 1e6 else f"{value:.4g}"
+
+
+def change_text(pct: float) -> str:
+    if math.isinf(pct):
+        return "from 0"
+    return f"{pct:+,.1f} %"
+
+
+def diff_columns(names: Sequence[str]) -> tuple[str, ...]:
+    return ("Metric", names[0], names[1], "Change", "B/A", "Better when", "Verdict", "Unit")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One table row: the plain row, its cells, sort keys, search text and change."""
+
+    item: MetricRow | MetricDiff
+    cells: tuple[str, ...]
+    keys: tuple[float | str, ...]
+    search: str
+    change: float  # |relative change| in percent; 0 for a single kernel's row
+
+
+def row_line(row: MetricRow) -> Line:
+    about = " ".join((row.description or "").split())  # one line in the cell
+    cells = (row.name, value_text(row.value, row.unit), row.unit or "", about)
+    keys = (row.name, row.value, row.unit or "", row.description or "")
+    search = " ".join((row.name, row.label or "", row.description or "")).lower()
+    return Line(row, cells, keys, search, 0.0)
+
+
+def diff_line(d: MetricDiff) -> Line:
+    better = "" if d.higher_is_better is None else ("higher" if d.higher_is_better else "lower")
+    cells = (d.name, value_text(d.first, d.unit), value_text(d.second, d.unit),
+             change_text(d.change_pct), fmt.ratio(d.ratio) if d.ratio is not None else "",
+             better, d.verdict or "", d.unit or "")
+    change = abs(d.change_pct)
+    keys = (d.name, d.first, d.second, change, d.ratio if d.ratio is not None else math.inf,
+            better, d.verdict or "", d.unit or "")
+    return Line(d, cells, keys, " ".join((d.name, d.label or "")).lower(), change)
+
+
+class MetricModel(QAbstractTableModel):
+    """Lines shown after the search text and the minimum change; `shown()` in table order."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.columns: tuple[str, ...] = ROW_COLUMNS
+        self._all: list[Line] = []
+        self._shown: list[Line] = []
+        self._words: tuple[str, ...] = ()
+        self._min_change = 0.0
+        self._sort: tuple[int, bool] | None = None
+        self.colors = {"better": QColor("#2a7a2a"), "worse": QColor("#c2185b")}
+
+    def set_lines(self, lines: Sequence[Line], columns: Sequence[str]) -> None:
+        self.beginResetModel()
+        self.columns = tuple(columns)
+        self._all = list(lines)
+        self._sort = None
+        self._shown = self._filtered()
+        self.endResetModel()
+
+    def set_filter(self, text: str, min_change: float = 0.0) -> None:
+        words = tuple(text.lower().split())
+        if (words, min_change) == (self._words, self._min_change):
+            return
+        self.beginResetModel()
+        self._words, self._min_change = words, min_change
+        self._shown = self._filtered()
+        self.endResetModel()
+
+    def _filtered(self) -> list[Line]:
+        words, least = self._words, self._min_change
+        shown = [line for line in self._all
+                 if (not least or line.change > least)
+                 and all(w in line.search for w in words)]
+        if self._sort is not None:
+            column, descending = self._sort
+            shown.sort(key=lambda line: line.keys[column], reverse=descending)
+        return shown
+
+    def shown(self) -> list[MetricRow | MetricDiff]:
+        return [line.item for line in self._shown]
+
+    def total(self) -> int:
+        return len(self._all)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._shown)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        line = self._shown[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return line.cells[index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            numeric = 0 < index.column() < (3 if len(self.columns) == 4 else 5)
+            horizontal = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
+            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and isinstance(line.item, MetricDiff):
+            return self.colors.get(line.item.verdict or "")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            item = line.item
+            about = item.description if isinstance(item, MetricRow) else None
+            return "\n".join(s for s in (item.name, item.label, about) if s)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section]
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.columns):
+            return
+        self.layoutAboutToBeChanged.emit()
+        self._sort = (column, order == Qt.SortOrder.DescendingOrder)
+        self._shown = self._filtered()
+        self.layoutChanged.emit()
+
+
+Found = tuple[dict[int, dict[str, float]], dict[str, MetricAbout]]
+
+
+def read_everything(targets: Sequence[tuple[Report, int]], job: Job) -> list[Found]:
+    """For each (report, kernel index): the metrics the first read left out, and ncu's unit,
+    label and description of each metric (empty for an export). Off the GUI thread."""
+    out: list[Found] = []
+    for number, (report, index) in enumerate(targets):
+        job.progress(number / len(targets), f"reading every metric of {report.file_name}")
+        found = read_metrics(report, [index], None, job=job)
+        extras = read_extras(report, [index], about=True, job=job)
+        about = extras[index].about if index in extras else {}
+        out.append(({i: dict(m) for i, m in found.items()}, about))
+    job.progress(1.0, "done")
+    return out

@@ -215,5 +215,6 @@ class MemoryTab(ReadingTab):
 
     def chart_item(self) -> MemoryChartItem | None:
         """The drawn chart, or None when no kernel is shown."""
+        self._ensure_rendered()
         view = self.findChild(MemoryChartView)
         return view.item if view is not None else None

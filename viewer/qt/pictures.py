@@ -6,16 +6,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import QScrollArea, QWidget
+from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
 
 @contextmanager
 def whole_page(page: QWidget) -> Iterator[QWidget]:
     """`page` made tall enough, for the moment, to show all of its scrolled answer (an export
     shows the whole reading, not the part that fits the window)."""
+    # Settle the layouts still pending (a tab drawn just now, when it was shown) before measuring.
+    QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     scroll = page.findChild(QScrollArea)
     old = page.size()
     policy = scroll.verticalScrollBarPolicy() if scroll is not None else None

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -154,10 +155,12 @@ class ReadingTab(QWidget):
 
     def row_keys(self) -> list[str]:
         """The rows shown that can be picked, each once, in the order they are shown."""
+        self._ensure_rendered()
         return list(dict.fromkeys(w.row_key for w in self._pickables if w.row_key))
 
     def row_widgets(self, key: str) -> list[QWidget]:
         """The widgets that show row `key` (a summary key or its metric name)."""
+        self._ensure_rendered()
         return [w for w in self._pickables  # type: ignore[misc]
                 if w.row_key is not None and same_row(w.row_key, key)]
 
@@ -195,6 +198,25 @@ class ReadingTab(QWidget):
         raise NotImplementedError
 
     def _render(self) -> None:
+        """Build the answer now; a tab hidden in a window builds it when next shown (picking two
+        kernels must not rebuild every tab on the GUI thread at once)."""
+        self._stale = self._hidden_in_window()
+        if not self._stale:
+            self._render_now()
+
+    def _hidden_in_window(self) -> bool:
+        return not self.isVisible() and self.window() is not self
+
+    def _ensure_rendered(self) -> None:
+        if getattr(self, "_stale", False):
+            self._stale = False
+            self._render_now()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self._ensure_rendered()
+        super().showEvent(event)
+
+    def _render_now(self) -> None:
         style = self._style
         style.apply_palette(self)
         self._question.setFont(style.font("heading", bold=True))

@@ -14,17 +14,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QShowEvent
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget
 
 from viewer import advice
 from viewer import formatting as fmt
 from viewer.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
-from viewer.model import Kernel, Report
-from viewer.qt.reading_tab import ReadingTab
+from viewer.model import Report
+from viewer.qt.on_demand import OnDemandTab
 from viewer.qt.reference_tab import breakable
 from viewer.qt.style import Style
-from viewer.qt.workers import Worker
 from viewer.readers.extras import read_extras
 
 VIEW_LINK = "view:"
@@ -101,7 +100,7 @@ def read_rules(pairs: Sequence[tuple[Report, int]], *, job: Any = None
             for report, index in pairs]
 
 
-class AdviceView(ReadingTab):
+class AdviceView(OnDemandTab):
     """ncu's rule results for one kernel, or what changed between two."""
 
     VIEW = "advice"
@@ -112,35 +111,12 @@ class AdviceView(ReadingTab):
 
     view_requested = Signal(str)
 
+    READING = READING
+    READER = read_rules
+
     def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
-        self._reports: list[Report] = []
         self._rules: dict[RulesKey, list[dict[str, Any]] | None] = {}
-        self._error: str | None = None
-        self._progress = READING
-        self._worker: Worker | None = None
-        self._pending: list[RulesKey] = []
         super().__init__(style, parent)
-
-    # ------------------------------------------------------------ the window's interface
-
-    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
-                    reports: Sequence[Report] | None = None) -> None:
-        self._reports = list(reports or [])
-        self._error = None
-        super().set_kernels(kernels, names)
-        self._load()
-
-    def clear(self) -> None:
-        self._reports = []
-        super().clear()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self._load()
-
-    @property
-    def loading(self) -> bool:
-        return self._worker is not None and self._worker.busy
 
     @property
     def ready(self) -> bool:
@@ -151,37 +127,15 @@ class AdviceView(ReadingTab):
     def _keys(self) -> list[RulesKey]:
         return [rules_key(r, k.index) for r, k in zip(self._reports, self.kernels, strict=False)]
 
-    def _load(self) -> None:
-        """Read the rule results not read yet, off the GUI thread, once the view is shown."""
-        if not self.isVisible() or len(self._reports) != len(self.kernels) or self._error:
-            return
-        wanted = [(r, k.index) for r, k in zip(self._reports, self.kernels, strict=True)
-                  if rules_key(r, k.index) not in self._rules]
-        if not wanted:
-            return
-        if self._worker is None:
-            self._worker = Worker(self)
-            self._worker.done.connect(self._read)
-            self._worker.failed.connect(self._failed)
-            self._worker.progress.connect(self._on_progress)
-        self._progress = READING
-        self._pending = [rules_key(r, index) for r, index in wanted]
-        self._worker.submit(read_rules, wanted)
-        self._render()
+    def _wanted(self) -> list[tuple[Report, int]]:
+        """The (report, kernel index) pairs whose rule results are not read yet."""
+        return [(r, k.index) for r, k in zip(self._reports, self.kernels, strict=True)
+                if rules_key(r, k.index) not in self._rules]
 
-    def _read(self, found: list[list[dict[str, Any]] | None]) -> None:
-        self._rules.update(zip(self._pending, found, strict=True))
-        self._render()
-
-    def _failed(self, message: str) -> None:
-        self._error = message
-        self._render()
-
-    def _on_progress(self, fraction: float, message: str) -> None:
-        self._progress = f"{READING} {message}" if message else READING
-        status = self.findChild(QLabel, "status")
-        if status is not None:
-            status.setText(self._progress)
+    def _take(self, wanted: list[tuple[Report, int]],
+              answers: list[list[dict[str, Any]] | None]) -> None:
+        keys = [rules_key(r, index) for r, index in wanted]
+        self._rules.update(zip(keys, answers, strict=True))
 
     # ------------------------------------------------------------ what is shown
 

@@ -12,15 +12,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout
 
 from viewer import formatting as fmt
 from viewer import stalls
-from viewer.model import Kernel, Report
-from viewer.qt.reading_tab import ReadingTab
-from viewer.qt.style import Style
-from viewer.qt.workers import Worker
+from viewer.model import Report
+from viewer.qt.on_demand import OnDemandTab
 from viewer.readers import read_metrics
 from viewer.stalls import Stall, StallChange, Stalls
 
@@ -54,7 +51,7 @@ def read_stalls(pairs: Sequence[tuple[Report, list[int]]], *, job: Any = None
             for report, indices in pairs]
 
 
-class StallsView(ReadingTab):
+class StallsView(OnDemandTab):
     """The stall reasons of one kernel as sorted bars, or their change between two."""
 
     VIEW = "stalls"
@@ -63,32 +60,8 @@ class StallsView(ReadingTab):
     QUESTION = ("Between two of its instructions, what did a warp wait for, and for how many "
                 "cycles?")
 
-    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
-        self._reports: list[Report] = []
-        self._error: str | None = None
-        self._progress = READING
-        self._worker: Worker | None = None
-        self._pending: list[Report] = []
-        super().__init__(style, parent)
-
-    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
-                    reports: Sequence[Report] | None = None) -> None:
-        self._reports = list(reports or [])
-        self._error = None
-        super().set_kernels(kernels, names)
-        self._load()
-
-    def clear(self) -> None:
-        self._reports = []
-        super().clear()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self._load()
-
-    @property
-    def loading(self) -> bool:
-        return self._worker is not None and self._worker.busy
+    READING = READING
+    READER = read_stalls
 
     def _unread(self) -> list[tuple[Report, list[int]]]:
         """The reports whose kernels shown have stall metrics not read yet, with those kernels."""
@@ -102,38 +75,15 @@ class StallsView(ReadingTab):
     def ready(self) -> bool:
         return len(self._reports) == len(self.kernels) and not self._unread()
 
-    def _load(self) -> None:
-        if not self.isVisible() or self._error or len(self._reports) != len(self.kernels):
-            return
-        wanted = self._unread()
-        if not wanted:
-            return
-        if self._worker is None:
-            self._worker = Worker(self)
-            self._worker.done.connect(self._read)
-            self._worker.failed.connect(self._failed)
-            self._worker.progress.connect(self._on_progress)
-        self._pending = [report for report, _ in wanted]
-        self._progress = READING
-        self._worker.submit(read_stalls, wanted)
-        self._render()
+    def _wanted(self) -> list[tuple[Report, list[int]]]:
+        return self._unread()
 
-    def _read(self, found: list[Mapping[int, Mapping[str, float]]]) -> None:
-        for report, values in zip(self._pending, found, strict=True):
+    def _take(self, wanted: list[tuple[Report, list[int]]],
+              answers: list[Mapping[int, Mapping[str, float]]]) -> None:
+        for (report, _), values in zip(wanted, answers, strict=True):
             report.add_metrics(values, stalls.STALL_METRICS)
         for report, indices in self._unread():  # read, and the file holds nothing more
             report.add_metrics({i: {} for i in indices}, stalls.STALL_METRICS)
-        self._render()
-
-    def _failed(self, message: str) -> None:
-        self._error = message
-        self._render()
-
-    def _on_progress(self, fraction: float, message: str) -> None:
-        self._progress = f"{READING} {message}" if message else READING
-        status = self.findChild(QLabel, "status")
-        if status is not None:
-            status.setText(self._progress)
 
     # ------------------------------------------------------------ what is shown
 

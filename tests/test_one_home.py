@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from viewer import chart_layout, export, predict, reading
+from viewer import chart_layout, derivation_check, export, predict
 from viewer import formatting as fmt
 from viewer.model import Kernel
 
@@ -91,7 +91,7 @@ def test_sectors_per_request_is_written_through_one_function(monkeypatch, naive:
     assert "<2> sectors each" in band.caption
     rows = {key: text for key, _, text in chart_layout.memory_values(naive)}
     assert rows["sectors_per_request"] == "<2>"
-    check = next(c for c in reading.predictions(naive) if c.key == "sectors_per_request")
+    check = next(c for c in derivation_check.predictions(naive) if c.key == "sectors_per_request")
     assert (check.derived_text, check.measured_text) == ("<2>", "<2>")
     assert "| Sectors per request | <2> |" in export.comparison_markdown([naive], ["naive"])
     assert "<2>" in predict.format_table(predict.derive(512))

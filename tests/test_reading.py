@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from viewer import reading
+from viewer import derivation_check, reading
 from viewer.metrics import BARRIER_STALL, SUMMARY_KEYS, SUMMARY_METRICS
 from viewer.model import Kernel
 
@@ -122,20 +122,20 @@ def test_the_derivation_against_the_shipped_captures() -> None:
     profiles = Path(__file__).resolve().parent.parent / "profiles"
     naive = read_report(profiles / "naive.ncu-rep").kernels[0]
     tiled = read_report(profiles / "tiled.ncu-rep").kernels[0]
-    checks = {c.label: c for c in reading.predictions(naive)}
+    checks = {c.label: c for c in derivation_check.predictions(naive)}
     assert checks["global load requests"].ratio == 1.0
     assert checks["global load sectors"].ratio == 1.0
     assert "shared load instructions" not in checks
-    shared = {c.label: c for c in reading.predictions(tiled)}["shared load instructions"]
+    shared = {c.label: c for c in derivation_check.predictions(tiled)}["shared load instructions"]
     assert shared.predicted == 1024 * 8192  # 1,024 shared loads per thread, 8,192 warps
     assert shared.measured == tiled.metric("smsp__sass_inst_executed_op_shared_ld.sum")
 
 
 def test_no_derivation_for_foreign_kernels_or_missing_sizes() -> None:
-    assert reading.predictions(kernel("gemm", **NAIVE)) == ()
+    assert derivation_check.predictions(kernel("gemm", **NAIVE)) == ()
     odd = Kernel(0, "matmul_naive", "matmul_naive()", grid=(3, 2, 1), block=(16, 16, 1))
-    assert reading.predictions(odd) == ()
-    check = reading.predictions(kernel("matmul_tiled", **TILED))[-1]
+    assert derivation_check.predictions(odd) == ()
+    check = derivation_check.predictions(kernel("matmul_tiled", **TILED))[-1]
     assert check.label == "shared load instructions" and check.measured is None
     assert check.ratio is None
 
@@ -172,11 +172,11 @@ def test_block_limits_are_named_as_the_report_prints_them() -> None:
 
 
 def test_derivation_figures_are_written_in_their_units() -> None:
-    checks = {c.key: c for c in reading.predictions(kernel("matmul_naive", **NAIVE))}
+    checks = {c.key: c for c in derivation_check.predictions(kernel("matmul_naive", **NAIVE))}
     assert checks["sectors_per_request"].derived_text == "2.00"
     assert checks["sectors_per_request"].measured_text == "2.00"
     assert checks["global_load_requests"].derived_text == "8,388,608"
     assert checks["global_load_sectors"].ratio_text == "100.00 %"
-    tiled = reading.predictions(kernel("matmul_tiled", **TILED))[-1]
+    tiled = derivation_check.predictions(kernel("matmul_tiled", **TILED))[-1]
     assert (tiled.key, tiled.measured_text, tiled.fewer_shared_loads) == (
         "shared_load_instructions", "n/a", False)

@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-from viewer import analysis_terminal, predict, reading, shipped
+from viewer import analysis_terminal, derivation_check, predict, reading, shipped
 from viewer import formatting as fmt
 from viewer.capture import terminal
 from viewer.lesson import terminal as lesson_terminal
@@ -104,14 +104,14 @@ def kernel_text(kernel: Kernel) -> str:
                           f" = {fmt.ratio(chart.times_compulsory)}"))
         lines.append(_wrap(_sentence(chart.floor_note)))
 
-    checks = reading.predictions(kernel)
+    checks = derivation_check.predictions(kernel)
     if checks:
         lines.append("     The derivation, against the card (derived / measured):")
         for check in checks:
             lines.append(_row("  " + check.label,
                               f"{check.derived_text} / {check.measured_text}"))
         if any(check.fewer_shared_loads for check in checks):
-            lines.append(_wrap(reading.SHARED_LOAD_NOTE))
+            lines.append(_wrap(derivation_check.SHARED_LOAD_NOTE))
 
     occ = reading.occupancy(kernel)
     lines.append("  3. Occupancy")

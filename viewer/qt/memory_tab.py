@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from viewer import reading
+from viewer import derivation_check
 from viewer.chart_layout import (
     BYTES,
     INSTRUCTIONS,
@@ -111,8 +111,8 @@ class MemoryTab(ReadingTab):
         layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
                                     name="legend", wrap=True))
         layout.addLayout(self._ratio_table() if self.compare_mode else self._value_table())
-        checks = [(name, reading.predictions(k)) for k, name in zip(self.kernels, self.names,
-                                                                    strict=True)]
+        checks = [(name, derivation_check.predictions(k))
+                  for k, name in zip(self.kernels, self.names, strict=True)]
         if any(rows for _, rows in checks):
             layout.addLayout(self._prediction_table(checks))
 
@@ -163,7 +163,7 @@ class MemoryTab(ReadingTab):
         return grid
 
     def _prediction_table(
-        self, checks: Sequence[tuple[str, Sequence[reading.PredictionCheck]]]
+        self, checks: Sequence[tuple[str, Sequence[derivation_check.PredictionCheck]]]
     ) -> QGridLayout:
         """The lesson's derivation for this size and tile, against the counters."""
         grid = QGridLayout()
@@ -192,7 +192,7 @@ class MemoryTab(ReadingTab):
                 fewer_shared |= check.fewer_shared_loads
                 row += 1
         if fewer_shared:
-            grid.addWidget(self.label(reading.SHARED_LOAD_NOTE, "small", color="secondary",
+            grid.addWidget(self.label(derivation_check.SHARED_LOAD_NOTE, "small", color="secondary",
                                       wrap=True,
                                       name="derivation_note"), row, 0, 1, 5)
         return grid

@@ -6,7 +6,7 @@ line then, and the clock stops when the line arrives). The window is the one `py
 FILE` opens (reading while it is built), at 1280x800, on Qt's offscreen platform unless
 QT_QPA_PLATFORM says otherwise. Each is run --runs times, the two alternating; the table gives
 medians, their ratio and the peak memory of the largest process of each (its own or a reader
-child's). Issue 8's target: the window within 1.3x of `summary` on the 400-kernel capture.
+child's). The target: the window within 1.3x of `summary` on the 400-kernel capture.
 
 Inputs: the files named, else those of benchmarks/data/ present (the 400-kernel capture
 many-kernels.ncu-rep, the synthetic report `make_big_csv.py --ncu-rep` builds), else the H200

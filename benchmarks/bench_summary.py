@@ -18,7 +18,7 @@ Each variant runs in a subprocess of its own, so its peak memory is its own:
 Time is the work alone, imports excluded (the reader's child imports ncu_report inside it, the
 bare read before it). Peak memory is the subprocess's maximum resident set (RUSAGE_SELF) plus that
 of its children (RUSAGE_CHILDREN: the .ncu-rep reader's child, one at a time), a sum that bounds
-what both held at once. Targets (issue 8): `summary` of a .ncu-rep within 1.3x the bare read's
+what both held at once. Targets: `summary` of a .ncu-rep within 1.3x the bare read's
 time and 1.2x its memory, for reports of MANY_KERNELS kernels and more (a report of a few kernels
 pays the fixed cost of the reader's protective child, about 0.05 s); the details CSV within 2x
 the bare read's memory.

@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         self.predict_tab.jump.connect(self.show_metric)
         self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
         projector_mode.apply_style(self)
-        exercise_panel.install(self)  # E's exercise dock (issue 9): its key, View entry, jumps
+        exercise_panel.install(self)  # the exercise dock: its key, View entry, jumps
 
     def _build_reading_page(self, tabs: Sequence[QWidget] | None) -> None:
         page = ReadingPage(default_tabs() if tabs is None else tabs, self.tab_style, self)

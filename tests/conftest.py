@@ -28,3 +28,30 @@ def tiled():
     from viewer.readers import read_report
 
     return read_report(H200 / "numba-tiled.ncu-rep").kernels[0]
+
+
+@pytest.fixture
+def shown_window(qtbot, tmp_path):
+    """A MainWindow at 1280x800, shown, its settings in tmp_path, remembering no recent file;
+    its loading worker shut down after the test."""
+    from PySide6.QtCore import QSettings
+
+    from viewer.qt.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings, record_recent=False)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    yield win
+    win.worker.shutdown(30_000)
+
+
+def open_shipped(window, qtbot) -> None:
+    """Open the shipped pair in `window` and wait until it is shown."""
+    from viewer import shipped
+
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        window.open_paths(shipped.comparison())

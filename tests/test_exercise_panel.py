@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 
-from viewer import shipped
+from tests.conftest import open_shipped
 from viewer.capture import probe
 from viewer.lesson import exercise
 from viewer.qt.exercise_panel import ExercisePanel
@@ -27,21 +27,12 @@ DAY42 = exercise.load_exercise()
 
 
 @pytest.fixture
-def window(qtbot, tmp_path) -> MainWindow:
+def window(shown_window, qtbot) -> MainWindow:
     """The shipped pair open, the exercise panel shown on question 1."""
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings, record_recent=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    with qtbot.waitSignal(win.loaded, timeout=60_000):
-        win.open_paths(shipped.comparison())
-    win.exercise_action.trigger()
-    assert win.exercise_dock.isVisible()
-    yield win
-    win.worker.shutdown(30_000)
+    open_shipped(shown_window, qtbot)
+    shown_window.exercise_action.trigger()
+    assert shown_window.exercise_dock.isVisible()
+    return shown_window
 
 
 def panel_of(window: MainWindow) -> ExercisePanel:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from viewer import shipped
@@ -156,15 +155,8 @@ def test_without_reports_or_with_one_kernel_there_is_no_warning(qtbot, t4_and_h2
 
 
 @pytest.fixture
-def window(qtbot, tmp_path) -> MainWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings, record_recent=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.worker.shutdown(30_000)
+def window(shown_window) -> MainWindow:
+    return shown_window
 
 
 def load(window: MainWindow, qtbot, *paths: Path) -> None:

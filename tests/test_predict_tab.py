@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPushButton, QWidget
 
+from tests.conftest import open_shipped
 from viewer import shipped
 from viewer.lesson.reveal import Guess, SpeedGuess, reveal, speed
 from viewer.model import Kernel
@@ -179,18 +180,10 @@ def test_one_kernel_asks_for_the_pair(qtbot, pair) -> None:
 
 
 @pytest.fixture
-def window(qtbot, tmp_path) -> MainWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings, record_recent=False)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    with qtbot.waitSignal(win.loaded, timeout=60_000):
-        win.open_paths(shipped.comparison())
-    yield win
-    win.worker.shutdown(30_000)
+def window(shown_window, qtbot) -> MainWindow:
+    """The shipped pair open."""
+    open_shipped(shown_window, qtbot)
+    return shown_window
 
 
 def key(qtbot, k: Qt.Key, window: MainWindow) -> None:

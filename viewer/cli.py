@@ -214,26 +214,22 @@ def parser() -> argparse.ArgumentParser:
     analysis_terminal.add_summary_options(summary)
     summary.set_defaults(run=run_summary, parser=summary)
 
-    derivation = sub.add_parser("predict", help="the lesson's derivation for a size and tile",
-                                description=predict.DESCRIPTION)
-    predict.add_arguments(derivation)
-    derivation.set_defaults(run=predict.run, parser=derivation)
-
-    capture = sub.add_parser("capture", help="capture the app's matmul kernels on this GPU",
-                             description=terminal.DESCRIPTION)
-    terminal.add_arguments(capture)
-    capture.set_defaults(run=terminal.run, parser=capture)
-
-    lesson = sub.add_parser("lesson", help="the lesson's predictions against the counters, the "
-                                           "T4 reference and the exercise",
-                            description=lesson_terminal.DESCRIPTION)
-    lesson_terminal.add_arguments(lesson)
-    lesson.set_defaults(run=lesson_terminal.run, parser=lesson)
-
-    ceilings = sub.add_parser("roofline", help="each kernel's hierarchical FP32 roofline",
-                              description=analysis_terminal.ROOFLINE_DESCRIPTION)
-    analysis_terminal.add_roofline_arguments(ceilings)
-    ceilings.set_defaults(run=analysis_terminal.run_roofline, parser=ceilings)
+    commands = (
+        ("predict", "the lesson's derivation for a size and tile", predict.DESCRIPTION,
+         predict.add_arguments, predict.run),
+        ("capture", "capture the app's matmul kernels on this GPU", terminal.DESCRIPTION,
+         terminal.add_arguments, terminal.run),
+        ("lesson", "the lesson's predictions against the counters, the T4 reference and the "
+         "exercise", lesson_terminal.DESCRIPTION, lesson_terminal.add_arguments,
+         lesson_terminal.run),
+        ("roofline", "each kernel's hierarchical FP32 roofline",
+         analysis_terminal.ROOFLINE_DESCRIPTION, analysis_terminal.add_roofline_arguments,
+         analysis_terminal.run_roofline),
+    )
+    for name, help_text, description, add_arguments, run in commands:
+        command = sub.add_parser(name, help=help_text, description=description)
+        add_arguments(command)
+        command.set_defaults(run=run, parser=command)
     return root
 
 

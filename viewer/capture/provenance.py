@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
+
+from viewer.atomic_write import write_atomically
 
 SCHEMA = 1
 MAX_BYTES = 64 << 10
@@ -79,18 +79,13 @@ def from_capture(target: str, dim: int, set_name: str, clock: str, route: str,
 
 def write_provenance(report: Path, record: Provenance) -> Path:
     """Write `<report>.json` atomically; FileExistsError rather than replace one."""
-    final = sidecar(report)
     data = json.dumps({"schema": SCHEMA, **asdict(record)}, indent=1).encode() + b"\n"
-    fd, name = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.link(name, final)
-    finally:
-        os.unlink(name)
-    return final
+
+    def write(temporary: Path) -> None:
+        temporary.chmod(0o600)  # private, like the report beside it
+        temporary.write_bytes(data)
+
+    return write_atomically(sidecar(report), write)
 
 
 def read_provenance(report: Path) -> Provenance | None:

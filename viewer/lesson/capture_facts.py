@@ -8,6 +8,7 @@ reference's own provenance. Anything else is unknown and stays None: never guess
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -57,17 +58,27 @@ def capture_facts(report: Report) -> CaptureFacts:
     return _shipped_facts(path) or CaptureFacts()
 
 
-def _shipped_facts(path: Path) -> CaptureFacts | None:
-    """profiles/metadata.json's facts for a file the shipped pair's commands wrote."""
+@functools.cache
+def _shipped_metadata() -> dict | None:
+    """profiles/metadata.json, read once: it ships with the app and does not change."""
     try:
-        folder = shipped.profiles_dir()
-        if path.resolve().parent != folder.resolve():
-            return None
         with shipped.metadata().open("rb") as f:
             data = json.loads(f.read(_MAX_METADATA_BYTES))
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(data, dict):
+    return data if isinstance(data, dict) else None
+
+
+def _shipped_facts(path: Path) -> CaptureFacts | None:
+    """profiles/metadata.json's facts for a file the shipped pair's commands wrote."""
+    folder = shipped.profiles_dir()
+    try:
+        if path.resolve().parent != folder.resolve():
+            return None
+    except OSError:
+        return None
+    data = _shipped_metadata()
+    if data is None:
         return None
     commands = data.get("commands")
     if not isinstance(commands, list) or not any(

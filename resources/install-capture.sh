@@ -6,9 +6,10 @@
 #   LIBEXEC         ($PREFIX/libexec/ncu-reader): the helper, capture.json, the venv
 #   POLKIT_ACTIONS  (/usr/share/polkit-1/actions)
 #   NCU             (command -v ncu): the ncu root will run; stored as its real path
-#   CUDA_HOME       (unset): passed to the kernels when set
+#   CUDA_HOME       (unset): passed to the kernels when set; its whole tree must be root's alone
 #   LIBRARY_PATH    (unset): colon-separated directories of the CUDA driver's libraries, given to
-#                   the kernels as LD_LIBRARY_PATH, where the loader's cache lacks them
+#                   the kernels as LD_LIBRARY_PATH, where the loader's cache lacks them; each
+#                   directory and every entry directly inside it must be root's alone
 #   PYTHON          (python3): makes the venv; 3.11 or newer
 #   PIP_OPTS        (empty): extra pip words, e.g. "--no-index --find-links DIR" offline (DIR then
 #                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=70.1)
@@ -56,20 +57,110 @@ check_paths() {
     [[ "$POLKIT_ACTIONS" == /* ]] || die "POLKIT_ACTIONS must be an absolute path"
 }
 
-# Root will run PATH: it and every directory above it must be root-owned and writable by nobody
-# else (a root-owned sticky directory such as /tmp excepted), as the helper checks before each run.
-check_trusted() {
-    local what="$1" path
-    path="$(realpath -e -- "$2")" || die "$what $2 does not exist"
-    while :; do
-        local uid mode
-        read -r uid mode < <(stat -c '%u %a' -- "$path")
-        [[ "$uid" == 0 ]] || die "$what: $path is owned by uid $uid, not root; the helper would refuse it"
-        if (( 8#$mode & 8#022 )) && ! { [[ -d "$path" ]] && (( 8#$mode & 8#1000 )); }; then
-            die "$what: $path is writable by group or others (mode $mode); the helper would refuse it"
+# Root will run what these checks pass, as the helper checks before each run: every entry must be
+# owned by root and writable by root alone. A root-owned sticky directory (such as /tmp) is accepted
+# only above what is checked, never as the named directory itself nor inside a checked tree.
+declare -A CHECKED=()   # path -> "named" (passed as itself) or "above" (passed as an ancestor)
+declare -A LINK_TO=()   # a link's resolved target -> the first link seen leading there
+WALKED=()               # trees check_below has walked, so a link back into one is not walked again
+
+# WHAT ABOVE PATH...: lstat each PATH; ABOVE=1 for directories above what is checked. Links: owner.
+check_entries() {
+    local what="$1" above="$2" todo=() p
+    shift 2
+    for p in "$@"; do
+        [[ "${CHECKED[$p]:-}" == named || ( "$above" == 1 && -n "${CHECKED[$p]:-}" ) ]] || todo+=("$p")
+    done
+    (( ${#todo[@]} )) || return 0
+    local lines=() line uid hex perm name mode via
+    mapfile -d '' lines < <(stat --printf '%u %f %a %n\0' -- "${todo[@]}" 2>/dev/null)
+    (( ${#lines[@]} == ${#todo[@]} )) || die "$what: an entry of ${todo[0]} vanished while it was checked"
+    for line in "${lines[@]}"; do
+        read -r uid hex perm name <<< "$line"
+        mode=$(( 16#$hex ))
+        via="${LINK_TO[$name]:+ (where ${LINK_TO[$name]} leads)}"
+        [[ "$uid" == 0 ]] || die "$what: $name$via is owned by uid $uid, not root; the helper would refuse it"
+        if (( (mode & 8#170000) != 8#120000 && (mode & 8#022) )); then
+            if [[ "$above" == 1 ]] && (( (mode & 8#170000) == 8#040000 && (mode & 8#1000) )); then
+                CHECKED[$name]=above
+                continue
+            fi
+            local sticky=""
+            (( (mode & 8#170000) == 8#040000 && (mode & 8#1000) )) \
+                && sticky=", sticky: accepted only as a directory above what is checked"
+            die "$what: $name$via is writable by group or others (mode $perm$sticky); the helper would refuse it"
         fi
-        [[ "$path" == / ]] && break
-        path="$(dirname -- "$path")"
+        CHECKED[$name]=named
+    done
+}
+
+# PATH...: every directory above each PATH (absolute, normalized), once each.
+check_above() {
+    local what="$1" p
+    shift
+    declare -A seen=()
+    local dirs=()
+    for p in "$@"; do
+        while [[ "$p" != / ]]; do
+            p="${p%/*}"
+            [[ -n "$p" ]] || p=/
+            [[ -n "${seen[$p]:-}" ]] && break
+            seen[$p]=1
+            dirs+=("$p")
+        done
+    done
+    (( ${#dirs[@]} )) && check_entries "$what" 1 "${dirs[@]}"
+    return 0
+}
+
+# Root will run PATH: it and every directory above it, both as named and with links resolved.
+check_trusted() {
+    local what="$1" named real
+    [[ -e "$2" ]] || die "$what $2 does not exist"
+    named="$(realpath -s -- "$2")" && real="$(realpath -e -- "$2")" || die "$what $2 does not exist"
+    check_entries "$what" 0 "$named"
+    check_above "$what" "$named"
+    if [[ "$real" != "$named" ]]; then
+        check_entries "$what" 0 "$real"
+        check_above "$what" "$real"
+    fi
+}
+
+# WHAT DIR [1]: every entry below DIR (a resolved directory already checked), or with 1 only those
+# directly inside it. Each is root's and writable by root alone; a link is resolved, its target and
+# every directory above the target checked, and a dangling one refused; a directory a link leads to
+# outside the trees walked is walked too (whole trees only).
+check_below() {
+    local what="$1" top="$2" depth=() w
+    [[ "${3:-}" == 1 ]] && depth=(-maxdepth 1) || WALKED+=("$top")
+    local bad
+    bad="$(find -P "$top" -mindepth 1 "${depth[@]}" \
+               \( \( -type l ! -uid 0 \) -o \( ! -type l \( ! -uid 0 -o -perm /022 \) \) \) \
+               -print -quit)"
+    [[ -z "$bad" ]] || check_entries "$what" 0 "$bad"
+    [[ -z "$bad" ]] || die "$what: $bad is not root's alone; the helper would refuse it"
+    bad="$(find -P "$top" -mindepth 1 "${depth[@]}" -type l -xtype l -print -quit)"
+    [[ -z "$bad" ]] || die "$what: $bad is a dangling link (it leads nowhere); the helper would refuse it"
+    local links=() targets=() i t
+    mapfile -d '' links < <(find -P "$top" -mindepth 1 "${depth[@]}" -type l -print0)
+    (( ${#links[@]} )) || return 0
+    mapfile -d '' targets < <(printf '%s\0' "${links[@]}" | xargs -0 realpath -z -e -- 2>/dev/null)
+    (( ${#targets[@]} == ${#links[@]} )) || die "$what: a link below $top changed while it was checked"
+    declare -A unique=()
+    for i in "${!links[@]}"; do
+        t="${targets[i]}"
+        [[ -n "${LINK_TO[$t]:-}" ]] || LINK_TO[$t]="${links[i]}"
+        unique[$t]=1
+    done
+    check_entries "$what" 0 "${!unique[@]}"
+    check_above "$what" "${!unique[@]}"
+    [[ "${3:-}" == 1 ]] && return 0
+    for t in "${!unique[@]}"; do
+        [[ -d "$t" ]] || continue
+        for w in "${WALKED[@]}"; do
+            [[ "$t" == "$w" || "$t" == "$w"/* || "$w" == / ]] && continue 2
+        done
+        check_below "$what" "$t"
     done
 }
 
@@ -83,16 +174,24 @@ find_ncu() {
     [[ -f "$real" && -x "$real" ]] || die "NCU=$NCU is not an executable file; give NCU=/path/to/ncu"
     NCU="$real"
     check_trusted "NCU" "$NCU"
+    # CUDA_HOME: the kernels load from anywhere below it, so the whole tree is checked.
     if [[ -n "$CUDA_HOME" ]]; then
         [[ "$CUDA_HOME" == /* && -d "$CUDA_HOME" ]] || die "CUDA_HOME=$CUDA_HOME is not an absolute directory"
         check_trusted "CUDA_HOME" "$CUDA_HOME"
+        check_below "CUDA_HOME" "$(realpath -e -- "$CUDA_HOME")"
     fi
-    local dir
+    # LIBRARY_PATH: the loader loads what lies directly inside each directory, and below its
+    # glibc-hwcaps subdirectory.
+    local dir real
     IFS=: read -r -a LIBRARY_DIRS <<< "$LIBRARY_PATH"
     for dir in "${LIBRARY_DIRS[@]}"; do
         [[ "$dir" == /* && -d "$dir" ]] || die "LIBRARY_PATH: $dir is not an absolute directory"
         check_trusted "LIBRARY_PATH" "$dir"
+        real="$(realpath -e -- "$dir")"
+        check_below "LIBRARY_PATH" "$real" 1
+        [[ -d "$real/glibc-hwcaps" ]] && check_below "LIBRARY_PATH" "$(realpath -e -- "$real/glibc-hwcaps")"
     done
+    return 0
 }
 
 check_python() {

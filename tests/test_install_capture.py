@@ -277,3 +277,128 @@ def test_the_venv_gets_pyprojects_numba_numba_cuda_and_numpy():
     assert [r.split(">")[0].split("<")[0].split("=")[0] for r in got] == [
         "numba", "numba-cuda", "numpy"]
     assert set(got) <= set(deps)
+
+
+def refused(t: Target, text: str, **variables: str) -> str:
+    """install-capture fails, names `text` in its one line, and installs nothing."""
+    done = make("install-capture", t, **variables)
+    assert done.returncode != 0, done.stdout
+    assert text in done.stderr
+    assert not t.helper.exists() and not t.policy.exists()
+    return done.stderr
+
+
+def root_dir(path: Path, mode: int = 0o755) -> Path:
+    path.mkdir(parents=True)
+    path.chmod(mode)
+    return path
+
+
+@as_root
+@pytest.mark.parametrize("how", ["owned by the user", "writable by others"])
+def test_refuses_a_library_inside_a_library_path_directory_that_is_not_roots_alone(target,
+                                                                                   tmp_path, how):
+    libs = root_dir(tmp_path / "driver")
+    (libs / "libnvidia-ml.so.1").write_bytes(b"\x7fELF")
+    install(target, LIBRARY_PATH=str(libs))  # root's files there are fine
+    make("uninstall-capture", target)
+    lib = libs / "libcuda.so.1"
+    lib.write_bytes(b"\x7fELF")
+    if how == "owned by the user":
+        os.chown(lib, NOBODY, NOBODY)
+        text = f"LIBRARY_PATH: {lib} is owned by uid {NOBODY}, not root"
+    else:
+        lib.chmod(0o666)
+        text = f"LIBRARY_PATH: {lib} is writable by group or others (mode 666)"
+    refused(target, text, LIBRARY_PATH=f"{tmp_path}:{libs}")
+
+
+@as_root
+def test_a_library_link_is_resolved_and_the_directories_above_its_target_checked(target,
+                                                                                 tmp_path):
+    libs = root_dir(tmp_path / "driver")
+    real = root_dir(tmp_path / "elsewhere" / "lib")
+    (real / "libcuda.so.590").write_bytes(b"\x7fELF")
+    (libs / "libcuda.so.1").symlink_to(real / "libcuda.so.590")
+    install(target, LIBRARY_PATH=str(libs))
+    make("uninstall-capture", target)
+    (tmp_path / "elsewhere").chmod(0o777)  # the user could swap lib/ for one of its own
+    refused(target, f"LIBRARY_PATH: {tmp_path / 'elsewhere'} is writable by group or others",
+            LIBRARY_PATH=str(libs))
+
+
+@as_root
+def test_refuses_a_dangling_link_in_a_library_path_directory(target, tmp_path):
+    libs = root_dir(tmp_path / "driver")
+    (libs / "libcuda.so.1").symlink_to(tmp_path / "user-may-create-this" / "libcuda.so")
+    refused(target, f"LIBRARY_PATH: {libs / 'libcuda.so.1'} is a dangling link",
+            LIBRARY_PATH=str(libs))
+
+
+@as_root
+def test_refuses_a_library_path_directory_named_through_a_users_link(target, tmp_path):
+    libs = root_dir(tmp_path / "driver")
+    link = tmp_path / "driver-link"
+    link.symlink_to(libs)
+    os.lchown(link, NOBODY, NOBODY)
+    refused(target, f"LIBRARY_PATH: {link} is owned by uid {NOBODY}", LIBRARY_PATH=str(link))
+
+
+@as_root
+def test_refuses_a_user_owned_file_deep_in_cuda_home(target, tmp_path):
+    cuda = root_dir(tmp_path / "cuda")
+    nvvm = root_dir(cuda / "nvvm" / "lib64")
+    (nvvm / "libnvvm.so.4").write_bytes(b"\x7fELF")
+    (cuda / "lib64").symlink_to(nvvm)
+    install(target, CUDA_HOME=str(cuda))
+    make("uninstall-capture", target)
+    os.chown(nvvm / "libnvvm.so.4", NOBODY, NOBODY)
+    refused(target, f"CUDA_HOME: {nvvm / 'libnvvm.so.4'} is owned by uid {NOBODY}",
+            CUDA_HOME=str(cuda))
+
+
+@as_root
+def test_a_link_in_cuda_home_is_resolved_and_what_it_leads_to_checked(target, tmp_path):
+    cuda = root_dir(tmp_path / "cuda")
+    outside = root_dir(tmp_path / "opt" / "outside")
+    (outside / "libdevice.10.bc").write_bytes(b"BC")
+    (cuda / "nvvm").symlink_to(outside)
+    install(target, CUDA_HOME=str(cuda))
+    make("uninstall-capture", target)
+    os.chown(outside / "libdevice.10.bc", NOBODY, NOBODY)  # inside the linked directory
+    refused(target, f"CUDA_HOME: {outside / 'libdevice.10.bc'} is owned by uid {NOBODY}",
+            CUDA_HOME=str(cuda))
+    os.chown(outside / "libdevice.10.bc", 0, 0)
+    (tmp_path / "opt").chmod(0o777)  # above the link's target only
+    refused(target, f"CUDA_HOME: {tmp_path / 'opt'} is writable by group or others",
+            CUDA_HOME=str(cuda))
+
+
+@as_root
+def test_refuses_a_dangling_link_in_cuda_home(target, tmp_path):
+    cuda = root_dir(tmp_path / "cuda")
+    (cuda / "bin").mkdir()
+    (cuda / "bin" / "ptxas").symlink_to("/nonexistent/ptxas")
+    refused(target, f"CUDA_HOME: {cuda / 'bin' / 'ptxas'} is a dangling link",
+            CUDA_HOME=str(cuda))
+
+
+@as_root
+def test_a_sticky_directory_is_accepted_above_but_never_as_the_directory_named(target,
+                                                                               tmp_path):
+    shared = root_dir(tmp_path / "shared", 0o1777)
+    libs = root_dir(shared / "driver")
+    install(target, LIBRARY_PATH=str(libs))  # like /tmp above a root-owned directory
+    make("uninstall-capture", target)
+    refused(target, f"LIBRARY_PATH: {shared} is writable by group or others (mode 1777, sticky",
+            LIBRARY_PATH=str(shared))
+    refused(target, f"CUDA_HOME: {shared} is writable by group or others (mode 1777, sticky",
+            CUDA_HOME=str(shared))
+
+
+@as_root
+def test_a_sticky_directory_inside_cuda_home_is_refused(target, tmp_path):
+    cuda = root_dir(tmp_path / "cuda")
+    root_dir(cuda / "nvvm" / "cache", 0o1777)
+    refused(target, f"CUDA_HOME: {cuda / 'nvvm' / 'cache'} is writable by group or others "
+            "(mode 1777", CUDA_HOME=str(cuda))

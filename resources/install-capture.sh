@@ -38,6 +38,11 @@ CUDA_HOME="${CUDA_HOME:-}"
 LIBRARY_PATH="${LIBRARY_PATH:-}"
 PIP_OPTS="${PIP_OPTS:-}"
 SKIP_VENV="${NCU_READER_INSTALL_SKIP_VENV:-}"
+PYTHON_REAL=""
+# No PYTHON* variable reaches a Python run here (ensurepip's runs inside `venv` are not -I).
+while read -r name; do
+    [[ "$name" == PYTHON ]] || unset -- "$name"
+done < <(compgen -e | grep '^PYTHON' || true)
 
 die() { echo "${CMD:-install-capture}: $*" >&2; exit 1; }
 say() { echo "${CMD:-install-capture}: $*"; }
@@ -194,11 +199,38 @@ find_ncu() {
     return 0
 }
 
+# Root runs PYTHON here and the venv's interpreter (the same executable, the same standard
+# library) for every capture: its executable as named and as resolved, and its standard library's
+# trees (stdlib, platstdlib, lib-dynload), are checked like the rest. Every run here is -I -S: no
+# PYTHON* variable, user site or site-packages (.pth files) takes part.
 check_python() {
-    "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
-        || die "PYTHON=$PYTHON is not Python 3.11 or newer; set PYTHON=/usr/bin/python3.11"
+    local given="$PYTHON" named lines=() dir
+    named="$(command -v -- "$PYTHON" 2>/dev/null)" && [[ "$named" == /* ]] \
+        || die "PYTHON=$given is not a command; set PYTHON=/usr/bin/python3.11"
+    check_trusted "PYTHON" "$named"
+    PYTHON="$named"
+    PYTHON_REAL="$(realpath -e -- "$named")"
+    mapfile -t lines < <("$PYTHON" -I -S -c '
+import sys, sysconfig
+if sys.version_info < (3, 11):
+    sys.exit(1)
+paths = sysconfig.get_paths()
+print(paths["stdlib"], paths["platstdlib"], *[p for p in sys.path if p.endswith("lib-dynload")],
+      sep="\n")' 2>/dev/null)
+    (( ${#lines[@]} >= 2 )) \
+        || die "PYTHON=$given is not Python 3.11 or newer; set PYTHON=/usr/bin/python3.11"
+    declare -A seen=()
+    for dir in "${lines[@]}"; do
+        [[ "$dir" == /* ]] || die "PYTHON=$given names a standard library that is not absolute: $dir"
+        [[ -e "$dir" || "$dir" != */lib-dynload ]] || continue
+        dir="$(realpath -e -- "$dir")" || die "PYTHON=$given: its standard library $dir does not exist"
+        [[ -z "${seen[$dir]:-}" ]] || continue
+        seen[$dir]=1
+        check_trusted "PYTHON's standard library" "$dir"
+        check_below "PYTHON's standard library" "$dir"
+    done
     if [[ -z "$SKIP_VENV" ]]; then
-        "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null \
+        "$PYTHON" -I -S -c 'import ensurepip, venv' 2>/dev/null \
             || die "$PYTHON cannot make a venv (on Debian and Ubuntu: apt install python3-venv)"
     fi
 }
@@ -218,7 +250,7 @@ make_dir() {
 
 # The numba, numba-cuda and numpy requirements, exactly as pyproject.toml's [project] lists them.
 requirements() {
-    "$PYTHON" -I - "$SOURCE/pyproject.toml" <<'PY'
+    "$PYTHON" -I -S - "$SOURCE/pyproject.toml" <<'PY'
 import re
 import sys
 import tomllib
@@ -251,8 +283,8 @@ make_venv() {
     read -r -a pip_opts <<< "$PIP_OPTS"
     mapfile -t reqs < <(requirements)
     [[ ${#reqs[@]} == 3 ]] || die "could not read numba, numba-cuda and numpy from pyproject.toml"
-    say "creating $venv with $("$PYTHON" -c 'import sys; print(sys.executable)')"
-    "$PYTHON" -m venv --clear "$venv"
+    say "creating $venv with $("$PYTHON" -I -S -c 'import sys; print(sys.executable)')"
+    "$PYTHON" -I -S -m venv --clear "$venv"
     check_trusted "the venv's interpreter" "$venv/bin/python3"
     local pip=("$venv/bin/python3" -I -m pip install --disable-pip-version-check --no-input
                --quiet "${pip_opts[@]}")
@@ -285,7 +317,7 @@ install_helper() {
 write_config() {
     local tmp
     tmp="$(mktemp)"
-    "$PYTHON" -I - "$NCU" "$CUDA_HOME" "$LIBRARY_PATH" > "$tmp" <<'PY'
+    "$PYTHON" -I -S - "$NCU" "$CUDA_HOME" "$LIBRARY_PATH" > "$tmp" <<'PY'
 import json
 import sys
 
@@ -327,7 +359,7 @@ install_policy() {
     local helper tmp
     helper="$(realpath -e -- "$LIBEXEC/$HELPER_NAME")"
     tmp="$(mktemp)"
-    "$PYTHON" -I - "$HERE/$POLICY_NAME" "$helper" > "$tmp" <<'PY'
+    "$PYTHON" -I -S - "$HERE/$POLICY_NAME" "$helper" > "$tmp" <<'PY'
 import re
 import sys
 from xml.sax.saxutils import escape

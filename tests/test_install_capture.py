@@ -402,3 +402,61 @@ def test_a_sticky_directory_inside_cuda_home_is_refused(target, tmp_path):
     root_dir(cuda / "nvvm" / "cache", 0o1777)
     refused(target, f"CUDA_HOME: {cuda / 'nvvm' / 'cache'} is writable by group or others "
             "(mode 1777", CUDA_HOME=str(cuda))
+
+
+def fake_python(folder: Path, stdlib: Path, dynload: Path) -> Path:
+    """A root-owned stand-in for an interpreter whose standard library is `stdlib` and
+    `dynload`: it answers the script's sysconfig question itself, and runs this Python for the
+    rest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    python = folder / "python3"
+    python.write_text(f"""#!/bin/sh
+case "$*" in
+    *sysconfig*) printf '%s\\n' '{stdlib}' '{stdlib}' '{dynload}'; exit 0 ;;
+esac
+exec '{sys.executable}' "$@"
+""")
+    python.chmod(0o755)
+    return python
+
+
+@as_root
+def test_refuses_a_python_whose_standard_library_is_not_roots_alone(target, tmp_path):
+    stdlib = root_dir(tmp_path / "py" / "lib" / "python3.11")
+    (stdlib / "encodings").mkdir()
+    (stdlib / "encodings" / "__init__.py").write_text("")
+    dynload = root_dir(tmp_path / "py" / "lib" / "dynload")
+    (dynload / "_ssl.so").write_bytes(b"\x7fELF")
+    python = fake_python(tmp_path / "py" / "bin", stdlib, dynload)
+    install(target, PYTHON=str(python))
+    make("uninstall-capture", target)
+    os.chown(stdlib / "encodings" / "__init__.py", NOBODY, NOBODY)  # root imports it at start
+    refused(target, f"PYTHON's standard library: {stdlib / 'encodings' / '__init__.py'} is owned "
+            f"by uid {NOBODY}", PYTHON=str(python))
+    os.chown(stdlib / "encodings" / "__init__.py", 0, 0)
+    (dynload / "_ssl.so").chmod(0o666)
+    refused(target, f"PYTHON's standard library: {dynload / '_ssl.so'} is writable by group or "
+            "others", PYTHON=str(python))
+
+
+@as_root
+def test_refuses_a_python_whose_real_executable_others_can_change(target, tmp_path):
+    stdlib = Path(sysconfig_paths()[0])
+    real = fake_python(tmp_path / "opt" / "bin", stdlib, stdlib / "lib-dynload")
+    shown = root_dir(tmp_path / "bin") / "python3"
+    shown.symlink_to(real)
+    install(target, PYTHON=str(shown))
+    make("uninstall-capture", target)
+    (tmp_path / "opt").chmod(0o777)
+    refused(target, f"PYTHON: {tmp_path / 'opt'} is writable by group or others",
+            PYTHON=str(shown))
+    (tmp_path / "opt").chmod(0o755)
+    os.lchown(shown, NOBODY, NOBODY)  # as named: a link of the user's
+    refused(target, f"PYTHON: {shown} is owned by uid {NOBODY}", PYTHON=str(shown))
+
+
+def sysconfig_paths() -> tuple[str, str]:
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return paths["stdlib"], paths["platstdlib"]

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import venv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,56 @@ BEHAVIOURS = {
             f.write(open(report, "rb").read())
         os.symlink(out + ".real", out)
     """,
+    "crash": """
+        with open(out, "wb") as f:
+            f.write(open(report, "rb").read()[:5000])
+        os.kill(os.getpid(), signal.SIGSEGV)
+    """,
+    "exit_3": """
+        shutil.copyfile(report, out)
+        print("==ERROR== something went wrong", flush=True)
+        sys.exit(3)
+    """,
+    "program_fails": """
+        print("==PROF== Connected to process 4242 (python3)", flush=True)
+        print("Traceback (most recent call last):", flush=True)
+        print('  File "<frozen runpy>", line 198, in _run_module_as_main', flush=True)
+        print("ModuleNotFoundError: No module named 'numba'", flush=True)
+        shutil.copyfile(report, out)
+        print("==ERROR== The application returned an error code (1).", flush=True)
+    """,
+    "lock_dir": """
+        # What ncu 2025.3.1 does on start (docs/capture.md): $TMPDIR/nvidia/nsight_compute,
+        # made 0777 through any link, with 0666 lock files. SHARED_TMP stands in for /tmp.
+        lock = os.path.join(os.environ.get("TMPDIR", SHARED_TMP), "nvidia", "nsight_compute")
+        os.makedirs(lock, exist_ok=True)
+        os.chmod(lock, 0o777)
+        with open(os.path.join(lock, "lock"), "w"):
+            pass
+        os.chmod(os.path.join(lock, "lock"), 0o666)
+        st = os.stat(os.environ.get("TMPDIR", SHARED_TMP))
+        print("tmpdir " + json.dumps([st.st_uid, stat.S_IMODE(st.st_mode)]), flush=True)
+        shutil.copyfile(report, out)
+    """,
+    "chatty": """
+        for i in range(200000):
+            print("==PROF== line %d %s" % (i, "x" * 400), flush=False)
+        sys.stdout.flush()
+        time.sleep(600)
+    """,
+    "big_report": """
+        with open(out, "wb") as f:
+            f.write(b"NVR\\0")
+            f.truncate(32 << 20)
+    """,
+    "setsid_child": """
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                                 start_new_session=True)
+        with open(os.path.join(os.path.dirname({record!r}), "child-pid"), "w") as f:
+            f.write(str(child.pid))
+        print("==PROF== Connected to process 4242 (python3)", flush=True)
+        time.sleep(600)
+    """,
     "none": """
         print("==WARNING== No kernels were profiled.", flush=True)
     """,
@@ -60,7 +111,8 @@ BEHAVIOURS = {
 
 FAKE_NCU = """\
 #!{python}
-import json, os, shutil, subprocess, sys, time
+import json, os, shutil, signal, stat, subprocess, sys, time
+SHARED_TMP = {shared_tmp!r}
 argv = sys.argv[1:]
 if argv == ["--version"]:
     print("NVIDIA (R) Nsight Compute Command Line Profiler")
@@ -77,6 +129,10 @@ report = {report!r}
 """
 
 
+SHEBANG = "#!{python} -IS\n"
+"""The installed helper's first line (resources/install-capture.sh writes the same)."""
+
+
 @dataclass
 class Install:
     """A planted install: `helper` with capture.json naming `ncu`, the fake."""
@@ -85,6 +141,7 @@ class Install:
     helper: Path
     ncu: Path
     record: Path
+    python: Path
 
     def runs(self) -> list[dict]:
         """What the fake ncu recorded, one entry per run."""
@@ -92,8 +149,13 @@ class Install:
             return []
         return [json.loads(line) for line in self.record.read_text().splitlines()]
 
+    def captures(self) -> list[dict]:
+        """The runs that were captures (not `--clock-control reset` or `--version`)."""
+        return [run for run in self.runs() if "-o" in run["argv"]]
+
     def command(self, *args: str) -> list[str]:
-        return [sys.executable, "-I", str(self.helper), *args]
+        """The helper run by its first line, as pkexec runs it: the venv's python -IS."""
+        return [str(self.helper), *args]
 
     def run(self, *args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
         """Run the helper with stdin a pipe held open until it ends, as the client does."""
@@ -109,19 +171,23 @@ class Install:
 def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None = None,
           config: bool = True, library_path: list[str] | None = None) -> Install:
     """An install under `base` (0755 directories, 0644/0755 files, owned by whoever runs the
-    tests). `replace` rewrites lines of the helper copy, as the install rewrites its shebang."""
+    tests) with a venv of its own, as the real install has (without pip: the fake ncu never
+    runs the kernels). `replace` rewrites lines of the helper copy, as the install rewrites its
+    shebang."""
     root = base / "libexec"
     tools = base / "tools"
     for d in (root, tools):
         d.mkdir(parents=True)
         d.chmod(0o755)
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
     record = base / "ncu-runs.jsonl"
     ncu = tools / "ncu"
+    body = textwrap.dedent(BEHAVIOURS[behaviour]).replace("{record!r}", repr(str(record)))
     ncu.write_text(FAKE_NCU.format(python=sys.executable, record=str(record), report=str(REPORT),
-                                   body=textwrap.indent(textwrap.dedent(BEHAVIOURS[behaviour]),
-                                                        "")))
+                                   shared_tmp=str(base / "shared-tmp"), body=body))
     ncu.chmod(0o755)
-    text = HELPER_SOURCE.read_text()
+    text = SHEBANG.format(python=root / "venv" / "bin" / "python3") + \
+        HELPER_SOURCE.read_text().split("\n", 1)[1]
     for old, new in (replace or {}).items():
         assert old in text, old
         text = text.replace(old, new)
@@ -134,7 +200,7 @@ def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None
                                     "library_path": library_path}))
         conf.chmod(0o644)
     os.chmod(base, 0o755)
-    return Install(root, helper, ncu, record)
+    return Install(root, helper, ncu, record, root / "venv" / "bin" / "python3")
 
 
 def events(stderr: bytes) -> list[dict]:

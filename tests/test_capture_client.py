@@ -658,7 +658,7 @@ def real_helper(tmp_path: Path, behaviour: str) -> Route:
     from tests.capture_install import plant
 
     install = plant(tmp_path / "install", behaviour)
-    return Route("direct", sys.executable, ("-I", str(install.helper)), None, "the real helper")
+    return Route("direct", str(install.helper), (), None, "the real helper")
 
 
 def test_the_real_helper_through_the_client(tmp_path: Path, captures: Path) -> None:

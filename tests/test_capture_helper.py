@@ -114,7 +114,7 @@ def test_dry_run_prints_the_argv_and_never_a_forbidden_option(tmp_path):
     assert done.returncode == 0, done.stderr
     argv = json.loads(done.stdout)["argv"]
     assert argv[0] == str(install.ncu)
-    ncu_part = argv[:argv.index(sys.executable)]
+    ncu_part = argv[:argv.index(str(install.python))]
     for word in ("--config-file", "--target-processes", "--clock-control", "--set", "-k",
                  "--launch-skip", "--launch-count", "-o"):
         assert ncu_part.count(word) == 1, word
@@ -124,9 +124,9 @@ def test_dry_run_prints_the_argv_and_never_a_forbidden_option(tmp_path):
     for forbidden in ("-f", "--force-overwrite", "--log-file", "--section-folder",
                       "--preload-library", "--injection-path-64", "--mode", "--port"):
         assert forbidden not in argv
-    assert argv[argv.index(sys.executable):] == [
-        sys.executable, "-I", "-B", "-m", "viewer.kernels", "profile-target", "--kernel", "naive",
-        "--dim", "512"]
+    assert argv[argv.index(str(install.python)):] == [
+        str(install.python), "-I", "-B", "-m", "viewer.kernels", "profile-target",
+        "--kernel", "naive", "--dim", "512"]
     assert install.runs() == []
 
 
@@ -141,7 +141,7 @@ def test_a_capture_streams_the_report_and_says_each_step(tmp_path):
     assert {"ncu": '==PROF== Profiling "matmul_naive" - 0: 0%....50%....100% - 38 passes'} in said
     assert said[-1]["done"]["bytes"] == REPORT.stat().st_size
     assert said[-1]["done"]["ncu_version"].startswith("Version 2099.1.0.0")
-    (run,) = install.runs()
+    (run,) = install.captures()
     dry = json.loads(install.run(*VALID, "--dry-run").stdout)["argv"]
     out = run["argv"][run["argv"].index("-o") + 1]
     assert run["argv"] == [w.replace("<temporary directory>/report", out) for w in dry[1:]]
@@ -156,9 +156,10 @@ def test_ncu_gets_an_allow_listed_environment(tmp_path):
            "NUMBA_CUDA_DRIVER": "/tmp/evil.so", "CUDA_VISIBLE_DEVICES": "0",
            "LANG": "en_US.UTF-8", "LC_ALL": "$(reboot)"}
     assert install.run(*VALID, env=env).returncode == 0
-    (run,) = install.runs()
+    (run,) = install.captures()
     child = {k: v for k, v in run["env"].items() if k not in ("PWD", "SHLVL", "_", "LC_CTYPE")}
-    assert set(child) <= {"PATH", "HOME", "LANG", "CUDA_VISIBLE_DEVICES"}, child
+    assert set(child) <= {"PATH", "HOME", "LANG", "CUDA_VISIBLE_DEVICES", "TMPDIR", "TMP",
+                          "TEMP"}, child
     assert "LD_PRELOAD" not in child and "LD_LIBRARY_PATH" not in child
     assert child["PATH"] == helper.SAFE_PATH
     assert child["CUDA_VISIBLE_DEVICES"] == "0"
@@ -199,7 +200,7 @@ def test_a_bad_report_is_refused_and_removed(tmp_path, behaviour, code, words):
     assert done.returncode == code, done.stderr
     assert words in events(done.stderr)[-1]["error"]
     assert done.stdout == b""
-    (run,) = install.runs()
+    (run,) = install.captures()
     assert not Path(run["argv"][run["argv"].index("-o") + 1]).parent.exists()
 
 
@@ -306,7 +307,7 @@ def test_a_malicious_ncu_first_on_path_never_runs(tmp_path):
     # With the install's capture.json, not even NCU_READER_NCU is heard.
     assert install.run(*VALID, env={**env, helper.ENV_NCU: str(evil)}).returncode == 0
     assert not marker.exists()
-    assert len(install.runs()) == 2
+    assert len(install.captures()) == 2
 
 
 def test_root_without_an_install_refuses(tmp_path):
@@ -363,11 +364,13 @@ def test_files_owned_by_another_user_are_refused(tmp_path, what):
     assert install.runs() == []
 
 
-def test_a_root_owned_sticky_directory_is_no_refusal(tmp_path):
+def test_a_root_owned_sticky_directory_passes_only_above_what_is_checked():
     owners = helper.trusted_owners(os.geteuid())
     sticky = os.stat("/tmp")
     assert sticky.st_mode & 0o1002 == 0o1002
-    helper.check_entry(Path("/tmp"), sticky, owners)
+    helper.check_entry(Path("/tmp"), sticky, owners, ancestor=True)
+    with pytest.raises(helper.Refusal):
+        helper.check_entry(Path("/tmp"), sticky, owners)
 
 
 def test_pkexec_uid_must_name_a_user():

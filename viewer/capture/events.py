@@ -184,6 +184,8 @@ def explain(exit_code: int, events: Iterable[Event], route_kind: str = "direct")
     if exit_code == h.EXIT_NOT_INSTALLED:
         return _with("The capture helper ran as root without its install: an administrator runs "
                      "`sudo make install-capture`", detail)
+    if exit_code == h.EXIT_NCU_FAILED:
+        return _with("ncu failed, so nothing was saved", detail)
     if exit_code == h.EXIT_FAILED:
         return _with("The capture failed", detail)
     return _with(f"The capture helper ended with an unknown exit code {exit_code}", detail)

@@ -4,19 +4,29 @@
     ncu-reader-capture capture --target naive|tiled --dim N --set basic|full --clock base|none
                                [--dry-run]
 
-pkexec runs this file as root, and ncu runs the kernel program as root, so it is written like a
-setuid program (../shared/notes/capture.md has the facts behind each rule):
+pkexec runs this file as root (installed, its first line is `#!.../venv/bin/python3 -IS`: no
+site, no .pth file runs before the checks), and ncu runs the kernel program as root, so it is
+written like a setuid program (docs/capture.md has the facts behind each rule):
 
 - a fixed grammar, allow-list only: anything else exits 2 and runs nothing;
 - ncu's argv is built here, never by a shell: ncu by absolute path, `--config-file off`,
   `--target-processes application-only`, no `-f`, the report into a directory made here;
-- root runs only root-owned code: ncu, the interpreter, this file, the install beside it and every
-  directory above each must be owned by root (or by the user running this, when that is not root)
-  and writable by nobody else, else exit 4 naming the path;
+- root runs only root-owned code: ncu, the interpreter and its standard library, the kernel
+  program's site-packages and the paths its .pth files add, the install, CUDA_HOME's tree, every
+  file in each LIBRARY_PATH directory, and every directory above each, as named and with links
+  resolved, must be owned by root (or by the user running this, when that is not root) and
+  writable by nobody else, else exit 4 naming the path;
 - the environment is built from an allow-list; as root, ncu's path comes only from the install's
-  capture.json beside this file, never from PATH or the environment;
+  capture.json beside this file, never from PATH or the environment; TMPDIR, TMP and TEMP name a
+  root-owned 0700 directory made here, so nothing ncu writes lands in a directory a user shares;
 - root writes nothing the user controls: the report is streamed on stdout, and the client writes it;
-- a wall-clock limit, and the client's cancel (it closes stdin) kill ncu's whole process group.
+- resource limits, niceness and CPU affinity passed through pkexec are reset before ncu runs;
+- a wall-clock limit that holds whatever the client does (progress lines are dropped, never
+  waited for; a watchdog thread ends everything if the main thread is stuck); the client's cancel
+  (it closes stdin), SIGTERM, SIGHUP, SIGINT and SIGQUIT end ncu and every process below it (the
+  helper is their child subreaper); SIGTSTP and the terminal's other stop signals are ignored;
+- after `--clock base`, `ncu --clock-control reset` runs on every exit;
+- ncu's exit status counts: a non-zero exit or a signal is a failure, and nothing is streamed.
 
 stdout carries the report's bytes and nothing else. stderr carries JSON lines: `started` right
 before ncu starts, `ncu` for each line ncu printed, `done` after the report was sent, `error` (with
@@ -28,17 +38,21 @@ and one file, because the install copies it alone beside its capture.json.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import pwd
 import re
+import resource
 import selectors
 import shutil
 import signal
 import stat
 import subprocess
 import sys
+import sysconfig
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +90,7 @@ EXIT_TOO_LARGE = 8
 EXIT_CANCELLED = 9
 EXIT_NOT_INSTALLED = 10
 EXIT_FAILED = 11
+EXIT_NCU_FAILED = 12
 KINDS = {
     EXIT_BAD_REQUEST: "bad_request",
     EXIT_NCU_MISSING: "ncu_missing",
@@ -87,6 +102,7 @@ KINDS = {
     EXIT_CANCELLED: "cancelled",
     EXIT_NOT_INSTALLED: "not_installed",
     EXIT_FAILED: "failed",
+    EXIT_NCU_FAILED: "ncu_failed",
 }
 
 ERR_NVGPUCTRPERM = "ERR_NVGPUCTRPERM"
@@ -94,6 +110,14 @@ REPORT_MAGIC = b"NVR\0"
 MAX_REPORT_BYTES = 256 << 20
 TIMEOUT_S = 600.0
 KILL_GRACE_S = 5.0
+WATCHDOG_GRACE_S = 30.0
+"""Past the time limit by this much, the watchdog thread ends everything without the main thread."""
+MAX_QUEUED_LINES = 256
+"""JSON lines waiting for a client that does not read stderr; further progress lines are dropped."""
+APP_FAILED = "The application returned an error code"
+"""ncu's words when the kernel program exits non-zero."""
+PROGRAM_LINES = 3
+"""The kernel program's own last lines shown when it fails under ncu."""
 MAX_ARG_CHARS = 32
 MAX_ARGS = 10
 MAX_TEXT_CHARS = 600
@@ -108,6 +132,10 @@ SYSTEM_NCU = (
 NSIGHT_COMPUTE_DIR = "/opt/nvidia/nsight-compute"
 DRIVER_VERSION = "/proc/driver/nvidia/version"
 REPORT_STEM = "report"
+PR_SET_CHILD_SUBREAPER = 36
+SITE_DIRS = ("site-packages", "dist-packages")
+"""Not the standard library's: a venv without system site-packages never imports from them."""
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGQUIT)
 
 _FLAGS = {"--target": TARGETS, "--dim": None, "--set": SETS, "--clock": CLOCKS}
 _DIM = re.compile(r"[1-9][0-9]*", re.ASCII)
@@ -219,16 +247,19 @@ def trusted_owners(euid: int) -> frozenset[int]:
     return frozenset({0, euid})
 
 
-def check_entry(path: Path, st: os.stat_result, owners: frozenset[int]) -> None:
-    """One file or directory: a trusted owner, and no write bit for group or others (a
-    root-owned sticky directory such as /tmp excepted: nobody else can swap what it holds)."""
+def check_entry(path: Path, st: os.stat_result, owners: frozenset[int],
+                ancestor: bool = False) -> None:
+    """One file or directory: a trusted owner, and no write bit for group or others. A
+    root-owned sticky directory such as /tmp passes only as an `ancestor` of what is checked
+    (nobody else can swap what it holds), never as the thing itself or inside a checked tree."""
     if st.st_uid not in owners:
         raise Refusal(EXIT_UNTRUSTED, f"{path} is owned by uid {st.st_uid}, not by root; "
                       "refusing to run it as root")
     if stat.S_ISLNK(st.st_mode):
         return
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        if stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX and st.st_uid == 0:
+        if (ancestor and stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX
+                and st.st_uid == 0):
             return
         raise Refusal(EXIT_UNTRUSTED, f"{path} is writable by group or others "
                       f"(mode {stat.S_IMODE(st.st_mode):04o}); refusing to run it as root")
@@ -242,33 +273,165 @@ def check_chain(path: Path, owners: frozenset[int]) -> None:
                 st = os.lstat(entry)
             except OSError as exc:
                 raise Refusal(EXIT_UNTRUSTED, f"{entry}: {exc.strerror}") from None
-            check_entry(entry, st, owners)
+            check_entry(entry, st, owners, ancestor=entry != p)
 
 
-def check_tree(root: Path, owners: frozenset[int]) -> None:
-    """Everything below `root` (links are checked, not followed)."""
-    for top, dirs, files in os.walk(root, onerror=_walk_error):
-        for name in (*dirs, *files):
-            path = Path(top, name)
-            check_entry(path, os.lstat(path), owners)
+class Trust:
+    """The trust checks of one capture; each tree is walked once."""
+
+    def __init__(self, owners: frozenset[int]) -> None:
+        self.owners = owners
+        self.walked: dict[str, tuple[str, ...]] = {}
+
+    def chain(self, path: Path) -> None:
+        check_chain(path, self.owners)
+
+    def tree(self, root: Path, skip: tuple[str, ...] = ()) -> None:
+        """`root`, those above it, and everything below it; a link's target is checked with
+        everything above it (and walked, when it is a directory); a link to nothing is refused.
+        `skip` names directories directly below `root` that are not walked."""
+        real = os.path.realpath(root)
+        if any(_covers(w, skipped, real) for w, skipped in self.walked.items()):
+            return
+        self.chain(root)
+        self.walked[real] = skip
+        for top, dirs, files in os.walk(real, onerror=_walk_error):
+            if top == real and skip:
+                dirs[:] = [d for d in dirs if d not in skip]
+            for name in (*dirs, *files):
+                path = Path(top, name)
+                try:
+                    st = os.lstat(path)
+                except OSError as exc:
+                    raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
+                check_entry(path, st, self.owners)
+                if stat.S_ISLNK(st.st_mode):
+                    self.link(path)
+
+    def entries(self, directory: Path) -> None:
+        """`directory` (a library directory: what the loader may load), those above it, and
+        each entry directly in it, links resolved."""
+        self.chain(directory)
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError as exc:
+            raise Refusal(EXIT_UNTRUSTED, f"{directory}: {exc.strerror}") from None
+        for name in names:
+            path = Path(directory, name)
+            st = os.lstat(path)
+            check_entry(path, st, self.owners)
+            if stat.S_ISLNK(st.st_mode):
+                target = self._target(path)
+                self.chain(target)
+
+    def link(self, path: Path) -> None:
+        target = self._target(path)
+        if os.path.isdir(target):
+            self.tree(target)
+        else:
+            self.chain(target)
+
+    @staticmethod
+    def _target(path: Path) -> Path:
+        target = Path(os.path.realpath(path))
+        if not os.path.lexists(target):
+            raise Refusal(EXIT_UNTRUSTED, f"{path} is a link to nothing ({target}), which "
+                          "someone could create; refusing to run it as root")
+        return target
+
+    def site(self, site_dir: Path) -> None:
+        """A site-packages directory the kernel program imports from, and whatever its .pth
+        files add to the import path; as root, an editable install (root would import a
+        checkout) is refused."""
+        if not os.path.isdir(site_dir):
+            return
+        self.tree(site_dir)
+        for name in sorted(os.listdir(site_dir)):
+            if not name.endswith(".pth"):
+                continue
+            pth = Path(site_dir, name)
+            if name.startswith("__editable__") and self.owners == {0}:
+                raise Refusal(EXIT_UNTRUSTED, f"{pth} is an editable install: root would import "
+                              "a checkout; install the project as a copy")
+            for added in pth_paths(pth):
+                if os.path.exists(added):
+                    self.tree(added)
+
+
+def _covers(walked: str, skipped: tuple[str, ...], path: str) -> bool:
+    """Whether walking `walked` (less the directories `skipped` directly below it) saw `path`."""
+    if path == walked:
+        return not skipped
+    below = os.path.relpath(path, walked)
+    return not below.startswith("..") and below.split(os.sep)[0] not in skipped
+
+
+def pth_paths(pth: Path) -> list[Path]:
+    """The directories a .pth file adds to the import path (its `import` lines are code in a
+    file already checked)."""
+    try:
+        with open(pth, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1 << 16).splitlines()
+    except OSError as exc:
+        raise Refusal(EXIT_UNTRUSTED, f"{pth}: {exc.strerror}") from None
+    return [Path(pth.parent, line.rstrip()) for line in lines
+            if line.strip() and not line.startswith(("#", "import ", "import\t"))]
 
 
 def _walk_error(exc: OSError) -> None:
     raise Refusal(EXIT_UNTRUSTED, f"{exc.filename}: {exc.strerror}")
 
 
+def venv_site_dirs(python: Path) -> list[Path]:
+    """The site-packages the kernel program (`python -I`, with site) imports from: its venv's,
+    and the base interpreter's too where the venv includes them."""
+    venv = Path(os.path.abspath(python)).parent.parent
+    cfg = venv / "pyvenv.cfg"
+    if not os.path.isfile(cfg):
+        return _site_dirs(sys.base_prefix)
+    dirs = _site_dirs(str(venv))
+    with open(cfg, encoding="utf-8", errors="replace") as f:
+        text = f.read(1 << 14)
+    if re.search(r"^\s*include-system-site-packages\s*=\s*true\s*$", text, re.M | re.I):
+        dirs += _site_dirs(sys.base_prefix)
+    return dirs
+
+
+def _site_dirs(prefix: str) -> list[Path]:
+    paths = sysconfig.get_paths(vars={"base": prefix, "platbase": prefix})
+    return [Path(p) for p in dict.fromkeys((paths["purelib"], paths["platlib"]))]
+
+
+def stdlib_dirs() -> list[Path]:
+    """The interpreter's standard library (its zip, its tree with lib-dynload): what root
+    imports under -I -S here, and in the kernel program before its site-packages."""
+    found = [Path(p) for p in sys.path if p.endswith(".zip") and os.path.exists(p)]
+    paths = sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_prefix})
+    for key in ("stdlib", "platstdlib"):
+        if os.path.isdir(paths[key]):
+            found.append(Path(paths[key]))
+    return list(dict.fromkeys(found))
+
+
 def check_layout(layout: Layout, euid: int) -> None:
-    """Everything root would run: ncu, the interpreter and its import path, the install."""
-    owners = trusted_owners(euid)
-    check_chain(layout.root, owners)
-    check_tree(layout.root, owners)
-    for path in (layout.ncu, layout.python, Path(__file__), layout.cuda_home, layout.config,
-                 *layout.library_path):
+    """Everything root would run: ncu, the interpreter with its standard library and import
+    path, the install, CUDA_HOME and the library directories."""
+    trust = Trust(trusted_owners(euid))
+    trust.tree(layout.root)
+    for path in (layout.ncu, layout.python, Path(__file__), layout.config):
         if path is not None:
-            check_chain(path, owners)
-    for entry in sys.path:
-        if entry and os.path.exists(entry):
-            check_chain(Path(entry), owners)
+            trust.chain(path)
+    if layout.cuda_home is not None:
+        trust.tree(layout.cuda_home)
+    for directory in layout.library_path:
+        trust.entries(directory)
+    for entry in stdlib_dirs():
+        if os.path.isdir(entry):
+            trust.tree(entry, skip=SITE_DIRS)
+        else:
+            trust.chain(entry)
+    for site_dir in venv_site_dirs(layout.python):
+        trust.site(site_dir)
 
 
 # ---------------------------------------------------------------- where things are
@@ -366,9 +529,11 @@ def ncu_argv(request: Request, layout: Layout, report_dir: str) -> list[str]:
     ]
 
 
-def child_env(layout: Layout, euid: int, environ: dict[str, str]) -> dict[str, str]:
-    """The environment ncu and the kernels get: an allow-list, every value checked."""
-    env = {"PATH": SAFE_PATH, "HOME": pwd.getpwuid(euid).pw_dir, "LANG": "C.UTF-8"}
+def child_env(layout: Layout, euid: int, environ: dict[str, str], tmp: str) -> dict[str, str]:
+    """The environment ncu and the kernels get: an allow-list, every value checked; TMPDIR,
+    TMP and TEMP are `tmp`, the helper's own private directory."""
+    env = {"PATH": SAFE_PATH, "HOME": pwd.getpwuid(euid).pw_dir, "LANG": "C.UTF-8",
+           "TMPDIR": tmp, "TMP": tmp, "TEMP": tmp}
     for name in ("LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER"):
         value = environ.get(name, "")
         if _ENV_VALUE.fullmatch(value):
@@ -381,10 +546,14 @@ def child_env(layout: Layout, euid: int, environ: dict[str, str]) -> dict[str, s
 
 
 def requesting_uid(euid: int, environ: dict[str, str]) -> int:
-    """Who asked: PKEXEC_UID when pkexec ran this (it must name a real user), else euid."""
+    """Who asked: PKEXEC_UID when pkexec ran this (it must name a real user, and pkexec must
+    have run this as root: `pkexec --user NAME` is refused), else euid."""
     text = environ.get("PKEXEC_UID")
     if text is None:
         return euid
+    if euid != 0:
+        raise Refusal(EXIT_UNTRUSTED, f"pkexec ran this as uid {euid}, not as root; the helper "
+                      "runs under pkexec only as root (no --user)")
     if not (text.isascii() and text.isdigit() and len(text) <= 10):
         raise Refusal(EXIT_BAD_REQUEST, f"PKEXEC_UID is not a user id: {text[:20]!r}")
     try:
@@ -394,13 +563,182 @@ def requesting_uid(euid: int, environ: dict[str, str]) -> int:
     return int(text)
 
 
-# ---------------------------------------------------------------- running ncu
+# ---------------------------------------------------------------- the process around ncu
+
+LIMITS = {
+    "RLIMIT_CPU": (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
+    "RLIMIT_FSIZE": (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
+    "RLIMIT_DATA": (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
+    "RLIMIT_AS": (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
+    "RLIMIT_STACK": (8 << 20, resource.RLIM_INFINITY),
+    "RLIMIT_CORE": (0, 0),
+    "RLIMIT_NOFILE": (4096, 524288),
+    "RLIMIT_NPROC": (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
+    "RLIMIT_MEMLOCK": (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
+    "RLIMIT_MSGQUEUE": (819200, 819200),
+    "RLIMIT_RTTIME": (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
+}
+"""The resource limits ncu runs under, whatever the caller's (`ulimit`) were; a soft limit the
+hard one forbids (without root) is lowered to the hard limit."""
 
 
-def emit(**event: object) -> None:
-    """One JSON line on stderr."""
-    sys.stderr.write(json.dumps(event, ensure_ascii=False) + "\n")
-    sys.stderr.flush()
+def reset_limits() -> None:
+    """Resource limits, niceness and CPU affinity back to a fixed start (pkexec passes the
+    caller's through); best effort for a user who cannot raise a hard limit."""
+    for name, (soft, hard) in LIMITS.items():
+        which = getattr(resource, name, None)
+        if which is None:
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(which, (soft, hard))
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            _, cur_hard = resource.getrlimit(which)
+            resource.setrlimit(which, (_at_most(soft, cur_hard), cur_hard))
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, 0)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+
+
+def _at_most(value: int, limit: int) -> int:
+    if limit == resource.RLIM_INFINITY:
+        return value
+    return limit if value == resource.RLIM_INFINITY else min(value, limit)
+
+
+def become_subreaper() -> bool:
+    """Orphans below this process (a child of ncu that called setsid and whose parent died)
+    become its children, so that they can be found and ended."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def open_standard_fds() -> None:
+    """A closed 0, 1 or 2 becomes /dev/null, so no file this opens takes its number."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
+def descendants(pid: int) -> list[int]:
+    """Every living process below `pid`, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != b"Z":
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def end_descendants(rounds: int = 100) -> None:
+    """Kill every process below this one and reap those that became its children. Called only
+    when no subprocess of this helper is still waited on (reaping would steal its status)."""
+    me = os.getpid()
+    for _ in range(rounds):
+        found = descendants(me)
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        _reap()
+        if not found:
+            return
+        time.sleep(0.02)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+class Lines:
+    """JSON lines on stderr, written by a thread of their own: `emit` never blocks. While
+    MAX_QUEUED_LINES wait for a client that does not read, progress lines are dropped; a
+    `final` line (done, error) is always queued."""
+
+    def __init__(self, fd: int = 2) -> None:
+        self.fd = fd
+        self.dropped = 0
+        self._queue: list[bytes] = []
+        self._cond = threading.Condition()
+        self._closed = False
+        self._thread = threading.Thread(target=self._write, name="lines", daemon=True)
+        self._thread.start()
+
+    def emit(self, final: bool = False, **event: object) -> None:
+        data = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+        with self._cond:
+            if self._closed:
+                return
+            if len(self._queue) >= MAX_QUEUED_LINES and not final:
+                self.dropped += 1
+                return
+            self._queue.append(data)
+            self._cond.notify()
+
+    def flush(self, timeout: float) -> None:
+        """Wait until every queued line is written, at most `timeout` seconds."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while self._queue and not self._closed:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                self._cond.wait(left)
+
+    def _write(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._cond.wait()
+                data = self._queue[0]
+            try:
+                while data:
+                    data = data[os.write(self.fd, data):]
+            except OSError:  # the reader is gone: nothing more can be said
+                with self._cond:
+                    self._closed = True
+                    self._queue.clear()
+                    self._cond.notify_all()
+                return
+            with self._cond:
+                self._queue.pop(0)
+                self._cond.notify_all()
+
+
+_LINES: Lines | None = None
+
+
+def emit(final: bool = False, **event: object) -> None:
+    """One JSON line on stderr, never blocking (main() starts the writer)."""
+    global _LINES
+    if _LINES is None:
+        _LINES = Lines()
+    _LINES.emit(final, **event)
 
 
 def _cut(text: str) -> str:
@@ -408,7 +746,7 @@ def _cut(text: str) -> str:
 
 
 class _Stop(Exception):
-    """SIGTERM, SIGHUP or SIGINT reached the helper."""
+    """SIGTERM, SIGHUP, SIGINT or SIGQUIT reached the helper."""
 
 
 def _raise_stop(signum: int, _frame: object) -> None:
@@ -424,8 +762,8 @@ def _watch_stdin() -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-def kill_group(proc: subprocess.Popen) -> None:
-    """ncu and everything it started: TERM, then KILL after a grace period."""
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """ncu and everything in its group: TERM, then KILL after a grace period."""
     for sig, wait_s in ((signal.SIGTERM, KILL_GRACE_S), (signal.SIGKILL, KILL_GRACE_S)):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, sig)
@@ -436,14 +774,21 @@ def kill_group(proc: subprocess.Popen) -> None:
             continue
 
 
-def run_ncu(argv: list[str], env: dict[str, str], cwd: str, timeout_s: float) -> list[str]:
-    """Run ncu in its own process group, relaying its lines; returns them.
+@dataclass(frozen=True)
+class Ended:
+    """How ncu ended: its exit status (negative: the signal that killed it) and its lines."""
 
-    Refusal on timeout or cancel (the group is killed first) and on ERR_NVGPUCTRPERM."""
+    status: int
+    lines: list[str]
+
+
+def run_ncu(argv: list[str], env: dict[str, str], cwd: str, deadline: float) -> Ended:
+    """Run ncu in its own process group, relaying its lines, until it exits.
+
+    Refusal on timeout or cancel (ncu's group is killed first)."""
     lines: list[str] = []
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, cwd=cwd, env=env, start_new_session=True)
-    deadline = time.monotonic() + timeout_s
     stop: Refusal | None = None
     selector = selectors.DefaultSelector()
     assert proc.stdout is not None
@@ -455,7 +800,7 @@ def run_ncu(argv: list[str], env: dict[str, str], cwd: str, timeout_s: float) ->
         while stop is None:
             left = deadline - time.monotonic()
             if left <= 0:
-                stop = Refusal(EXIT_TIMEOUT, f"ncu ran past {timeout_s:.0f} s and was stopped")
+                stop = Refusal(EXIT_TIMEOUT, f"ncu ran past {TIMEOUT_S:.0f} s and was stopped")
                 break
             for key, _ in selector.select(min(left, 1.0)):
                 if key.data == "stdin":
@@ -465,8 +810,8 @@ def run_ncu(argv: list[str], env: dict[str, str], cwd: str, timeout_s: float) ->
                 chunk = os.read(proc.stdout.fileno(), 65536)
                 if not chunk:
                     selector.unregister(proc.stdout)
-                    proc.wait()
-                    return _relay(pending, lines, final=True)
+                    _relay(pending, lines)
+                    return Ended(_wait(proc, deadline), lines)
                 pending = _relay_lines(pending + chunk, lines)
     except _Stop:
         stop = Refusal(EXIT_CANCELLED, "cancelled by a signal: ncu was stopped")
@@ -476,6 +821,14 @@ def run_ncu(argv: list[str], env: dict[str, str], cwd: str, timeout_s: float) ->
             kill_group(proc)
         proc.stdout.close()
     raise stop
+
+
+def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int:
+    """ncu closed its output; its exit status, killing its group if it lingers past the limit."""
+    try:
+        return proc.wait(max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        raise Refusal(EXIT_TIMEOUT, f"ncu ran past {TIMEOUT_S:.0f} s and was stopped") from None
 
 
 def _relay_lines(data: bytes, lines: list[str]) -> bytes:
@@ -488,19 +841,47 @@ def _relay_lines(data: bytes, lines: list[str]) -> bytes:
     return rest
 
 
-def _relay(raw: bytes, lines: list[str], final: bool = False) -> list[str]:
+def _relay(raw: bytes, lines: list[str]) -> None:
     text = raw.decode("utf-8", "replace").rstrip("\r")
     if text.strip():
         lines.append(_cut(text))
         emit(ncu=lines[-1])
-    return lines
 
 
-def ncu_version(layout: Layout, env: dict[str, str]) -> str | None:
+def failure(ended: Ended) -> Refusal | None:
+    """What ncu's exit says went wrong, or None: no permission, a failed kernel program (with
+    its own last lines), ncu killed by a signal or exiting non-zero."""
+    lines = ended.lines
+    if any(ERR_NVGPUCTRPERM in line for line in lines):
+        return Refusal(EXIT_NOT_PERMITTED, "ncu may not read this GPU's performance "
+                       f"counters ({ERR_NVGPUCTRPERM})")
+    app = next((line for line in reversed(lines) if APP_FAILED in line), None)
+    if app is not None:
+        own = [line.strip() for line in lines if not line.startswith("==")][-PROGRAM_LINES:]
+        said = " | ".join(own) if own else "it printed nothing"
+        return Refusal(EXIT_NCU_FAILED, f"the kernel program failed under ncu "
+                       f"({app.removeprefix('==ERROR==').strip().rstrip('.')}): {said}")
+    if ended.status < 0:
+        name = signal.Signals(-ended.status).name if -ended.status in _SIGNALS else "a signal"
+        return Refusal(EXIT_NCU_FAILED, f"ncu was killed by {name}; its report, if any, "
+                       "was dropped")
+    if ended.status != 0:
+        errors = [line for line in lines if "==ERROR==" in line]
+        tail = f": {errors[-1]}" if errors else ""
+        return Refusal(EXIT_NCU_FAILED, f"ncu exited with status {ended.status}{tail}; its "
+                       "report, if any, was dropped")
+    return None
+
+
+_SIGNALS = {s.value for s in signal.Signals}
+
+
+def ncu_version(layout: Layout, env: dict[str, str], cwd: str) -> str | None:
     """`ncu --version`'s last line, or None."""
     try:
         out = subprocess.run([str(layout.ncu), "--version"], stdin=subprocess.DEVNULL,
-                             capture_output=True, env=env, timeout=60, check=False).stdout
+                             capture_output=True, cwd=cwd, env=env, timeout=60,
+                             check=False, start_new_session=True).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
     lines = out.decode("utf-8", "replace").strip().splitlines()
@@ -508,11 +889,13 @@ def ncu_version(layout: Layout, env: dict[str, str]) -> str | None:
 
 
 def reset_clocks(layout: Layout, env: dict[str, str], cwd: str) -> None:
-    """ncu killed while it held the clocks at base: `--clock-control reset` gives them back."""
+    """After `--clock-control base`: `--clock-control reset` gives the clocks back, whether
+    ncu ended well or was killed holding them."""
     argv = [str(layout.ncu), "--config-file", "off", "--clock-control", "reset"]
     with contextlib.suppress(OSError, subprocess.TimeoutExpired):
         subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, cwd=cwd, env=env, timeout=60, check=False)
+                       stderr=subprocess.DEVNULL, cwd=cwd, env=env, timeout=60, check=False,
+                       start_new_session=True)
 
 
 def driver_version() -> str | None:
@@ -525,9 +908,9 @@ def driver_version() -> str | None:
     return match.group(1) if match else None
 
 
-def send_report(report_dir: str) -> int:
-    """Stream the report ncu wrote to stdout: no links, a regular file, under the cap, with the
-    report magic. Returns its size."""
+def open_report(report_dir: str) -> tuple[int, int]:
+    """The report ncu wrote, opened: no links, a regular file, under the cap, with the report
+    magic. Returns (fd, size)."""
     path = os.path.join(report_dir, REPORT_STEM + ".ncu-rep")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -536,27 +919,32 @@ def send_report(report_dir: str) -> int:
     except OSError as exc:
         raise Refusal(EXIT_UNTRUSTED, f"the report is not a plain file ncu wrote "
                       f"({exc.strerror}); refused") from None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
+    try:
+        st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise Refusal(EXIT_UNTRUSTED, "the report is not a regular file; refused")
         if st.st_size > MAX_REPORT_BYTES:
             raise Refusal(EXIT_TOO_LARGE, f"the report is {st.st_size:,} bytes, over the "
                           f"{MAX_REPORT_BYTES:,}-byte cap")
-        head = f.read(len(REPORT_MAGIC))
-        if head != REPORT_MAGIC:
+        if os.pread(fd, len(REPORT_MAGIC), 0) != REPORT_MAGIC:
             raise Refusal(EXIT_NO_REPORT, "ncu's output is not an Nsight Compute report")
-        out = sys.stdout.buffer
-        out.write(head)
-        sent, left = len(head), st.st_size - len(head)
-        while left > 0:
-            chunk = f.read(min(left, 1 << 20))
-            if not chunk:
-                break
-            out.write(chunk)
-            sent += len(chunk)
-            left -= len(chunk)
-        out.flush()
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st.st_size
+
+
+def send_report(fd: int, size: int) -> int:
+    """Stream the opened report to stdout (fd 1, unbuffered); returns the bytes sent."""
+    sent = 0
+    while sent < size:
+        chunk = os.pread(fd, min(size - sent, 1 << 20), sent)
+        if not chunk:
+            break
+        view = memoryview(chunk)
+        while view:
+            view = view[os.write(1, view):]
+        sent += len(chunk)
     return sent
 
 
@@ -576,58 +964,140 @@ def dry_run_argv(request: Request, euid: int, environ: dict[str, str]) -> list[s
     return ncu_argv(request, layout, "<temporary directory>")
 
 
+class Run:
+    """One capture's private directory (root-owned 0700: `tmp` for ncu's TMPDIR, `report` for
+    the report) and its ending: every process below the helper ended, the clocks reset after
+    `--clock base`, the directory removed. `end` runs once, from the main thread or from the
+    watchdog, whichever comes first; the watchdog then exits the process itself."""
+
+    def __init__(self, euid: int, layout: Layout, request: Request) -> None:
+        self.layout = layout
+        self.request = request
+        self.work = tempfile.mkdtemp(prefix="ncu-reader-capture-",
+                                     dir="/tmp" if euid == 0 else None)
+        self.tmp = os.path.join(self.work, "tmp")
+        self.report = os.path.join(self.work, "report")
+        os.mkdir(self.tmp, 0o700)
+        os.mkdir(self.report, 0o700)
+        self.env: dict[str, str] = {}
+        self.ncu_started = False
+        self._lock = threading.Lock()
+        self._ended = False
+        self._done = threading.Event()
+
+    def watch(self, deadline: float) -> None:
+        """From now on, the time limit holds even if the main thread never comes back."""
+        threading.Thread(target=self._watchdog, args=(deadline + WATCHDOG_GRACE_S,),
+                         name="watchdog", daemon=True).start()
+
+    def _watchdog(self, at: float) -> None:
+        if not self._done.wait(max(0.0, at - time.monotonic())):
+            self.end(exit_code=EXIT_TIMEOUT)
+
+    def end(self, exit_code: int | None = None) -> None:
+        """End everything this run started, once (signals wait until it is done). With
+        `exit_code` (the watchdog), say so and leave the process from here, still holding the
+        lock, so the main thread can say nothing after it."""
+        with self._lock:
+            if self._ended:
+                return
+            self._ended = True
+            self._done.set()
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+            try:
+                end_descendants()
+                if self.ncu_started and self.request.clock == "base":
+                    reset_clocks(self.layout, self.env, self.report)
+                    end_descendants()
+            finally:
+                shutil.rmtree(self.work, ignore_errors=True)
+                if exit_code is not None:
+                    _failed(exit_code, f"the capture ran past {TIMEOUT_S:.0f} s and was stopped")
+                    if _LINES is not None:
+                        _LINES.flush(KILL_GRACE_S)
+                    os._exit(exit_code)
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def capture(request: Request, environ: dict[str, str]) -> int:
     euid = os.geteuid()
     uid = requesting_uid(euid, environ)
     if request.dry_run:
-        print(json.dumps({"argv": dry_run_argv(request, euid, environ)}))
+        _write_stdout(json.dumps({"argv": dry_run_argv(request, euid, environ)}) + "\n")
         return EXIT_OK
     layout = load_layout(euid, environ)
     if not os.access(layout.ncu, os.X_OK):
         raise Refusal(EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
     check_layout(layout, euid)
-    if sys.stdout.isatty():
+    if os.isatty(1):
         raise Refusal(EXIT_BAD_REQUEST, "stdout is a terminal: redirect it to a file")
-    env = child_env(layout, euid, environ)
-    report_dir = tempfile.mkdtemp(prefix="ncu-reader-capture-", dir="/tmp" if euid == 0 else None)
+    deadline = time.monotonic() + TIMEOUT_S
+    run = Run(euid, layout, request)
     try:
+        run.env = env = child_env(layout, euid, environ, run.tmp)
+        run.watch(deadline)
         emit(started={"target": request.target, "dim": request.dim, "set": request.set,
                       "clock": request.clock, "uid": uid})
+        run.ncu_started = True
+        ended = run_ncu(ncu_argv(request, layout, run.report), env, run.report, deadline)
+        refusal = failure(ended)
+        if refusal is not None:
+            raise refusal
+        if not os.path.lexists(os.path.join(run.report, REPORT_STEM + ".ncu-rep")):
+            raise Refusal(EXIT_NO_REPORT, _no_report_reason(ended.lines))
+        fd, size = open_report(run.report)
         try:
-            lines = run_ncu(ncu_argv(request, layout, report_dir), env, report_dir, TIMEOUT_S)
-        except Refusal:
-            if request.clock == "base":
-                reset_clocks(layout, env, report_dir)
-            raise
-        if any(ERR_NVGPUCTRPERM in line for line in lines):
-            raise Refusal(EXIT_NOT_PERMITTED, "ncu may not read this GPU's performance "
-                          f"counters ({ERR_NVGPUCTRPERM})")
-        if not os.path.lexists(os.path.join(report_dir, REPORT_STEM + ".ncu-rep")):
-            raise Refusal(EXIT_NO_REPORT, _no_report_reason(lines))
-        size = send_report(report_dir)
+            version = ncu_version(layout, env, run.report)
+            sent = send_report(fd, size)
+        finally:
+            os.close(fd)
     finally:
-        shutil.rmtree(report_dir, ignore_errors=True)
-    emit(done={"bytes": size, "ncu_version": ncu_version(layout, env), "driver": driver_version()})
+        run.end()
+    emit(final=True, done={"bytes": sent, "ncu_version": version, "driver": driver_version()})
     return EXIT_OK
+
+
+def _write_stdout(text: str) -> None:
+    data = text.encode()
+    while data:
+        data = data[os.write(1, data):]
 
 
 def main(argv: list[str] | None = None) -> int:
     os.umask(0o077)
-    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    open_standard_fds()
+    for sig in STOP_SIGNALS:
         signal.signal(sig, _raise_stop)
+    for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
+        signal.signal(sig, signal.SIG_IGN)  # Ctrl-Z must not stop the time limit
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed stdout is a BrokenPipeError
+    reset_limits()
+    become_subreaper()
+    code = _main(sys.argv[1:] if argv is None else argv)
+    if _LINES is not None:
+        _LINES.flush(KILL_GRACE_S)
+    return code
+
+
+def _main(args: list[str]) -> int:
     try:
-        return capture(parse_request(sys.argv[1:] if argv is None else argv), dict(os.environ))
+        return capture(parse_request(args), dict(os.environ))
     except Refusal as refusal:
-        emit(error=_cut(refusal.message), kind=KINDS[refusal.code], exit=refusal.code)
-        return refusal.code
+        return _failed(refusal.code, refusal.message)
     except (_Stop, BrokenPipeError):
-        emit(error="cancelled", kind=KINDS[EXIT_CANCELLED], exit=EXIT_CANCELLED)
-        return EXIT_CANCELLED
+        return _failed(EXIT_CANCELLED, "cancelled")
     except Exception as exc:  # the client needs a JSON line, never a traceback
-        emit(error=_cut(f"{type(exc).__name__}: {exc}"), kind=KINDS[EXIT_FAILED], exit=EXIT_FAILED)
-        return EXIT_FAILED
+        return _failed(EXIT_FAILED, f"{type(exc).__name__}: {exc}")
+
+
+def _failed(code: int, message: str) -> int:
+    emit(final=True, error=_cut(message), kind=KINDS[code], exit=code)
+    return code
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    # stdout may be a closed pipe: leave without a flush that would print "Exception ignored".
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    sys.exit(status)

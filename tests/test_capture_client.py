@@ -6,7 +6,9 @@ an installed policy); runs go through a fake helper script written there too.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hostile_disk import FULL, as_nobody, fill_after, full_at_fsync, public_dir, small_disk
 from viewer.capture import helper as h
 from viewer.capture import terminal
 from viewer.capture.client import (
@@ -635,6 +638,107 @@ def test_terminal_capture_failure_is_one_line(tmp_path: Path, capsys,
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert terminal.cli(["--target", "naive"], route_fn=lambda: fake_route(tmp_path, "perm")) == 1
     assert capsys.readouterr().err.splitlines()[-1] == "capture: " + PERMISSION
+
+
+def terminal_failure(tmp_path: Path, capsys, route: Route | None = None) -> str:
+    """Capture the naive kernel from the terminal where it fails: the one line it prints besides
+    the route and the progress (indented), which comes last; exit 1, nothing on stdout."""
+    status = terminal.cli(["--target", "naive"],
+                          route_fn=lambda: route or fake_route(tmp_path, "ok"))
+    out, err = capsys.readouterr()
+    assert status == 1 and out == ""
+    first, *rest = err.splitlines()
+    assert first.startswith("capture: route ")
+    said = [line for line in rest if not line.startswith("  ")]
+    assert said == rest[-1:], err
+    return said[0]
+
+
+ELSEWHERE = " (set XDG_DATA_HOME to keep them elsewhere)."
+
+
+@pytest.mark.parametrize("in_the_way", [".local/share", ".local/share/ncu-reader",
+                                        ".local/share/ncu-reader/captures"])
+def test_terminal_capture_with_a_file_in_the_way_of_the_folder(
+        tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, in_the_way: str) -> None:
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    path = tmp_path / "home" / in_the_way
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("mine")
+    captures = tmp_path / "home" / ".local" / "share" / "ncu-reader" / "captures"
+    assert terminal_failure(tmp_path, capsys) == (
+        f"capture: Cannot keep captures in {captures}: {path} is not a folder{ELSEWHERE}")
+    assert path.read_text() == "mine"
+
+
+def no_helper(tmp_path: Path) -> Route:
+    return Route("direct", str(tmp_path / "never-run"), reason="a helper never reached")
+
+
+def test_terminal_capture_with_xdg_data_home_at_the_root(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """XDG_DATA_HOME=/ for an ordinary user (nobody): one line, exit 1, nothing made."""
+    monkeypatch.setenv("XDG_DATA_HOME", "/")
+    err = io.StringIO()
+
+    def attempt() -> tuple[int, str]:
+        return terminal.cli(["--target", "naive"], io.StringIO(), err,
+                            lambda: no_helper(tmp_path)), err.getvalue()
+
+    status, text = as_nobody(attempt)
+    assert (status, text.splitlines()[1:]) == (1, [
+        f"capture: Cannot keep captures in /ncu-reader/captures: cannot make /ncu-reader: "
+        f"Permission denied{ELSEWHERE}"]), text
+
+
+def test_terminal_capture_into_a_folder_the_user_may_not_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The captures folder is there but not the user's (nobody's) to write."""
+    with public_dir() as data:
+        captures = data / "ncu-reader" / "captures"
+        captures.mkdir(parents=True, mode=0o755)
+        monkeypatch.setenv("XDG_DATA_HOME", str(data))
+        err = io.StringIO()
+
+        def attempt() -> tuple[int, str]:
+            return terminal.cli(["--target", "naive"], io.StringIO(), err,
+                                lambda: no_helper(tmp_path)), err.getvalue()
+
+        status, text = as_nobody(attempt)
+        assert (status, text.splitlines()[1:]) == (1, [
+            f"capture: Cannot write in the captures folder {captures}: Permission denied; "
+            "nothing was saved."]), text
+        assert os.listdir(captures) == []
+
+
+def test_terminal_capture_onto_a_full_disk(tmp_path: Path, capsys,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 256 KiB tmpfs holds the captures folder; the report is four times that."""
+    with small_disk(tmp_path / "data") as data:
+        monkeypatch.setenv("XDG_DATA_HOME", str(data))
+        captures = data / "ncu-reader" / "captures"
+        assert terminal_failure(tmp_path, capsys) == (
+            f"capture: Could not write the report in {captures}: {FULL}; nothing was saved.")
+        assert os.listdir(captures) == []
+
+
+@pytest.mark.parametrize("full", ["while writing", "at the flush"])
+def test_terminal_capture_onto_a_disk_that_fills(tmp_path: Path, capsys,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 full: str) -> None:
+    """ENOSPC injected at the sink's write or at its commit's fsync: it stands in for a full
+    disk."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    route = fake_route(tmp_path, "ok")
+    if full == "while writing":
+        fill_after(monkeypatch, 300_000)
+    else:
+        full_at_fsync(monkeypatch)
+    captures = tmp_path / "data" / "ncu-reader" / "captures"
+    assert terminal_failure(tmp_path, capsys, route) == (
+        f"capture: Could not write the report in {captures}: {FULL}; nothing was saved.")
+    assert os.listdir(captures) == []
 
 
 def test_terminal_capture_without_a_route(capsys) -> None:

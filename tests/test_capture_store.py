@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.hostile_disk import FULL, as_nobody, fill_after, full_at_fsync, public_dir, small_disk
 from viewer.capture.provenance import (
     Provenance,
     describe,
@@ -157,6 +158,101 @@ def test_stems_are_plain_names(tmp_path: Path, stem: str) -> None:
     with pytest.raises(ValueError):
         ReportSink(tmp_path, stem)
     assert os.listdir(tmp_path) == []
+
+
+# ---------------------------------------------------------------- a folder or a disk that fails
+
+ELSEWHERE = " (set XDG_DATA_HOME to keep them elsewhere)."
+
+
+@pytest.mark.parametrize("in_the_way", ["ncu-reader", "ncu-reader/captures"])
+def test_a_file_in_the_way_of_the_folder_is_one_message(tmp_path: Path, in_the_way: str) -> None:
+    path = tmp_path / in_the_way
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("mine")
+    with pytest.raises(SinkError) as caught:
+        captures_dir({"XDG_DATA_HOME": str(tmp_path)})
+    assert str(caught.value) == (f"Cannot keep captures in {tmp_path}/ncu-reader/captures: "
+                                 f"{path} is not a folder{ELSEWHERE}")
+    assert path.read_text() == "mine"
+
+
+def test_a_data_home_that_is_a_file_or_a_dangling_link_is_one_message(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.write_text("mine")
+    with pytest.raises(SinkError, match=f"^Cannot keep captures in {data}/ncu-reader/captures: "
+                                        f"{data} is not a folder"):
+        captures_dir({"XDG_DATA_HOME": str(data)})
+    (tmp_path / "share").mkdir()
+    (tmp_path / "share" / "ncu-reader").symlink_to(tmp_path / "gone")
+    with pytest.raises(SinkError, match=f"{tmp_path}/share/ncu-reader is not a folder"):
+        captures_dir({"XDG_DATA_HOME": str(tmp_path / "share")})
+    assert not (tmp_path / "gone").exists()
+
+
+def test_a_data_home_the_user_may_not_write_is_one_message() -> None:
+    """XDG_DATA_HOME=/ for an ordinary user: / is not theirs to write."""
+
+    def attempt() -> tuple[int, str]:
+        try:
+            return 0, str(captures_dir({"XDG_DATA_HOME": "/"}))
+        except SinkError as exc:
+            return 1, str(exc)
+
+    assert as_nobody(attempt) == (1, "Cannot keep captures in /ncu-reader/captures: cannot "
+                                     f"make /ncu-reader: Permission denied{ELSEWHERE}")
+
+
+def test_a_captures_folder_the_user_may_not_write_is_one_message() -> None:
+    with public_dir() as folder:
+        def attempt() -> tuple[int, str]:
+            try:
+                ReportSink(folder, STEM)
+                return 0, "a sink"
+            except SinkError as exc:
+                return 1, str(exc)
+
+        assert as_nobody(attempt) == (1, f"Cannot write in the captures folder {folder}: "
+                                         "Permission denied; nothing was saved.")
+        assert os.listdir(folder) == []
+
+
+def test_a_disk_that_fills_while_writing_is_one_message_and_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk with 5,000 bytes left (injected: it stands in for a full disk)."""
+    fill_after(monkeypatch, 5000)
+    sink = ReportSink(tmp_path, STEM)
+    sink.write(REPORT[:4000])
+    with pytest.raises(SinkError) as caught:
+        sink.write(REPORT[4000:])
+    assert str(caught.value) == (f"Could not write the report in {tmp_path}: {FULL}; "
+                                 "nothing was saved.")
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(SinkError):
+        sink.commit()
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_disk_found_full_at_commit_is_one_message_and_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fsync fails with ENOSPC (injected: it stands in for a full disk noticed at the flush)."""
+    sink = ReportSink(tmp_path, STEM)
+    sink.write(REPORT)
+    full_at_fsync(monkeypatch)
+    with pytest.raises(SinkError, match=f"^Could not write the report in {tmp_path}: {FULL}; "):
+        sink.commit()
+    assert os.listdir(tmp_path) == []
+    assert sink.path is None
+
+
+def test_a_real_small_disk_fills_and_is_left_empty(tmp_path: Path) -> None:
+    """A 256 KiB tmpfs and a report four times that."""
+    with small_disk(tmp_path / "disk") as disk:
+        sink = ReportSink(disk, STEM)
+        with pytest.raises(SinkError, match=f"^Could not write the report in {disk}: {FULL}; "):
+            for _ in range(16):
+                sink.write(REPORT[:1] + bytes(64 << 10))
+        assert os.listdir(disk) == []
 
 
 # ---------------------------------------------------------------- provenance

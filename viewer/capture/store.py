@@ -3,11 +3,14 @@
 The helper streams the report on stdout; the user's own process writes it here (root writes
 nothing the user controls). A `ReportSink` writes into a temporary file in the captures folder,
 then links it to the first free name (`STEM.ncu-rep`, `STEM-2.ncu-rep`, ...): os.link fails rather
-than replace an existing file, so a capture never overwrites anything. No Qt here.
+than replace an existing file, so a capture never overwrites anything. Every failure (a folder
+that cannot be made or written, a full disk) is a SinkError of one line naming the folder, and
+leaves no temporary file. No Qt here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -31,20 +34,30 @@ class SinkError(Exception):
 def captures_dir(environ: Mapping[str, str] | None = None, home: Path | None = None) -> Path:
     """$XDG_DATA_HOME/ncu-reader/captures (default ~/.local/share/...), made 0700 if missing.
 
-    A relative XDG_DATA_HOME is ignored, as the XDG spec says."""
+    A relative XDG_DATA_HOME is ignored, as the XDG spec says. SinkError, naming the folder,
+    where it cannot be made or something that is not a folder is in its way."""
     environ = os.environ if environ is None else environ
     data = environ.get("XDG_DATA_HOME", "")
     base = Path(data) if os.path.isabs(data) else (home or Path.home()) / ".local" / "share"
-    base.mkdir(parents=True, exist_ok=True)
-    folder = base
-    for name in ("ncu-reader", "captures"):
-        folder = folder / name
+    captures = base / "ncu-reader" / "captures"
+    ours = (base / "ncu-reader", captures)
+    for folder in (*reversed(base.parents), base, *ours):
         try:
-            folder.mkdir(mode=0o700)
+            folder.mkdir(mode=0o700 if folder in ours else 0o777)
         except FileExistsError:
+            if not folder.is_dir():
+                raise _unusable(captures, f"{folder} is not a folder") from None
             continue
-        os.chmod(folder, 0o700)  # mkdir's mode passes through the umask
-    return folder
+        except OSError as exc:
+            raise _unusable(captures, f"cannot make {folder}: {exc.strerror}") from None
+        if folder in ours:
+            os.chmod(folder, 0o700)  # mkdir's mode passes through the umask
+    return captures
+
+
+def _unusable(captures: Path, why: str) -> SinkError:
+    return SinkError(f"Cannot keep captures in {captures}: {why} "
+                     "(set XDG_DATA_HOME to keep them elsewhere).")
 
 
 def capture_stem(target: str, dim: int | str, set_name: str, now: datetime | None = None) -> str:
@@ -66,12 +79,17 @@ class ReportSink:
         self.size = 0
         self.path: Path | None = None  # the final name, once committed
         self._head = b""
-        fd, name = tempfile.mkstemp(dir=self.directory, prefix=f".{stem}.", suffix=".part")
+        try:
+            fd, name = tempfile.mkstemp(dir=self.directory, prefix=f".{stem}.", suffix=".part")
+        except OSError as exc:
+            raise SinkError(f"Cannot write in the captures folder {self.directory}: "
+                            f"{exc.strerror}; nothing was saved.") from None
         self._temp: Path | None = Path(name)
         self._file = os.fdopen(fd, "wb")
 
     def write(self, chunk: bytes) -> None:
-        """Append `chunk`; SinkError past the cap (the caller stops the capture and aborts)."""
+        """Append `chunk`; SinkError past the cap (the caller stops the capture and aborts) or
+        when the disk refuses it (the temporary file is gone then)."""
         if self._temp is None:
             raise SinkError("This report was already committed or aborted.")
         if self.size + len(chunk) > self.cap:
@@ -79,7 +97,10 @@ class ReportSink:
                             "keeps; nothing was saved.")
         if len(self._head) < len(REPORT_MAGIC):
             self._head = (self._head + chunk)[: len(REPORT_MAGIC)]
-        self._file.write(chunk)
+        try:
+            self._file.write(chunk)
+        except OSError as exc:
+            raise self._failed(exc) from None
         self.size += len(chunk)
 
     def commit(self) -> Path:
@@ -90,16 +111,25 @@ class ReportSink:
             self.abort()
             raise SinkError("What arrived is not an Nsight Compute report (it does not start "
                             "with the report's magic bytes); nothing was saved.")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
         temp = self._temp
         try:
-            self.path = self._link(temp)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+            path = self._link(temp)
+        except OSError as exc:
+            raise self._failed(exc) from None
         finally:
             self.abort()
+        self.path = path
         _fsync_dir(self.directory)
-        return self.path
+        return path
+
+    def _failed(self, exc: OSError) -> SinkError:
+        """The disk's refusal as one message; the temporary file is removed."""
+        self.abort()
+        return SinkError(f"Could not write the report in {self.directory}: "
+                         f"{exc.strerror or exc}; nothing was saved.")
 
     def _link(self, temp: Path) -> Path:
         for n in range(1, MAX_NAMES + 1):
@@ -121,7 +151,8 @@ class ReportSink:
     def abort(self) -> None:
         """Drop the temporary file; safe to call more than once."""
         if not self._file.closed:
-            self._file.close()
+            with contextlib.suppress(OSError):  # a full disk refuses the last flush too
+                self._file.close()
         if self._temp is not None:
             self._temp.unlink(missing_ok=True)
             self._temp = None

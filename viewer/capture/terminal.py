@@ -1,7 +1,8 @@
 """`python -m viewer capture`: one capture per kernel from a terminal, through the app's route.
 
-Prints the route and progress on stderr, each saved report's path on stdout; a failure is one line
-on stderr and a non-zero exit (1 when there is no route here).
+Prints the route and progress on stderr, each saved report's path on stdout; a failure (a helper's
+refusal, a captures folder that cannot be made or written, a full disk) is one line on stderr and a
+non-zero exit (1 when there is no route here).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from viewer.capture.client import (
     choose_route,
     run_capture,
 )
-from viewer.capture.store import ReportSink, capture_stem, captures_dir
+from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
 from viewer.jobs import Job
 
 DESCRIPTION = ("Capture the app's own matmul kernel(s) with Nsight Compute on this GPU; "
@@ -73,12 +74,16 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         print(f"capture: {route.reason}", file=err)
         return 1
     print(f"capture: route {route.kind}: {route.reason}", file=err)
-    folder = captures_dir()
     for request in requests:
         def show(fraction: float, message: str, target: str = request.target) -> None:
             print(f"  {target}: {message}", file=err, flush=True)
 
-        sink = ReportSink(folder, capture_stem(request.target, request.dim, request.set))
+        try:
+            sink = ReportSink(captures_dir(), capture_stem(request.target, request.dim,
+                                                           request.set))
+        except SinkError as exc:
+            print(f"capture: {exc}", file=err)
+            return 1
         try:
             path = run_capture(route, request, sink, Job(show))
         except KeyboardInterrupt:

@@ -301,13 +301,32 @@ make_venv() {
     rm -rf -- "$stage"
 }
 
-# The helper with its first line replaced by the venv's interpreter in isolated mode.
+# The helper's interpreter line: the venv's Python in isolated mode (-I) without site (-S), so
+# no .pth file in site-packages runs when the helper starts.
+SHEBANG_FLAGS="-IS"
+
+# The kernel hands a shebang's words after the interpreter to it as one argument: check, by
+# running a file with such a line, that this Python takes "-IS" so and starts isolated, no site.
+check_shebang() {
+    local interp="$LIBEXEC/venv/bin/python3" probe="$LIBEXEC/.shebang-probe" out
+    [[ -n "$SKIP_VENV" && ! -x "$interp" ]] && interp="$PYTHON_REAL"  # the tests: the same binary
+    rm -f -- "$probe"
+    printf '#!%s %s\nimport sys\nprint(sys.flags.isolated, sys.flags.no_site, "site" in sys.modules)\n' \
+        "$interp" "$SHEBANG_FLAGS" > "$probe"
+    chmod 0700 -- "$probe"
+    out="$("$probe" 2>&1)" || true
+    rm -f -- "$probe"
+    [[ "$out" == "1 1 False" ]] || die "a file starting '#!$interp $SHEBANG_FLAGS' does not run" \
+        "Python isolated and without site (it printed: ${out:0:200}); the helper would not either"
+}
+
+# The helper with its first line replaced by the venv's interpreter, isolated and without site.
 install_helper() {
     local src="$SOURCE/viewer/capture/helper.py" tmp
     [[ -f "$src" ]] || die "$src is missing"
     tmp="$(mktemp)"
     {
-        printf '#!%s/venv/bin/python3 -I\n' "$LIBEXEC"
+        printf '#!%s/venv/bin/python3 %s\n' "$LIBEXEC" "$SHEBANG_FLAGS"
         if head -n 1 -- "$src" | grep -q '^#!'; then tail -n +2 -- "$src"; else cat -- "$src"; fi
     } > "$tmp"
     install -o root -g root -m 0755 -- "$tmp" "$LIBEXEC/$HELPER_NAME"
@@ -395,6 +414,7 @@ do_install() {
     else
         make_venv
     fi
+    check_shebang
     install_helper
     write_config
     write_created

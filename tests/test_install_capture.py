@@ -115,7 +115,8 @@ def test_install_copies_the_helper_under_its_venvs_interpreter(target):
     install(target)
     first, *rest = target.helper.read_text(encoding="utf-8").splitlines(keepends=True)
     libexec = os.path.realpath(target.libexec)
-    assert first == f"#!{libexec}/venv/bin/python3 -I\n"
+    # -I -S in one word, as a shebang passes it (the install runs such a line to check it)
+    assert first == f"#!{libexec}/venv/bin/python3 -IS\n"
     source = (REPO / "viewer" / "capture" / "helper.py").read_text(encoding="utf-8")
     assert source.startswith("#!")
     assert rest == source.splitlines(keepends=True)[1:]
@@ -404,13 +405,14 @@ def test_a_sticky_directory_inside_cuda_home_is_refused(target, tmp_path):
             "(mode 1777", CUDA_HOME=str(cuda))
 
 
-def fake_python(folder: Path, stdlib: Path, dynload: Path) -> Path:
+def fake_python(folder: Path, stdlib: Path, dynload: Path, *, refuse: str = "") -> Path:
     """A root-owned stand-in for an interpreter whose standard library is `stdlib` and
-    `dynload`: it answers the script's sysconfig question itself, and runs this Python for the
-    rest."""
+    `dynload`: it answers the script's sysconfig question itself, refuses a first argument
+    `refuse` as an unknown option, and runs this Python for the rest."""
     folder.mkdir(parents=True, exist_ok=True)
     python = folder / "python3"
     python.write_text(f"""#!/bin/sh
+[ -n '{refuse}' ] && [ "$1" = '{refuse}' ] && {{ echo "Unknown option: $1" >&2; exit 2; }}
 case "$*" in
     *sysconfig*) printf '%s\\n' '{stdlib}' '{stdlib}' '{dynload}'; exit 0 ;;
 esac
@@ -460,3 +462,17 @@ def sysconfig_paths() -> tuple[str, str]:
 
     paths = sysconfig.get_paths()
     return paths["stdlib"], paths["platstdlib"]
+
+
+@as_root
+def test_refuses_an_interpreter_that_does_not_take_dash_is_from_a_shebang(target, tmp_path):
+    stdlib, _ = sysconfig_paths()
+    python = fake_python(tmp_path / "py" / "bin", Path(stdlib), Path(stdlib) / "lib-dynload",
+                         refuse="-IS")  # the script's own runs pass "-I" "-S" apart
+    done = make("install-capture", target, PYTHON=str(python))
+    assert done.returncode != 0, done.stdout
+    assert f"a file starting '#!{python} -IS' does not run Python isolated and without site" in (
+        done.stderr)
+    assert "Unknown option: -IS" in done.stderr
+    assert not target.helper.exists() and not target.policy.exists()
+    assert not (target.libexec / ".shebang-probe").exists()

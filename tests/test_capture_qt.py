@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
+from tests.hostile_disk import FULL, fill_after, full_at_fsync, small_disk
 from viewer.capture import provenance
 from viewer.capture.client import Route, choose_route, explain
 from viewer.capture.events import PERMISSION
@@ -234,6 +235,61 @@ def test_a_failure_is_one_line_and_the_window_keeps_what_it_showed(
     assert dialog.capture_button.isEnabled()  # try again
     assert shown(window) == before
     assert files_in(captures) == []
+
+
+def a_failed_run(dialog: CaptureDialog, qtbot, capsys) -> str:
+    """Start the dialog's capture and wait for its failure: the one message, shown in the dialog
+    and printed once; the run is over (Close, not Cancel) and may be tried again."""
+    with qtbot.waitSignal(dialog.run.failed, timeout=30_000) as blocker:
+        dialog.start()
+    message = blocker.args[0]
+    qtbot.waitUntil(lambda: not dialog.run.running, timeout=10_000)
+    assert "\n" not in message
+    assert dialog.isVisible() and dialog.error.isVisible() and dialog.error.text() == message
+    assert capsys.readouterr().err == f"ncu-reader: {message}\n"
+    assert dialog.close_button.text() == "Close" and dialog.capture_button.isEnabled()
+    assert not dialog.progress.isVisible()
+    return message
+
+
+def test_a_full_disk_is_one_message_and_leaves_nothing(window, qtbot, tmp_path, captures,
+                                                       capsys) -> None:
+    """A 256 KiB tmpfs holds the captures folder; the report is four times that."""
+    before = shown(window)
+    with small_disk(tmp_path / "data"):
+        dialog = dialog_for(window, steered_route(tmp_path))
+        assert a_failed_run(dialog, qtbot, capsys) == (
+            f"Could not write the report in {captures}: {FULL}; nothing was saved.")
+        assert files_in(captures) == []
+        assert shown(window) == before
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)  # closes: nothing runs
+        assert not dialog.isVisible()
+
+
+@pytest.mark.parametrize("full", ["while writing", "at the flush"])
+def test_a_disk_that_fills_is_one_message_and_leaves_nothing(window, qtbot, tmp_path, captures,
+                                                             capsys, monkeypatch, full) -> None:
+    """ENOSPC injected at the sink's write or at its commit's fsync: it stands in for a full
+    disk."""
+    if full == "while writing":
+        fill_after(monkeypatch, 300_000)
+    else:
+        full_at_fsync(monkeypatch)
+    dialog = dialog_for(window, steered_route(tmp_path))
+    assert a_failed_run(dialog, qtbot, capsys) == (
+        f"Could not write the report in {captures}: {FULL}; nothing was saved.")
+    assert files_in(captures) == []
+
+
+def test_a_file_in_the_way_of_the_captures_folder_is_one_message(window, qtbot, tmp_path,
+                                                                 captures, capsys) -> None:
+    captures.parent.mkdir(parents=True)
+    captures.write_text("mine")
+    dialog = dialog_for(window, steered_route(tmp_path))
+    assert a_failed_run(dialog, qtbot, capsys) == (
+        f"Cannot keep captures in {captures}: {captures} is not a folder (set XDG_DATA_HOME to "
+        "keep them elsewhere).")
+    assert captures.read_text() == "mine"
 
 
 def test_enter_in_the_size_box_corrects_the_size_and_starts(window, qtbot, tmp_path,

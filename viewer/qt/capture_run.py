@@ -159,7 +159,7 @@ class CaptureRun(QObject):
             argv = self.route.argv(request)
             self._sink = ReportSink(captures_dir(), capture_stem(
                 request.target, request.dim, request.set))
-        except (CaptureError, RequestError, OSError, ValueError) as exc:
+        except (CaptureError, RequestError, SinkError, OSError, ValueError) as exc:
             self._finish("failed", " ".join(str(exc).split()))
             return
         self._lines = StderrLines()

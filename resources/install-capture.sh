@@ -301,6 +301,33 @@ make_venv() {
     rm -rf -- "$stage"
 }
 
+# The kernel program runs the venv's Python with site (only the helper runs -S): a path line of a
+# .pth file in its site-packages joins root's import path. Each must stay inside LIBEXEC, and no
+# editable install's hook (an __editable__ file or an .egg-link, which lead to a checkout) may be
+# there. Import lines run modules from the import path itself, so they are left as they are.
+check_site_packages() {
+    local site pth entry line path
+    for site in "$LIBEXEC"/venv/lib/python*/site-packages; do
+        [[ -d "$site" ]] || continue
+        for entry in "$site"/__editable__* "$site"/*.egg-link; do
+            [[ -e "$entry" || -L "$entry" ]] || continue
+            die "$entry is an editable install's hook: root would import from a checkout; the venv holds a copy of the project only"
+        done
+        for pth in "$site"/*.pth; do
+            [[ -f "$pth" ]] || continue
+            while IFS= read -r line || [[ -n "$line" ]]; do
+                [[ "$line" == \#* || -z "${line//[[:space:]]/}" ]] && continue
+                [[ "$line" == "import "* || "$line" == $'import\t'* ]] && continue
+                line="${line%"${line##*[![:space:]]}"}"
+                [[ "$line" == /* ]] && path="$line" || path="$site/$line"
+                path="$(realpath -m -- "$path")"
+                [[ "$path" == "$LIBEXEC" || "$path" == "$LIBEXEC"/* ]] \
+                    || die "$pth puts $path on root's import path, outside $LIBEXEC (an editable install?); root would import from there"
+            done < "$pth"
+        done
+    done
+}
+
 # The helper's interpreter line: the venv's Python in isolated mode (-I) without site (-S), so
 # no .pth file in site-packages runs when the helper starts.
 SHEBANG_FLAGS="-IS"
@@ -414,6 +441,7 @@ do_install() {
     else
         make_venv
     fi
+    check_site_packages
     check_shebang
     install_helper
     write_config

@@ -476,3 +476,41 @@ def test_refuses_an_interpreter_that_does_not_take_dash_is_from_a_shebang(target
     assert "Unknown option: -IS" in done.stderr
     assert not target.helper.exists() and not target.policy.exists()
     assert not (target.libexec / ".shebang-probe").exists()
+
+
+@as_root
+@pytest.mark.parametrize(("name", "line"), [
+    ("ncu_reader.pth", "{checkout}"),
+    ("ncu_reader.pth", "../../../../../../../outside"),
+    ("ncu_reader.pth", "via-link\r"),  # a path inside that is a link to the checkout
+])
+def test_refuses_a_pth_file_in_the_venv_that_leads_outside_libexec(target, name, line):
+    site = target.libexec / "venv" / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "numba_extras").mkdir()
+    # what a venv holds: comments, import lines, a path inside
+    (site / "distutils-precedence.pth").write_text(
+        "# a comment\n\nimport os; os.environ.get('SETUPTOOLS_USE_DISTUTILS')\n")
+    (site / "extras.pth").write_text("numba_extras\n")
+    install(target)
+    (site / "via-link").symlink_to(REPO)
+    pth = site / name
+    pth.write_text("import os\n" + line.format(checkout=REPO) + "\n")
+    done = make("install-capture", target)
+    assert done.returncode != 0, done.stdout
+    assert f"{pth} puts " in done.stderr and "outside" in done.stderr
+
+
+@as_root
+@pytest.mark.parametrize("name", ["__editable__.ncu_reader-0.1.0.pth",
+                                  "__editable___ncu_reader_0_1_0_finder.py",
+                                  "ncu-reader.egg-link"])
+def test_refuses_an_editable_installs_hook_in_the_venv(target, name):
+    site = target.libexec / "venv" / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    # pip's editable install: an import line that maps `viewer` to the checkout
+    (site / name).write_text("import __editable___ncu_reader_0_1_0_finder; "
+                             "__editable___ncu_reader_0_1_0_finder.install()\n")
+    done = make("install-capture", target)
+    assert done.returncode != 0, done.stdout
+    assert f"{site / name} is an editable install's hook" in done.stderr

@@ -131,23 +131,33 @@ check_trusted() {
     fi
 }
 
-# WHAT DIR [1]: every entry below DIR (a resolved directory already checked), or with 1 only those
-# directly inside it. Each is root's and writable by root alone; a link is resolved, its target and
-# every directory above the target checked, and a dangling one refused; a directory a link leads to
-# outside the trees walked is walked too (whole trees only).
+# WHAT DIR [1|stdlib]: every entry below DIR (a resolved directory already checked); with 1 only
+# those directly inside it; with stdlib all but the site-packages and dist-packages directly inside
+# it (a venv does not import those; the helper skips them too). Each is root's and writable by root
+# alone; a link is resolved, its target and every directory above the target checked, and a
+# dangling one refused; a directory a link leads to outside the trees walked is walked too (whole
+# trees only).
 check_below() {
-    local what="$1" top="$2" depth=() w
-    [[ "${3:-}" == 1 ]] && depth=(-maxdepth 1) || WALKED+=("$top")
+    local what="$1" top="$2" how="${3:-}" starts=() depth=() w
+    case "$how" in
+        1) starts=("$top"); depth=(-mindepth 1 -maxdepth 1) ;;
+        stdlib)
+            mapfile -d '' starts < <(find -P "$top" -mindepth 1 -maxdepth 1 \
+                                         ! -name site-packages ! -name dist-packages -print0)
+            (( ${#starts[@]} )) || return 0
+            WALKED+=("${starts[@]}") ;;
+        *) starts=("$top"); depth=(-mindepth 1); WALKED+=("$top") ;;
+    esac
     local bad
-    bad="$(find -P "$top" -mindepth 1 "${depth[@]}" \
+    bad="$(find -P "${starts[@]}" "${depth[@]}" \
                \( \( -type l ! -uid 0 \) -o \( ! -type l \( ! -uid 0 -o -perm /022 \) \) \) \
                -print -quit)"
     [[ -z "$bad" ]] || check_entries "$what" 0 "$bad"
     [[ -z "$bad" ]] || die "$what: $bad is not root's alone; the helper would refuse it"
-    bad="$(find -P "$top" -mindepth 1 "${depth[@]}" -type l -xtype l -print -quit)"
+    bad="$(find -P "${starts[@]}" "${depth[@]}" -type l -xtype l -print -quit)"
     [[ -z "$bad" ]] || die "$what: $bad is a dangling link (it leads nowhere); the helper would refuse it"
     local links=() targets=() i t
-    mapfile -d '' links < <(find -P "$top" -mindepth 1 "${depth[@]}" -type l -print0)
+    mapfile -d '' links < <(find -P "${starts[@]}" "${depth[@]}" -type l -print0)
     (( ${#links[@]} )) || return 0
     mapfile -d '' targets < <(printf '%s\0' "${links[@]}" | xargs -0 realpath -z -e -- 2>/dev/null)
     (( ${#targets[@]} == ${#links[@]} )) || die "$what: a link below $top changed while it was checked"
@@ -159,7 +169,7 @@ check_below() {
     done
     check_entries "$what" 0 "${!unique[@]}"
     check_above "$what" "${!unique[@]}"
-    [[ "${3:-}" == 1 ]] && return 0
+    [[ "$how" == 1 ]] && return 0
     for t in "${!unique[@]}"; do
         [[ -d "$t" ]] || continue
         for w in "${WALKED[@]}"; do
@@ -204,7 +214,7 @@ find_ncu() {
 # trees (stdlib, platstdlib, lib-dynload), are checked like the rest. Every run here is -I -S: no
 # PYTHON* variable, user site or site-packages (.pth files) takes part.
 check_python() {
-    local given="$PYTHON" named lines=() dir
+    local given="$PYTHON" named lines=() dir walked
     named="$(command -v -- "$PYTHON" 2>/dev/null)" && [[ "$named" == /* ]] \
         || die "PYTHON=$given is not a command; set PYTHON=/usr/bin/python3.11"
     check_trusted "PYTHON" "$named"
@@ -226,8 +236,11 @@ print(paths["stdlib"], paths["platstdlib"], *[p for p in sys.path if p.endswith(
         dir="$(realpath -e -- "$dir")" || die "PYTHON=$given: its standard library $dir does not exist"
         [[ -z "${seen[$dir]:-}" ]] || continue
         seen[$dir]=1
+        for walked in "${WALKED[@]}"; do  # lib-dynload, inside the stdlib already walked
+            [[ "$dir" == "$walked" || "$dir" == "$walked"/* ]] && continue 2
+        done
         check_trusted "PYTHON's standard library" "$dir"
-        check_below "PYTHON's standard library" "$dir"
+        check_below "PYTHON's standard library" "$dir" stdlib
     done
     if [[ -z "$SKIP_VENV" ]]; then
         "$PYTHON" -I -S -c 'import ensurepip, venv' 2>/dev/null \

@@ -548,6 +548,25 @@ def test_a_capture_arrives_whole_with_its_provenance(tmp_path: Path, captures: P
         "580.159.04", "Version 2025.3.1.0 (build 36398880) (public-release)")
 
 
+def test_a_stale_sidecar_at_the_chosen_name_is_not_the_new_provenance(tmp_path: Path,
+                                                                      captures: Path) -> None:
+    stem = "naive-512-full-20261201-120301"
+    stale = captures / f"{stem}.ncu-rep.json"
+    stale.write_text(json.dumps({"schema": 1, "gpu": "Tesla T4", "driver": "470.1",
+                                 "ncu_version": None, "set": "basic", "clock": "none",
+                                 "dim": 256, "target": "tiled",
+                                 "captured_utc": "2020-01-01T00:00:00+00:00", "route": "direct"}))
+    before = stale.read_bytes()
+    path = run_capture(fake_route(tmp_path, "ok"), REQUEST, ReportSink(captures, stem))
+    assert path == captures / f"{stem}-2.ncu-rep"
+    record = read_provenance(path)
+    assert record is not None
+    assert (record.driver, record.dim, record.target) == ("580.159.04", 512, "naive")
+    assert stale.read_bytes() == before
+    assert sorted(p.name for p in captures.iterdir()) == sorted(
+        [stale.name, path.name, path.name + ".json"])
+
+
 @pytest.mark.slow
 def test_the_streamed_report_reads_with_the_normal_reader(tmp_path: Path, captures: Path) -> None:
     from viewer.readers import read_report

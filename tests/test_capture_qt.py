@@ -20,7 +20,7 @@ from tests.hostile_disk import FULL, fill_after, full_at_fsync, small_disk
 from viewer.capture import provenance
 from viewer.capture.client import Route, choose_route, explain
 from viewer.capture.events import PERMISSION
-from viewer.qt import capture_dialog
+from viewer.qt import capture_dialog, capture_run
 from viewer.qt.capture_dialog import CaptureDialog, open_capture
 from viewer.qt.keys_dialog import key_rows
 from viewer.qt.main_window import MainWindow, default_tabs
@@ -188,6 +188,29 @@ def test_a_capture_opens_beside_the_report_on_screen(window, qtbot, tmp_path, ca
     assert "NVIDIA H200, driver 580.159.04, ncu 2025.3.1, full set, clocks base" in line
     assert stages[0] == "Waiting for an administrator's password..."
     assert any("38 passes" in s for s in stages)
+
+
+def test_a_stale_sidecar_at_the_new_name_is_not_the_captures_provenance(
+        window, qtbot, tmp_path, captures, monkeypatch) -> None:
+    """An old `NAME.ncu-rep.json` (a T4's) where the new report would go: the capture takes the
+    next name and its own provenance; the old note is left as it was."""
+    stem = "naive-512-full-20261201-120301"
+    monkeypatch.setattr(capture_run, "capture_stem", lambda *args: stem)
+    captures.mkdir(parents=True)
+    stale = captures / f"{stem}.ncu-rep.json"
+    stale.write_text('{"schema": 1, "gpu": "Tesla T4", "driver": "470.1", "ncu_version": null, '
+                     '"set": "basic", "clock": "none", "dim": 256, "target": "tiled", '
+                     '"captured_utc": "2020-01-01T00:00:00+00:00", "route": "direct"}')
+    before = stale.read_bytes()
+    dialog = dialog_for(window, steered_route(tmp_path))
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        dialog.start()
+    report = window.paths[1]
+    assert report == captures / f"{stem}-2.ncu-rep"
+    line = window.compare_line.text()
+    assert "NVIDIA H200, driver 580.159.04" in line and "T4" not in line
+    assert stale.read_bytes() == before
+    assert files_in(captures) == sorted([stale.name, report.name, report.name + ".json"])
 
 
 def test_both_kernels_compare_the_naive_capture_with_the_tiled_one(window, qtbot, tmp_path,

@@ -72,7 +72,7 @@ def test_commit_takes_the_plain_name_and_leaves_no_temp(tmp_path: Path) -> None:
     path = sink.commit()
     assert path == tmp_path / f"{STEM}.ncu-rep" == sink.path
     assert path.read_bytes() == REPORT
-    assert os.listdir(tmp_path) == [path.name]
+    assert sorted(os.listdir(tmp_path)) == [path.name, path.name + ".json"]  # its sidecar's too
     assert mode(path) == 0o600
 
 
@@ -89,7 +89,8 @@ def test_commit_never_overwrites(tmp_path: Path) -> None:
     with ReportSink(tmp_path, STEM) as third:
         third.write(REPORT)
         assert third.commit() == tmp_path / f"{STEM}-3.ncu-rep"
-    assert sorted(os.listdir(tmp_path)) == [f"{STEM}-2.ncu-rep", f"{STEM}-3.ncu-rep",
+    assert sorted(os.listdir(tmp_path)) == [f"{STEM}-2.ncu-rep", f"{STEM}-2.ncu-rep.json",
+                                            f"{STEM}-3.ncu-rep", f"{STEM}-3.ncu-rep.json",
                                             f"{STEM}.ncu-rep"]
 
 
@@ -105,6 +106,100 @@ def test_a_link_in_the_way_is_neither_followed_nor_replaced(tmp_path: Path) -> N
     assert sink.commit() == folder / f"{STEM}-3.ncu-rep"
     assert elsewhere.read_bytes() == b"precious"
     assert not (tmp_path / "dangling").exists()
+
+
+STALE = json.dumps({"schema": 1, "gpu": "Tesla T4", "driver": "470.1", "ncu_version": None,
+                    "set": "basic", "clock": "none", "dim": 256, "target": "tiled",
+                    "captured_utc": "2020-01-01T00:00:00+00:00", "route": "direct"})
+
+
+def committed(folder: Path) -> ReportSink:
+    sink = ReportSink(folder, STEM)
+    sink.write(REPORT)
+    sink.commit()
+    return sink
+
+
+def test_a_stale_sidecar_is_not_taken_for_the_new_reports(tmp_path: Path) -> None:
+    """A report and its sidecar take their names together: an old `NAME.ncu-rep.json` moves the
+    new report on to the next free pair, and is neither read nor written."""
+    stale = tmp_path / f"{STEM}.ncu-rep.json"
+    stale.write_text(STALE)
+    sink = committed(tmp_path)
+    assert sink.path == tmp_path / f"{STEM}-2.ncu-rep"
+    assert sink.claim is not None and sink.claim.path == sidecar(sink.path)
+    assert read_provenance(sink.path) is None  # claimed, empty until written
+    assert write_provenance(sink.path, RECORD, sink.claim) == sidecar(sink.path)
+    assert read_provenance(sink.path) == RECORD
+    assert stale.read_text() == STALE
+    assert sorted(os.listdir(tmp_path)) == [f"{STEM}-2.ncu-rep", f"{STEM}-2.ncu-rep.json",
+                                            f"{STEM}.ncu-rep.json"]
+
+
+def test_the_first_pair_with_both_names_free_is_taken(tmp_path: Path) -> None:
+    (tmp_path / f"{STEM}.ncu-rep").write_bytes(b"NVR\0mine")
+    (tmp_path / f"{STEM}-2.ncu-rep.json").write_text(STALE)
+    (tmp_path / f"{STEM}-3.ncu-rep.json").symlink_to(tmp_path / "dangling")
+    (tmp_path / f"{STEM}-4.ncu-rep.json").mkdir()
+    assert committed(tmp_path).path == tmp_path / f"{STEM}-5.ncu-rep"
+    assert not (tmp_path / f"{STEM}-2.ncu-rep").exists()
+    assert not (tmp_path / "dangling").exists()
+    assert (tmp_path / f"{STEM}.ncu-rep").read_bytes() == b"NVR\0mine"
+
+
+def test_a_sidecar_that_appears_after_the_report_was_linked_gives_the_name_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone else's sidecar lands between the report's link and the sidecar's claim: the
+    report's link (the sink's own) is undone and the next pair taken."""
+    real = os.link
+
+    def link(src, dst, *args, **kwargs) -> None:
+        real(src, dst, *args, **kwargs)
+        if Path(dst).name == f"{STEM}.ncu-rep":
+            Path(str(dst) + ".json").write_text(STALE)
+
+    monkeypatch.setattr(os, "link", link)
+    assert committed(tmp_path).path == tmp_path / f"{STEM}-2.ncu-rep"
+    assert sorted(os.listdir(tmp_path)) == [f"{STEM}-2.ncu-rep", f"{STEM}-2.ncu-rep.json",
+                                            f"{STEM}.ncu-rep.json"]
+    assert (tmp_path / f"{STEM}.ncu-rep.json").read_text() == STALE
+
+
+def test_without_hard_links_the_pair_is_still_taken_together(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where links are refused (FAT sticks, some shares) the report's name is claimed empty,
+    then the sidecar's, then the report is moved onto its name."""
+
+    def refuse(*args, **kwargs) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", refuse)
+    (tmp_path / f"{STEM}.ncu-rep.json").write_text(STALE)
+    sink = committed(tmp_path)
+    assert sink.path == tmp_path / f"{STEM}-2.ncu-rep"
+    assert sink.path.read_bytes() == REPORT
+    assert sorted(os.listdir(tmp_path)) == [f"{STEM}-2.ncu-rep", f"{STEM}-2.ncu-rep.json",
+                                            f"{STEM}.ncu-rep.json"]
+
+
+def test_a_claimed_sidecar_replaced_meanwhile_is_not_written(tmp_path: Path) -> None:
+    sink = committed(tmp_path)
+    assert sink.claim is not None
+    sink.claim.path.unlink()
+    sink.claim.path.write_text(STALE)  # not the empty file the sink made
+    with pytest.raises(FileExistsError):
+        write_provenance(sink.path, RECORD, sink.claim)
+    assert sink.claim.path.read_text() == STALE
+
+
+def test_a_provenance_that_cannot_be_written_gives_its_name_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report is kept; its empty sidecar goes (ENOSPC at fsync stands in for a full disk)."""
+    sink = committed(tmp_path)
+    full_at_fsync(monkeypatch)
+    with pytest.raises(OSError, match=FULL):
+        write_provenance(sink.path, RECORD, sink.claim)
+    assert os.listdir(tmp_path) == [sink.path.name]
 
 
 def test_abort_leaves_nothing(tmp_path: Path) -> None:

@@ -291,5 +291,5 @@ def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | Non
     record = provenance.from_capture(request.target, int(request.dim), request.set,
                                      request.clock, route.kind, done)
     with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
-        provenance.write_provenance(path, record)
+        provenance.write_provenance(path, record, sink.claim)
     return path

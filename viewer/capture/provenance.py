@@ -1,19 +1,23 @@
 """What a capture made here was: GPU, driver, ncu, section set, clocks, size, time, route.
 
-Kept beside the report as `<report>.json` (written atomically, never over an existing file) and
-shown in the window as one line. Reading never raises: a missing or garbled note is None. No Qt.
+Kept beside the report as `<report>.json` and shown in the window as one line. The sink takes the
+sidecar's name together with the report's by creating it empty (`claim_sidecar`); the note is then
+written atomically into that claim, never over any other file. Reading never raises: a missing,
+empty or garbled note is None. No Qt.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
+import stat
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
-from viewer.atomic_write import write_atomically
+from viewer.atomic_write import exists_error, write_atomically
 
 SCHEMA = 1
 MAX_BYTES = 64 << 10
@@ -77,15 +81,64 @@ def from_capture(target: str, dim: int, set_name: str, clock: str, route: str,
                       route)
 
 
-def write_provenance(report: Path, record: Provenance) -> Path:
-    """Write `<report>.json` atomically; FileExistsError rather than replace one."""
+@dataclass(frozen=True)
+class Claim:
+    """A report's sidecar name, taken by creating the file empty (O_EXCL): only its maker fills
+    it."""
+
+    path: Path
+    device: int
+    inode: int
+
+    def is_ours(self) -> bool:
+        """Still the empty file that was made (not replaced, not written)."""
+        try:
+            st = os.lstat(self.path)
+        except OSError:
+            return False
+        return (stat.S_ISREG(st.st_mode) and st.st_size == 0
+                and (st.st_dev, st.st_ino) == (self.device, self.inode))
+
+    def release(self) -> None:
+        """Give the name back: remove the empty file, if it is still the one made."""
+        if self.is_ours():
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+
+
+def claim_sidecar(report: Path) -> Claim:
+    """Take `<report>.json` by creating it empty (0600); FileExistsError if anything, even a
+    dangling link, has the name."""
+    path = sidecar(report)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600)
+    try:
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return Claim(path, st.st_dev, st.st_ino)
+
+
+def write_provenance(report: Path, record: Provenance, claim: Claim | None = None) -> Path:
+    """Write `<report>.json` atomically: onto the empty file `claim` made for it, or (with no
+    claim) where nothing is. FileExistsError rather than replace anything else; a failed write
+    releases the claim."""
     data = json.dumps({"schema": SCHEMA, **asdict(record)}, indent=1).encode() + b"\n"
 
     def write(temporary: Path) -> None:
         temporary.chmod(0o600)  # private, like the report beside it
         temporary.write_bytes(data)
 
-    return write_atomically(sidecar(report), write)
+    path = sidecar(report)
+    if claim is None:
+        return write_atomically(path, write)
+    if claim.path != path or not claim.is_ours():
+        raise exists_error(path)
+    try:
+        return write_atomically(path, write, replace=True)
+    except OSError:
+        claim.release()
+        raise
 
 
 def read_provenance(report: Path) -> Provenance | None:

@@ -2,10 +2,11 @@
 
 The helper streams the report on stdout; the user's own process writes it here (root writes
 nothing the user controls). A `ReportSink` writes into a temporary file in the captures folder,
-then links it to the first free name (`STEM.ncu-rep`, `STEM-2.ncu-rep`, ...): os.link fails rather
-than replace an existing file, so a capture never overwrites anything. Every failure (a folder
-that cannot be made or written, a full disk) is a SinkError of one line naming the folder, and
-leaves no temporary file. No Qt here.
+then links it to the first name whose provenance sidecar's name is free too (`STEM.ncu-rep` and
+`STEM.ncu-rep.json`, then `STEM-2...`): os.link and O_EXCL fail rather than replace an existing
+file, so a capture never overwrites anything nor takes an old note for its own. Every failure (a
+folder that cannot be made or written, a full disk) is a SinkError of one line naming the folder,
+and leaves no temporary file. No Qt here.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import os
 import re
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
 from viewer.capture.helper import MAX_REPORT_BYTES, REPORT_MAGIC
+from viewer.capture.provenance import Claim, claim_sidecar
 
 SUFFIX = ".ncu-rep"
 MAX_NAMES = 1000
@@ -78,6 +81,7 @@ class ReportSink:
         self.cap = cap
         self.size = 0
         self.path: Path | None = None  # the final name, once committed
+        self.claim: Claim | None = None  # its sidecar's name, taken empty at the commit
         self._head = b""
         try:
             fd, name = tempfile.mkstemp(dir=self.directory, prefix=f".{stem}.", suffix=".part")
@@ -104,7 +108,8 @@ class ReportSink:
         self.size += len(chunk)
 
     def commit(self) -> Path:
-        """Flush to disk, check the magic, link to the first free name; the temp file goes."""
+        """Flush to disk, check the magic, link to the first free pair of names (the sidecar's
+        taken empty, in `claim`, for write_provenance); the temp file goes."""
         if self._temp is None:
             raise SinkError("This report was already committed or aborted.")
         if self._head != REPORT_MAGIC:
@@ -116,12 +121,12 @@ class ReportSink:
             self._file.flush()
             os.fsync(self._file.fileno())
             self._file.close()
-            path = self._link(temp)
+            path, claim = self._take_names(temp)
         except OSError as exc:
             raise self._failed(exc) from None
         finally:
             self.abort()
-        self.path = path
+        self.path, self.claim = path, claim
         _fsync_dir(self.directory)
         return path
 
@@ -131,20 +136,29 @@ class ReportSink:
         return SinkError(f"Could not write the report in {self.directory}: "
                          f"{exc.strerror or exc}; nothing was saved.")
 
-    def _link(self, temp: Path) -> Path:
+    def _take_names(self, temp: Path) -> tuple[Path, Claim]:
+        """The first N whose report and sidecar names are both free, both taken: the report's by
+        a hard link (where links are refused, by an empty file the report then moves onto), the
+        sidecar's by O_EXCL. A sidecar already there gives back the report name just taken."""
         for n in range(1, MAX_NAMES + 1):
             final = self.directory / f"{self.stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
-            try:
-                os.link(temp, final, follow_symlinks=False)
-            except FileExistsError:
+            made = _take(temp, final)
+            if made is None:
                 continue
-            except OSError:  # no hard links here: claim the name, then move onto it
-                try:
-                    os.close(os.open(final, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-                except FileExistsError:
+            try:
+                claim = claim_sidecar(final)
+                if not made.linked:
+                    try:
+                        os.replace(temp, final)
+                    except OSError:
+                        claim.release()
+                        raise
+            except OSError as exc:
+                made.give_back()
+                if isinstance(exc, FileExistsError):
                     continue
-                os.replace(temp, final)
-            return final
+                raise
+            return final, claim
         raise SinkError(f"{self.directory} already holds {MAX_NAMES} reports named "
                         f"{self.stem}; nothing was saved.")
 
@@ -163,6 +177,43 @@ class ReportSink:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.abort()
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """A report name this sink took: a hard link to its temporary file, or an empty file."""
+
+    path: Path
+    device: int
+    inode: int
+    linked: bool
+
+    def give_back(self) -> None:
+        """Remove what was put at the name, if it is still there (and nothing else)."""
+        with contextlib.suppress(OSError):
+            st = os.lstat(self.path)
+            if (st.st_dev, st.st_ino) == (self.device, self.inode):
+                os.unlink(self.path)
+
+
+def _take(temp: Path, final: Path) -> _Taken | None:
+    """Take the name `final` for `temp` without replacing anything; None if it is taken."""
+    try:
+        os.link(temp, final, follow_symlinks=False)
+    except FileExistsError:
+        return None
+    except OSError:  # no hard links here: claim the name with an empty file
+        try:
+            fd = os.open(final, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            return None
+        try:
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        return _Taken(final, st.st_dev, st.st_ino, linked=False)
+    st = os.lstat(temp)
+    return _Taken(final, st.st_dev, st.st_ino, linked=True)
 
 
 def _size(n: int) -> str:

@@ -46,11 +46,13 @@ WAITING = {
 
 @dataclass(frozen=True)
 class Captured:
-    """A committed report and what made it: the request and the helper's `done` event."""
+    """A committed report and what made it: the request and the helper's `done` event; `claim`
+    is its sidecar's name, taken empty when the report was committed."""
 
     path: Path
     request: Request
     done: dict
+    claim: provenance.Claim | None = None
 
 
 def record_provenance(captured: Sequence[Captured], route_kind: str, job: Job) -> list[Path]:
@@ -71,7 +73,7 @@ def record_provenance(captured: Sequence[Captured], route_kind: str, job: Job) -
             request.target, int(request.dim), request.set, request.clock, route_kind,
             item.done, gpu=next((k.device_name for k in kernels if k.device_name), None))
         with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
-            provenance.write_provenance(item.path, record)
+            provenance.write_provenance(item.path, record, item.claim)
     return [item.path for item in captured]
 
 
@@ -215,7 +217,7 @@ class CaptureRun(QObject):
         except CaptureError as exc:
             self._finish(CANCELLED if isinstance(exc, CaptureCancelled) else "failed", str(exc))
             return
-        self.captured.append(Captured(path, self.requests[self._index], done))
+        self.captured.append(Captured(path, self.requests[self._index], done, sink.claim))
         self._index += 1
         if self._index < len(self.requests):
             self._start_next()

@@ -162,3 +162,66 @@ def test_a_failure_while_showing_the_files_ends_a_screenshot(tmp_path):
     assert "planted failure" in done.stderr
     assert "the window failed while showing the files" in done.stderr
     assert not out.exists()
+
+
+EXISTS = "exists; name a new file (a screenshot never writes over one)"
+
+
+@pytest.mark.parametrize("kind", ["file", "link", "dangling link"])
+def test_a_screenshot_never_writes_over_a_file_and_refuses_before_rendering(tmp_path,
+                                                                           kind: str) -> None:
+    """An existing OUT.png, a link to a file, a link to nothing: one line, exit 1, nothing read
+    (the missing report is not even looked at) and nothing written anywhere."""
+    out, elsewhere = tmp_path / "out.png", tmp_path / "elsewhere.png"
+    if kind == "file":
+        out.write_bytes(b"the slide's picture")
+    else:
+        out.symlink_to(elsewhere)
+        if kind == "link":
+            elsewhere.write_bytes(b"the slide's picture")
+    result = viewer(tmp_path, "--screenshot", out, tmp_path / "missing.ncu-rep")
+    assert result.returncode == 1
+    assert result.stderr == f"ncu-reader: {out} {EXISTS}\n"
+    assert os.path.islink(out) == (kind != "file")
+    if kind == "dangling link":
+        assert not elsewhere.exists()
+    else:
+        assert Path(out).read_bytes() == b"the slide's picture"
+
+
+@pytest.mark.slow
+def test_a_link_that_appears_while_rendering_is_not_written_through(tmp_path) -> None:
+    """The picture is written beside OUT.png and linked into place: a symlink put at OUT.png
+    while the window renders is neither followed nor replaced, and no temporary file stays."""
+    folder = tmp_path / "slides"
+    folder.mkdir()
+    out, elsewhere = folder / "out.png", tmp_path / "elsewhere.png"
+    elsewhere.write_bytes(b"precious")
+    code = ("import os, sys\n"
+            "from viewer.qt import main_window\n"
+            "grab = main_window.MainWindow.grab\n"
+            "def planted(self, *args):\n"
+            f"    if not os.path.lexists({str(out)!r}):\n"
+            f"        os.symlink({str(elsewhere)!r}, {str(out)!r})\n"
+            "    return grab(self, *args)\n"
+            "main_window.MainWindow.grab = planted\n"
+            "from viewer.__main__ import main\n"
+            f"sys.exit(main(['--screenshot', {str(out)!r}, {str(NAIVE)!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                               "HOME": str(tmp_path)})
+    assert done.returncode == 1
+    assert done.stderr == f"ncu-reader: {out} {EXISTS}\n"
+    assert elsewhere.read_bytes() == b"precious"
+    assert os.listdir(folder) == ["out.png"] and os.path.islink(out)
+
+
+@pytest.mark.slow
+def test_a_screenshot_into_a_missing_folder_is_one_line(tmp_path) -> None:
+    out = tmp_path / "no-such-folder" / "out.png"
+    result = viewer(tmp_path, "--screenshot", out, NAIVE)
+    assert result.returncode == 1
+    assert result.stderr == (f"ncu-reader: {out}: could not write the PNG: No such file or "
+                             "directory\n")
+    assert not out.parent.exists()

@@ -185,7 +185,8 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--projector", action="store_true",
                         help="large type, high contrast, full screen, for a room")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
-                        help="render the window offscreen, write the picture and exit")
+                        help="render the window offscreen, write the picture to this new file "
+                             "(never over one) and exit")
 
 
 def parser() -> argparse.ArgumentParser:

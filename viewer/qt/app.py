@@ -5,12 +5,16 @@ screen (viewer.qt.window_place). A screenshot is always 1280x800 (1920x1080 in p
 waits until loading has finished, writes the whole window as a PNG and returns 0. A file that
 cannot be read is refused in the banner and on stderr, one line each, and the status is 1; the
 picture is still written when another file could be read (it shows the banner), not when none
-could.
+could. Like every export, a screenshot never writes over a file: OUT.png that exists (a link
+too, even a dangling one) is refused in one line before anything is read, and the picture is
+written beside it and linked into place (viewer.atomic_write), so a link put there meanwhile is
+neither followed nor replaced.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -28,6 +32,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication
 
 from viewer import shipped
+from viewer.atomic_write import write_atomically
 from viewer.qt import window_place
 from viewer.qt.window_place import DESK_SIZE
 from viewer.reading import READING_ORDER
@@ -102,11 +107,23 @@ def wait_for_loading(window: MainWindow, timeout_s: float = LOAD_TIMEOUT_S,
     return not window.busy
 
 
-def save_screenshot(window: MainWindow, out: Path) -> bool:
-    """Let pending layout and paint settle, then write the whole window as a PNG."""
+def save_screenshot(window: MainWindow, out: Path) -> None:
+    """Let pending layout and paint settle, then write the whole window as a new PNG.
+
+    FileExistsError if `out` exists (or appears meanwhile), OSError if it cannot be written."""
     for _ in range(3):
         QApplication.processEvents()
-    return window.grab().save(str(out), "PNG")
+
+    def write(temporary: Path) -> None:
+        if not window.grab().save(str(temporary), "PNG"):
+            raise OSError(f"could not write {temporary}")
+
+    write_atomically(out, write)
+
+
+def exists_line(out: Path) -> str:
+    """The one line that refuses a taken OUT.png."""
+    return f"ncu-reader: {out} exists; name a new file (a screenshot never writes over one)"
 
 
 def start_reading(paths: list[Path]) -> Worker:
@@ -152,6 +169,9 @@ def open_window(args: argparse.Namespace) -> MainWindow:
 def run(args: argparse.Namespace) -> int:
     """The window until it is closed, or its screenshot written: the exit status."""
     screenshot: Path | None = args.screenshot
+    if screenshot is not None and os.path.lexists(screenshot):
+        print(exists_line(screenshot), file=sys.stderr)
+        return 1
     window = open_window(args)
     app = application()
     if screenshot is None:
@@ -170,8 +190,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if window.last_error and not window.reports:
         return 1  # nothing could be read: no picture
-    if not save_screenshot(window, screenshot):
-        print(f"ncu-reader: {screenshot}: could not write the PNG", file=sys.stderr)
+    try:
+        save_screenshot(window, screenshot)
+    except FileExistsError:
+        print(exists_line(screenshot), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        reason = f": {exc.strerror}" if exc.strerror else ""
+        print(f"ncu-reader: {screenshot}: could not write the PNG{reason}", file=sys.stderr)
         return 1
     window.worker.shutdown()
     return 1 if window.last_error else 0

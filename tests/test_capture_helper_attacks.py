@@ -361,3 +361,19 @@ def _layout(install) -> helper.Layout:
     development venv's): its python is the install's."""
     layout = helper.load_layout(os.geteuid(), {}, here=install.helper)
     return dataclasses.replace(layout, python=install.python)
+
+
+def test_ncus_rule_files_in_the_home_directory_are_checked(tmp_path):
+    """ncu copies its sections and .py rules into $HOME/Documents/NVIDIA Nsight Compute/<ver>/
+    and runs them from there (seen on the H200, docs/capture.md)."""
+    install = plant(tmp_path / "install")
+    home = tmp_path / "home"
+    sections = home / "Documents" / "NVIDIA Nsight Compute" / "2025.3.1" / "Sections"
+    sections.mkdir(parents=True)
+    rule = sections / "SpeedOfLight.py"
+    rule.write_text("")
+    helper.check_layout(_layout(install), os.geteuid(), home=home)
+    rule.chmod(0o666)
+    with pytest.raises(helper.Refusal) as caught:
+        helper.check_layout(_layout(install), os.geteuid(), home=home)
+    assert str(rule) in caught.value.message

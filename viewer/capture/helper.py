@@ -133,6 +133,8 @@ NSIGHT_COMPUTE_DIR = "/opt/nvidia/nsight-compute"
 DRIVER_VERSION = "/proc/driver/nvidia/version"
 REPORT_STEM = "report"
 PR_SET_CHILD_SUBREAPER = 36
+NCU_DOCUMENTS = Path("Documents", "NVIDIA Nsight Compute")
+"""Below HOME: ncu copies its sections and rule files (.py) there and reads them back."""
 SITE_DIRS = ("site-packages", "dist-packages")
 """Not the standard library's: a venv without system site-packages never imports from them."""
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGQUIT)
@@ -413,10 +415,15 @@ def stdlib_dirs() -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def check_layout(layout: Layout, euid: int) -> None:
+def check_layout(layout: Layout, euid: int, home: Path | None = None) -> None:
     """Everything root would run: ncu, the interpreter with its standard library and import
-    path, the install, CUDA_HOME and the library directories."""
+    path, the install, CUDA_HOME, the library directories, and the rule files (.py) ncu keeps
+    and runs from the home directory it is given (`home`: root's own)."""
     trust = Trust(trusted_owners(euid))
+    home = home or Path(pwd.getpwuid(euid).pw_dir)
+    trust.chain(home)
+    if os.path.lexists(home / NCU_DOCUMENTS):
+        trust.tree(home / NCU_DOCUMENTS)
     trust.tree(layout.root)
     for path in (layout.ncu, layout.python, Path(__file__), layout.config):
         if path is not None:

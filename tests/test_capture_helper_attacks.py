@@ -29,8 +29,9 @@ FAST = {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0", "KILL_GRACE_S = 5.0": "KILL_GRAC
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="a file of another user needs root (CI)")
 
 
-def _work_dirs() -> set[str]:
-    return {p.name for p in Path("/tmp").glob("ncu-reader-capture-*")}
+def _work_dir(run: dict) -> Path:
+    """The helper's private directory of one capture: the parent of ncu's -o directory."""
+    return Path(run["argv"][run["argv"].index("-o") + 1]).parent.parent
 
 
 # ---------------------------------------------------------------- ncu's lock directory
@@ -45,7 +46,6 @@ def test_a_planted_lock_directory_link_is_never_followed(tmp_path):
     shared = tmp_path / "shared-tmp"  # the fake's stand-in for /tmp
     (shared / "nvidia").mkdir(parents=True)
     (shared / "nvidia" / "nsight_compute").symlink_to(target)
-    before = _work_dirs()
     done = install.run(*VALID)
     assert done.returncode == 0, done.stderr
     assert stat.S_IMODE(target.stat().st_mode) == 0o755
@@ -57,8 +57,8 @@ def test_a_planted_lock_directory_link_is_never_followed(tmp_path):
     owner_mode = next(json.loads(e["ncu"][len("tmpdir "):]) for e in events(done.stderr)
                       if e.get("ncu", "").startswith("tmpdir "))
     assert owner_mode == [os.geteuid(), 0o700], "ncu's TMPDIR is the helper's own, 0700"
-    assert not Path(tmp).exists(), "the private directory outlived the capture"
-    assert _work_dirs() == before
+    assert Path(tmp).parent == _work_dir(run)
+    assert not _work_dir(run).exists(), "the private directory outlived the capture"
 
 
 # ---------------------------------------------------------------- ncu's exit status
@@ -108,7 +108,6 @@ def _started(proc: subprocess.Popen) -> None:
 
 def test_sigquit_ends_ncu_resets_the_clocks_and_leaves_nothing(tmp_path):
     install = plant(tmp_path, "hang")
-    before = _work_dirs()
     proc = subprocess.Popen(install.command(*VALID), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _started(proc)
@@ -119,7 +118,7 @@ def test_sigquit_ends_ncu_resets_the_clocks_and_leaves_nothing(tmp_path):
     capture, reset = install.runs()
     assert _group_gone(capture["pgid"])
     assert reset["argv"][-1] == "reset"
-    assert _work_dirs() == before
+    assert not _work_dir(capture).exists()
 
 
 def test_ctrl_z_does_not_stop_the_time_limit(tmp_path):
@@ -162,7 +161,6 @@ def test_a_client_that_never_reads_stderr_does_not_stop_the_time_limit(tmp_path)
 
 def test_a_client_that_never_reads_the_report_does_not_stop_the_time_limit(tmp_path):
     install = plant(tmp_path, "big_report", FAST)
-    before = _work_dirs()
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(install.command(*VALID), stdin=read_end, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
@@ -179,7 +177,7 @@ def test_a_client_that_never_reads_the_report_does_not_stop_the_time_limit(tmp_p
         proc.stderr.close()
     assert code == helper.EXIT_TIMEOUT
     assert events(err)[-1]["kind"] == "timeout"
-    assert _work_dirs() == before
+    assert not _work_dir(install.captures()[0]).exists()
 
 
 def test_a_descendant_that_calls_setsid_is_ended_on_cancel(tmp_path):
@@ -377,3 +375,13 @@ def test_ncus_rule_files_in_the_home_directory_are_checked(tmp_path):
     with pytest.raises(helper.Refusal) as caught:
         helper.check_layout(_layout(install), os.geteuid(), home=home)
     assert str(rule) in caught.value.message
+
+
+def test_nsight_computes_own_folder_is_checked_when_ncu_is_the_one_in_it(tmp_path):
+    install = plant(tmp_path / "install")
+    for d in ("target", "sections"):
+        (install.ncu.parent / d).mkdir()
+    rule = install.ncu.parent / "sections" / "SpeedOfLight.py"
+    rule.write_text("")
+    rule.chmod(0o666)
+    _refused(install, rule)

@@ -133,6 +133,8 @@ NSIGHT_COMPUTE_DIR = "/opt/nvidia/nsight-compute"
 DRIVER_VERSION = "/proc/driver/nvidia/version"
 REPORT_STEM = "report"
 PR_SET_CHILD_SUBREAPER = 36
+NCU_INSTALL_DIRS = ("target", "sections")
+"""Beside ncu in Nsight Compute's own folder: its binaries and libraries, its sections and rules."""
 NCU_DOCUMENTS = Path("Documents", "NVIDIA Nsight Compute")
 """Below HOME: ncu copies its sections and rule files (.py) there and reads them back."""
 SITE_DIRS = ("site-packages", "dist-packages")
@@ -416,9 +418,10 @@ def stdlib_dirs() -> list[Path]:
 
 
 def check_layout(layout: Layout, euid: int, home: Path | None = None) -> None:
-    """Everything root would run: ncu, the interpreter with its standard library and import
-    path, the install, CUDA_HOME, the library directories, and the rule files (.py) ncu keeps
-    and runs from the home directory it is given (`home`: root's own)."""
+    """Everything root would run: ncu (and Nsight Compute's whole folder, when ncu is the one
+    in it), the interpreter with its standard library and import path, the install, CUDA_HOME,
+    the library directories, and the rule files (.py) ncu keeps and runs from the home
+    directory it is given (`home`: root's own)."""
     trust = Trust(trusted_owners(euid))
     home = home or Path(pwd.getpwuid(euid).pw_dir)
     trust.chain(home)
@@ -428,6 +431,9 @@ def check_layout(layout: Layout, euid: int, home: Path | None = None) -> None:
     for path in (layout.ncu, layout.python, Path(__file__), layout.config):
         if path is not None:
             trust.chain(path)
+    ncu_home = Path(os.path.realpath(layout.ncu)).parent
+    if all(os.path.isdir(ncu_home / d) for d in NCU_INSTALL_DIRS):
+        trust.tree(ncu_home)
     if layout.cuda_home is not None:
         trust.tree(layout.cuda_home)
     for directory in layout.library_path:

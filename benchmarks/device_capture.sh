@@ -221,8 +221,8 @@ helper_install() {
     python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .whl/numpy-*.whl
     rm -rf /tmp/stage && mkdir /tmp/stage && cp -R pyproject.toml README.md viewer profiles resources /tmp/stage/
     python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$site" /tmp/stage
-    python3 -c 'import numba, sysconfig; print(sysconfig.get_paths()["purelib"])' >"$site/zz-image.pth"
-    cat "$site/zz-image.pth"
+    # numba and numba-cuda as copies of the image's own, inside the install (no index here)
+    python3 benchmarks/copy_dists.py "$site" numba numba-cuda --skip numpy
     chown -R root:root "$top"
     chmod -R go-w "$top"
 }

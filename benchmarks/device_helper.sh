@@ -33,9 +33,13 @@ mkdir -p "$WORK" "$OUT"
 say() { echo; echo "=== $*"; }
 show() { echo "\$ $*"; "$@"; echo "(exit $?)"; }
 since() {  # MARKER: what changed after MARKER, outside /proc, /sys, /dev, the checkout and OUT
+    # (every path; the files of one folder beyond its first three are counted, not listed)
     find / \( -path /proc -o -path /sys -o -path /dev -o -path "$PWD" -o -path "$OUT" \
         -o -path "$WORK" \) -prune -o -newer "$1" -printf '%M %u %10s %p\n' 2>/dev/null \
-        | grep -v -e ' /tmp/device-helper' | sort -k4 | head -60
+        | LC_ALL=C sort -k4 | awk '{ path = substr($0, index($0, $4)); dir = path
+            sub(/\/[^\/]*$/, "", dir); n[dir]++
+            if (n[dir] <= 3) print; else if (n[dir] == 4) more[dir] = 1 }
+            END { for (d in more) printf "   ... and %d more in %s\n", n[d] - 3, d }'
 }
 
 image_python() { python3 -c 'import sys; print(sys.executable)'; }

@@ -78,8 +78,8 @@ def full_at_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @contextmanager
 def public_dir() -> Iterator[Path]:
-    """A new root-owned 0755 folder in /tmp, which nobody may enter but not write (pytest's
-    tmp_path is private to root); removed afterwards."""
+    """A new root-owned 0755 folder in /tmp, which the user nobody may enter but not write in
+    (pytest's tmp_path is private to root); removed afterwards."""
     path = Path(tempfile.mkdtemp(prefix="ncu-reader-test-", dir="/tmp"))
     path.chmod(0o755)
     try:

@@ -215,7 +215,7 @@ echo "   ncu ran as: $(cat "$FAKE_DIR/last-env")"
 echo "   ncu argv: $argv"
 grep -q '^uid=0 ' "$FAKE_DIR/last-env" || fail "ncu did not run as root"
 for word in "--config-file off" "--target-processes application-only" "--clock-control none" \
-            "--set basic" "$LIBEXEC/venv/bin/python3 -I -m viewer.kernels profile-target"; do
+            "--set basic" "$LIBEXEC/venv/bin/python3 -I -B -m viewer.kernels profile-target"; do
     [[ " $argv" == *" $word "* ]] || fail "ncu's argv lacks '$word'"
 done
 [[ " $argv" != *" -f "* ]] || fail "ncu's argv holds -f"

@@ -3,25 +3,44 @@
 #
 # Run as root on a THROWAWAY Debian machine: it installs packages with apt (pkexec, polkitd,
 # python3-venv when missing), starts a system D-Bus and polkitd when none runs, installs the capture
-# helper with `make install-capture` (a venv with numba from PyPI, or PIP_OPTS), creates the user
-# ncu-reader-test and grants it the polkit action with a rules file (standing in for an
-# administrator typing a password). Then, as that user:
+# helper with `make install-capture` (a venv with numba from PyPI, or PIP_OPTS; LIBRARY_PATH a
+# root-owned directory of its own), creates the user ncu-reader-test and grants it the polkit action
+# with a rules file (standing in for an administrator typing a password). The fake ncu behaves like
+# ncu where it matters: it makes ${TMPDIR:-/tmp}/nvidia/nsight_compute (following links), chmods it
+# 0777 and writes a 0666 lock file there; --dim 48 writes a report and dies of SIGSEGV; --dim 64
+# starts a child in a session of its own and hangs. Then, as that user:
 #   1. pkexec runs the installed helper: the report arrives on stdout, starts with NVR\0 and is the
 #      fake ncu's copy of profiles/naive.ncu-rep; the helper ran as root for the user's uid;
 #   2. a bad request through pkexec exits 2 and runs nothing;
 #   3. the client (viewer.capture.terminal, the code behind `python -m viewer capture`, on the
 #      pkexec route) saves both kernels' reports in the user's data folder, owned by the user;
-#   4. without the rules file pkexec exits 127 with no `started` line, and the client says
+#   4. the lock-directory attack: with /tmp/nvidia/nsight_compute the user's link to a root-owned
+#      directory, a capture leaves that directory as it was; ncu's TMPDIR was private and is gone;
+#   5. an ncu that writes a report then dies of SIGSEGV: exit 12 (ncu_failed), nothing streamed, and
+#      the client saves nothing;
+#   6. Ctrl-\ (SIGQUIT) typed at the user's terminal while ncu hangs: exit 9 (cancelled) within
+#      20 s, no process of the fake left (its setsid child included), no capture directory left,
+#      and `ncu --clock-control reset` ran after it;
+#   7. `pkexec --user nobody` (pkexec may stop at nobody's missing home itself, exit 127) and
+#      `pkexec --keep-cwd --user nobody`: exit 4 (untrusted), the helper says it is not root, and
+#      ncu never runs;
+#   8. a library owned by the user in LIBRARY_PATH: exit 4 naming it, ncu never runs;
+#   9. without the rules file pkexec exits 127 with no `started` line, and the client says
 #      "Not authorized".
-# At the end it removes the rules file, the user and the fake ncu, stops the daemons it started,
-# and removes the install unless one was there before (then its capture.json is put back).
-# Not part of `make test`.
+# Each step runs to its end and the summary names those that failed. At the end it removes the
+# rules file, the user, the fake ncu and its directories, what it planted in /tmp, stops the
+# daemons it started (by pid), and removes the install unless one was there before (then its
+# capture.json is put back). Prints PASS or FAIL last. Not part of `make test`.
 set -euo pipefail
 umask 022
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 TEST_USER="ncu-reader-test"
 FAKE_DIR="/usr/local/lib/ncu-reader-test"
+LIB_DIR="$FAKE_DIR/lib"               # the install's LIBRARY_PATH: root's, 0755
+LOCK_TARGET="$FAKE_DIR/lock-target"   # the root-owned directory the user's link points at
+RUNS="$FAKE_DIR/runs"                 # one line per run of the fake ncu
+HANG="$FAKE_DIR/hang-pids"            # the hanging fake's pid and its setsid child's
 RULES="/etc/polkit-1/rules.d/50-ncu-reader-test.rules"
 PREFIX="/usr/local"
 LIBEXEC="$PREFIX/libexec/ncu-reader"
@@ -29,6 +48,8 @@ HELPER="$LIBEXEC/ncu-reader-capture"
 POLICY="/usr/share/polkit-1/actions/io.github.ncu-reader.capture.policy"
 ACTION_ID="io.github.ncu-reader.capture"
 INSTALL_PYTHON="${PYTHON:-/usr/bin/python3}"
+TMP_NVIDIA="/tmp/nvidia"              # where ncu makes its lock directory without TMPDIR
+SAVED_NVIDIA="/tmp/nvidia.before-ncu-reader-test"
 WORK="$(mktemp -d)"
 
 step() { echo "== $*"; }
@@ -38,16 +59,47 @@ check() { echo "   ok: $*"; }
 [[ "$(id -u)" == 0 ]] || fail "run as root on a throwaway machine (it installs packages and adds a user)"
 
 STARTED_PIDS=()
+FAILED_STEPS=()
 HAD_INSTALL=""
 if [[ -e "$HELPER" || -e "$POLICY" ]]; then
     HAD_INSTALL=1
     if [[ -f "$LIBEXEC/capture.json" ]]; then cp -p "$LIBEXEC/capture.json" "$WORK/capture.json.before"; fi
 fi
+# A /tmp/nvidia from before (a real ncu's) is put aside for the lock-directory step, and back after.
+if [[ -e "$TMP_NVIDIA" || -L "$TMP_NVIDIA" ]]; then
+    [[ ! -e "$SAVED_NVIDIA" ]] || fail "$SAVED_NVIDIA is in the way"
+    mv -- "$TMP_NVIDIA" "$SAVED_NVIDIA"
+fi
+# The capture directories the helper made, as the fake's runs recorded in FILE saw them (its cwd).
+capture_dirs() { sed -n 's|.* cwd=\(/tmp/ncu-reader-capture-[^/ ]*\)[^ ]* .*|\1|p' "$1" | sort -u; }
+# A process of the fake ncu's, by pid, still what the fake started (a sleep): kill it.
+kill_fake() {
+    local pid="$1"
+    [[ "$pid" =~ ^[0-9]+$ ]] || return 0
+    if [[ "$(tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline")" == "sleep 600 " ]]; then
+        kill -KILL "$pid" 2>/dev/null
+        echo "   killed pid $pid (left by the fake ncu)"
+    fi
+}
 cleanup() {
     local rc=$?
     set +e
     step "cleaning up"
     rm -f -- "$RULES"
+    local pid word dir
+    if [[ -f "$HANG" ]]; then
+        for word in $(cat "$HANG"); do kill_fake "${word#*=}"; done
+    fi
+    if [[ -f "$WORK/pty-helper-pid" ]]; then  # a helper that outlived the Ctrl-\ step
+        pid="$(cat "$WORK/pty-helper-pid")"
+        [[ "$pid" =~ ^[0-9]+$ ]] && grep -qs ncu-reader-capture "/proc/$pid/cmdline" && kill -KILL "$pid"
+    fi
+    # The capture directories the helper made (the fake ran in them), if a killed helper left any.
+    if [[ -f "$RUNS.all" ]]; then
+        while read -r dir; do
+            [[ "$dir" == /tmp/ncu-reader-capture-* && -d "$dir" ]] && rm -rf -- "$dir" && echo "   removed $dir"
+        done < <(capture_dirs "$RUNS.all")
+    fi
     if id "$TEST_USER" >/dev/null 2>&1; then userdel -r "$TEST_USER" 2>/dev/null; fi
     if [[ -n "$HAD_INSTALL" ]]; then
         [[ -f "$WORK/capture.json.before" ]] \
@@ -56,13 +108,20 @@ cleanup() {
     elif [[ -e "$LIBEXEC" || -e "$POLICY" ]]; then
         make -s uninstall-capture
     fi
-    rm -rf -- "$FAKE_DIR"
+    rm -rf -- "$FAKE_DIR" "$TMP_NVIDIA"
+    [[ -e "$SAVED_NVIDIA" ]] && mv -- "$SAVED_NVIDIA" "$TMP_NVIDIA"
     local i
     for (( i = ${#STARTED_PIDS[@]} - 1; i >= 0; i-- )); do
         kill "${STARTED_PIDS[i]}" 2>/dev/null
     done
     rm -rf -- "$WORK"
-    if [[ $rc == 0 ]]; then echo "PASS: make test-system"; else echo "FAILED: make test-system (exit $rc)"; fi
+    if [[ $rc == 0 ]]; then
+        echo "PASS: make test-system"
+    elif (( ${#FAILED_STEPS[@]} )); then
+        echo "FAIL: make test-system: ${#FAILED_STEPS[@]} step(s) failed: ${FAILED_STEPS[*]}"
+    else
+        echo "FAIL: make test-system (exit $rc before the steps ended)"
+    fi
 }
 trap cleanup EXIT
 
@@ -107,7 +166,7 @@ fi
 
 # ---------------------------------------------------------------- the fake ncu and the install
 step "a fake ncu in $FAKE_DIR (root-owned)"
-install -d -o root -g root -m 0755 "$FAKE_DIR"
+install -d -o root -g root -m 0755 "$FAKE_DIR" "$LIB_DIR"
 install -o root -g root -m 0644 profiles/naive.ncu-rep profiles/tiled.ncu-rep "$FAKE_DIR/"
 cat > "$WORK/ncu" <<'NCU'
 #!/bin/bash
@@ -119,25 +178,42 @@ if [[ "${1:-}" == --version ]]; then
     echo "Version 2025.3.1.0 (build 0) (fake ncu of make test-system)"
     exit 0
 fi
-printf '%q ' "$@" > "$here/last-argv"
-echo "uid=$(id -u) cwd=$PWD PATH=$PATH HOME=${HOME:-}" > "$here/last-env"
-out="" kernel=""
+# Every run is recorded (as the user's uid it cannot write here, and says so on its output).
+tmp="${TMPDIR:-/tmp}"
+record="$(date +%s.%N) uid=$(id -u) cwd=$PWD TMPDIR=${TMPDIR-<unset>} TMP=${TMP-<unset>} TEMP=${TEMP-<unset>} tmp=$(stat -c '%u:%a' "$tmp" 2>/dev/null) argv: $(printf '%q ' "$@")"
+{ echo "$record" >> "$here/runs" && echo "$record" >> "$here/runs.all"; } 2>/dev/null \
+    || echo "==WARNING== the fake ncu (uid $(id -u)) could not record its run"
+printf '%q ' "$@" 2>/dev/null > "$here/last-argv"
+echo "uid=$(id -u) cwd=$PWD PATH=$PATH HOME=${HOME:-} TMPDIR=${TMPDIR-<unset>}" 2>/dev/null > "$here/last-env"
+# As ncu does: its lock directory under $TMPDIR (default /tmp), links followed, made 0777, with a
+# 0666 lock file in it.
+lockdir="$tmp/nvidia/nsight_compute"
+mkdir -p "$lockdir" 2>/dev/null && chmod 0777 "$lockdir" 2>/dev/null \
+    && touch "$lockdir/lock" 2>/dev/null && chmod 0666 "$lockdir/lock" 2>/dev/null
+out="" kernel="" clock=""
 while (( $# )); do
     case "$1" in
         -o|--export) out="$2"; shift 2 ;;
         -k|--kernel-name) kernel="$2"; shift 2 ;;
-        --config-file|--target-processes|--clock-control|--set|--metrics|--launch-skip|--launch-count)
+        --clock-control) clock="$2"; shift 2 ;;
+        --config-file|--target-processes|--set|--metrics|--launch-skip|--launch-count)
             shift 2 ;;
         -*) echo "==ERROR== the fake ncu does not know the option $1"; exit 1 ;;
         *) break ;;
     esac
 done
+if [[ "$clock" == reset && -z "$out" && $# == 0 ]]; then exit 0; fi  # ncu --clock-control reset
 (( $# )) && [[ -n "$out" ]] || { echo "==ERROR== usage: ncu [options] -o REPORT PROGRAM [ARGS]"; exit 1; }
 case "$kernel" in
     *naive*) sample="$here/naive.ncu-rep" ;;
     *tiled*) sample="$here/tiled.ncu-rep" ;;
     *) echo "==ERROR== the fake ncu knows no kernel $kernel"; exit 1 ;;
 esac
+dim=""
+args=("$@")
+for (( i = 1; i < ${#args[@]}; i++ )); do
+    [[ "${args[i-1]}" == --dim ]] && dim="${args[i]}"
+done
 # The program is the install's interpreter running the app's kernels: prove it imports them
 # (numba, numba-cuda, numpy and the project in the root-owned venv).
 if [[ "$(basename "$1")" == python* ]]; then
@@ -147,6 +223,23 @@ if [[ "$(basename "$1")" == python* ]]; then
     fi
 fi
 echo "==PROF== Connected to process $$ ($1)"
+case "$dim" in
+    48)  # a crash after the report was begun
+        { printf 'NVR\0'; head -c 4996 /dev/zero; } > "$out.ncu-rep"
+        ulimit -c 0
+        kill -SEGV $$
+        exit 1 ;;
+    64)  # a hang, with a child that left ncu's process group and session
+        setsid sleep 600 < /dev/null &
+        child=$!
+        for _ in $(seq 50); do
+            [[ "$(cut -d' ' -f6 "/proc/$child/stat" 2>/dev/null)" == "$child" ]] && break
+            sleep 0.1
+        done
+        echo "fake=$$ child=$child child_sid=$(cut -d' ' -f6 "/proc/$child/stat")" > "$here/hang-pids"
+        echo "==PROF== Profiling \"${kernel#regex:}\" - 0: 0%...."
+        exec sleep 600 ;;
+esac
 echo "==PROF== Profiling \"${kernel#regex:}\" - 0: 0%....50%....100% - 9 passes"
 echo "==PROF== Disconnected from process $$"
 cp "$sample" "$out.ncu-rep"
@@ -155,12 +248,14 @@ NCU
 install -o root -g root -m 0755 "$WORK/ncu" "$FAKE_DIR/ncu"
 check "$FAKE_DIR/ncu"
 
-step "make install-capture NCU=$FAKE_DIR/ncu PYTHON=$INSTALL_PYTHON (a venv with numba: minutes)"
-make -s install-capture NCU="$FAKE_DIR/ncu" PYTHON="$INSTALL_PYTHON" PIP_OPTS="${PIP_OPTS:-}"
+step "make install-capture NCU=$FAKE_DIR/ncu LIBRARY_PATH=$LIB_DIR PYTHON=$INSTALL_PYTHON (a venv with numba: minutes)"
+make -s install-capture NCU="$FAKE_DIR/ncu" LIBRARY_PATH="$LIB_DIR" PYTHON="$INSTALL_PYTHON" \
+    PIP_OPTS="${PIP_OPTS:-}"
 grep -q "<annotate key=\"org.freedesktop.policykit.exec.path\">$HELPER</annotate>" "$POLICY" \
     || fail "the installed policy does not name $HELPER"
+head -n 1 "$HELPER" | grep -qx "#!$LIBEXEC/venv/bin/python3 -IS" || fail "$HELPER's first line is $(head -n 1 "$HELPER")"
 pkaction --action-id "$ACTION_ID" --verbose | sed 's/^/   /'
-check "polkitd knows the action"
+check "polkitd knows the action; the helper starts '#!$LIBEXEC/venv/bin/python3 -IS'"
 
 # ---------------------------------------------------------------- the user and the rule
 step "an ordinary user, and a polkit rule granting it the action"
@@ -168,7 +263,7 @@ if id "$TEST_USER" >/dev/null 2>&1; then userdel -r "$TEST_USER" 2>/dev/null || 
 useradd --create-home --shell /bin/bash "$TEST_USER"
 USER_UID="$(id -u "$TEST_USER")"
 USER_HOME="$(getent passwd "$TEST_USER" | cut -d: -f6)"
-as_user() { su -l -s /bin/bash "$TEST_USER" -c "$1"; }
+as_user() { su -l -s /bin/bash "$TEST_USER" -c "$1" < /dev/null; }
 grant() {
     cat > "$RULES" <<RULES
 // make test-system: stands in for an administrator typing a password. Removed at the end.
@@ -183,107 +278,295 @@ RULES
 grant
 check "$TEST_USER (uid $USER_UID), $RULES"
 
-first4() { od -An -tx1 -N4 "$1" | tr -d ' \n'; }
-pkexec_capture() {  # ARGS... ; sets RC, leaves out.ncu-rep and err.jsonl in the user's home
-    set +e
-    as_user "pkexec $HELPER $* > out.ncu-rep 2> err.jsonl"
-    RC=$?
-    set -e
-}
-
-# ---------------------------------------------------------------- 1. pkexec runs the helper
-step "1. as $TEST_USER: pkexec $HELPER capture --target naive --dim 512 --set basic --clock none"
-# polkitd reads new rules files when it sees them; give it a moment, as the rule may be new.
-for _ in $(seq 20); do
-    pkexec_capture capture --target naive --dim 512 --set basic --clock none
-    [[ $RC == 127 ]] || break
-    sleep 0.5
-done
-sed 's/^/   stderr: /' "$USER_HOME/err.jsonl"
-[[ $RC == 0 ]] || fail "pkexec capture exited $RC"
-check "exit 0"
-report="$USER_HOME/out.ncu-rep"
-[[ "$(stat -c %U "$report")" == "$TEST_USER" ]] || fail "$report is not owned by $TEST_USER"
-[[ "$(first4 "$report")" == 4e565200 ]] || fail "$report does not start with NVR\\0"
-cmp -s "$report" profiles/naive.ncu-rep || fail "$report is not the fake ncu's naive report"
-check "the report arrived: $(stat -c '%s bytes, owner %U, mode %a' "$report"), starts with NVR\\0"
-grep -q "\"started\": {.*\"uid\": $USER_UID}" "$USER_HOME/err.jsonl" || fail "no started line for uid $USER_UID"
-grep -q '"done": {"bytes": '"$(stat -c %s profiles/naive.ncu-rep)" "$USER_HOME/err.jsonl" || fail "no done line"
-check "started for uid $USER_UID, done with the report's size"
-argv="$(cat "$FAKE_DIR/last-argv")"
-echo "   ncu ran as: $(cat "$FAKE_DIR/last-env")"
-echo "   ncu argv: $argv"
-grep -q '^uid=0 ' "$FAKE_DIR/last-env" || fail "ncu did not run as root"
-for word in "--config-file off" "--target-processes application-only" "--clock-control none" \
-            "--set basic" "$LIBEXEC/venv/bin/python3 -I -B -m viewer.kernels profile-target"; do
-    [[ " $argv" == *" $word "* ]] || fail "ncu's argv lacks '$word'"
-done
-[[ " $argv" != *" -f "* ]] || fail "ncu's argv holds -f"
-check "ncu ran as root with --config-file off, application-only, the install's interpreter, no -f"
-
-# ---------------------------------------------------------------- 2. a bad request
-step "2. as $TEST_USER: pkexec with a bad request (--dim 0512)"
-rm -f "$FAKE_DIR/last-argv"
-pkexec_capture capture --target naive --dim 0512 --set basic --clock none
-sed 's/^/   stderr: /' "$USER_HOME/err.jsonl"
-[[ $RC == 2 ]] || fail "a bad request exited $RC, not 2"
-[[ ! -e "$FAKE_DIR/last-argv" && ! -s "$USER_HOME/out.ncu-rep" ]] || fail "a bad request ran ncu"
-check "exit 2, ncu never ran"
-
-# ---------------------------------------------------------------- 3. the client
-# The client picks the pkexec route when the driver says RmProfilingAdminOnly: 1; there is no
-# driver here, so the driver's params file is one this test writes.
-printf 'RmProfilingAdminOnly: 1\n' > "$FAKE_DIR/params"
-chmod 0644 "$FAKE_DIR/params"
 # The user runs the app's code from its own copy (the checkout may sit where it cannot read).
 CLIENT_PY="${CLIENT_PYTHON:-/usr/bin/python3}"
 install -d -o "$TEST_USER" -m 0755 "$USER_HOME/app" "$USER_HOME/app/tests"
 cp -R viewer "$USER_HOME/app/"
 cp -R tests/system "$USER_HOME/app/tests/"
 chown -R "$TEST_USER:" "$USER_HOME/app"
-client() {  # sets RC; the client's stdout in client.out, stderr in client.err (user's home)
+# The client picks the pkexec route when the driver says RmProfilingAdminOnly: 1; there is no
+# driver here, so the driver's params file is one this test writes.
+printf 'RmProfilingAdminOnly: 1\n' > "$FAKE_DIR/params"
+chmod 0644 "$FAKE_DIR/params"
+CAPTURES="$USER_HOME/.local/share/ncu-reader/captures"
+
+first4() { od -An -tx1 -N4 "$1" | tr -d ' \n'; }
+pkexec_capture() {  # [pkexec options --] ARGS... ; sets RC, leaves out.ncu-rep and err.jsonl in the user's home
+    local opts=""
+    if [[ "${2:-}" == -- ]]; then opts="$1"; shift 2; fi
     set +e
-    as_user "cd ~/app && '$CLIENT_PY' tests/system/client_capture.py '$FAKE_DIR/params' \
-        --target both --dim 512 --set basic --clock none > ~/client.out 2> ~/client.err"
+    as_user "pkexec $opts $HELPER $* > out.ncu-rep 2> err.jsonl"
     RC=$?
     set -e
 }
-step "3. as $TEST_USER: the client, pkexec route: capture --target both --dim 512 --set basic --clock none"
-client
-sed 's/^/   stderr: /' "$USER_HOME/client.err"
-sed 's/^/   stdout: /' "$USER_HOME/client.out"
-[[ $RC == 0 ]] || fail "the client exited $RC"
-grep -q "route pkexec" "$USER_HOME/client.err" || fail "the client did not take the pkexec route"
-mapfile -t saved < "$USER_HOME/client.out"
-[[ ${#saved[@]} == 2 ]] || fail "the client saved ${#saved[@]} reports, not 2"
-captures="$USER_HOME/.local/share/ncu-reader/captures"
-for i in 0 1; do
-    kernel=(naive tiled)
-    path="${saved[i]}"
-    [[ "$(dirname "$path")" == "$captures" ]] || fail "$path is not in $captures"
-    [[ "$(stat -c %U "$path")" == "$TEST_USER" ]] || fail "$path is not owned by $TEST_USER"
-    [[ "$(first4 "$path")" == 4e565200 ]] || fail "$path does not start with NVR\\0"
-    cmp -s "$path" "profiles/${kernel[i]}.ncu-rep" || fail "$path is not the ${kernel[i]} report"
-    check "$path: $(stat -c '%s bytes, owner %U, mode %a' "$path")"
-done
-find "$captures" -maxdepth 1 -type f -printf "   %M %u %8s %f\n" | sort -k4
+show_err() { sed 's/^/   stderr: /' "$USER_HOME/err.jsonl"; }
+client() {  # ARGS... ; sets RC; the client's stdout in client.out, stderr in client.err (user's home)
+    set +e
+    as_user "cd ~/app && '$CLIENT_PY' tests/system/client_capture.py '$FAKE_DIR/params' $* \
+        > ~/client.out 2> ~/client.err"
+    RC=$?
+    set -e
+}
+saved_files() { { find "$CAPTURES" -mindepth 1 -printf '%f %s\n' 2>/dev/null || true; } | sort; }
+ncu_never_ran() {  # what the helper's stderr and the fake's record say
+    [[ ! -s "$RUNS" ]] || fail "ncu ran: $(cat "$RUNS")"
+    ! grep -q '"started"\|"ncu"' "$USER_HOME/err.jsonl" || fail "the helper started ncu"
+}
+# Each step runs in a subshell of its own: a failed check ends that step, and the next one runs.
+run_step() {  # NAME FUNCTION
+    local rc
+    set +e
+    ( set -e; "$2" )
+    rc=$?
+    set -e
+    if (( rc )); then FAILED_STEPS+=("$1"); echo "   step $1 FAILED"; fi
+    return 0
+}
 
-# ---------------------------------------------------------------- 4. not authorized
-step "4. without the rules file: pkexec exits 127, the client says not authorized"
-rm -f "$RULES"
-for _ in $(seq 20); do
+# ---------------------------------------------------------------- 1. pkexec runs the helper
+step_1() {
+    step "1. as $TEST_USER: pkexec $HELPER capture --target naive --dim 512 --set basic --clock none"
+    # polkitd reads new rules files when it sees them; give it a moment, as the rule may be new.
+    for _ in $(seq 20); do
+        pkexec_capture capture --target naive --dim 512 --set basic --clock none
+        [[ $RC == 127 ]] || break
+        sleep 0.5
+    done
+    show_err
+    [[ $RC == 0 ]] || fail "pkexec capture exited $RC"
+    check "exit 0"
+    local report="$USER_HOME/out.ncu-rep" argv word
+    [[ "$(stat -c %U "$report")" == "$TEST_USER" ]] || fail "$report is not owned by $TEST_USER"
+    [[ "$(first4 "$report")" == 4e565200 ]] || fail "$report does not start with NVR\\0"
+    cmp -s "$report" profiles/naive.ncu-rep || fail "$report is not the fake ncu's naive report"
+    check "the report arrived: $(stat -c '%s bytes, owner %U, mode %a' "$report"), starts with NVR\\0"
+    grep -q "\"started\": {.*\"uid\": $USER_UID}" "$USER_HOME/err.jsonl" || fail "no started line for uid $USER_UID"
+    grep -q '"done": {"bytes": '"$(stat -c %s profiles/naive.ncu-rep)" "$USER_HOME/err.jsonl" || fail "no done line"
+    check "started for uid $USER_UID, done with the report's size"
+    argv="$(cat "$FAKE_DIR/last-argv")"
+    echo "   ncu ran as: $(cat "$FAKE_DIR/last-env")"
+    echo "   ncu argv: $argv"
+    grep -q '^uid=0 ' "$FAKE_DIR/last-env" || fail "ncu did not run as root"
+    for word in "--config-file off" "--target-processes application-only" "--clock-control none" \
+                "--set basic" "$LIBEXEC/venv/bin/python3 -I -B -m viewer.kernels profile-target"; do
+        [[ " $argv" == *" $word "* ]] || fail "ncu's argv lacks '$word'"
+    done
+    [[ " $argv" != *" -f "* ]] || fail "ncu's argv holds -f"
+    check "ncu ran as root with --config-file off, application-only, the install's interpreter, no -f"
+}
+
+# ---------------------------------------------------------------- 2. a bad request
+step_2() {
+    step "2. as $TEST_USER: pkexec with a bad request (--dim 0512)"
+    rm -f "$RUNS"
+    pkexec_capture capture --target naive --dim 0512 --set basic --clock none
+    show_err
+    [[ $RC == 2 ]] || fail "a bad request exited $RC, not 2"
+    [[ ! -s "$USER_HOME/out.ncu-rep" ]] || fail "a bad request streamed a report"
+    ncu_never_ran
+    check "exit 2, ncu never ran"
+}
+
+# ---------------------------------------------------------------- 3. the client
+step_3() {
+    step "3. as $TEST_USER: the client, pkexec route: capture --target both --dim 512 --set basic --clock none"
+    client --target both --dim 512 --set basic --clock none
+    sed 's/^/   stderr: /' "$USER_HOME/client.err"
+    sed 's/^/   stdout: /' "$USER_HOME/client.out"
+    [[ $RC == 0 ]] || fail "the client exited $RC"
+    grep -q "route pkexec" "$USER_HOME/client.err" || fail "the client did not take the pkexec route"
+    local saved i path kernel=(naive tiled)
+    mapfile -t saved < "$USER_HOME/client.out"
+    [[ ${#saved[@]} == 2 ]] || fail "the client saved ${#saved[@]} reports, not 2"
+    for i in 0 1; do
+        path="${saved[i]}"
+        [[ "$(dirname "$path")" == "$CAPTURES" ]] || fail "$path is not in $CAPTURES"
+        [[ "$(stat -c %U "$path")" == "$TEST_USER" ]] || fail "$path is not owned by $TEST_USER"
+        [[ "$(first4 "$path")" == 4e565200 ]] || fail "$path does not start with NVR\\0"
+        cmp -s "$path" "profiles/${kernel[i]}.ncu-rep" || fail "$path is not the ${kernel[i]} report"
+        check "$path: $(stat -c '%s bytes, owner %U, mode %a' "$path")"
+    done
+    find "$CAPTURES" -maxdepth 1 -type f -printf "   %M %u %8s %f\n" | sort -k4
+}
+
+# ---------------------------------------------------------------- 4. the lock-directory attack
+step_4() {
+    step "4. as $TEST_USER: /tmp/nvidia/nsight_compute a link to $LOCK_TARGET (root's, 0755), then a capture"
+    if [[ -e "$TMP_NVIDIA" || -L "$TMP_NVIDIA" ]]; then
+        echo "   an earlier capture's ncu made $TMP_NVIDIA ($(stat -c '%U %a' "$TMP_NVIDIA")): removed to plant the link"
+        rm -rf -- "$TMP_NVIDIA"
+    fi
+    rm -rf -- "$LOCK_TARGET"
+    install -d -o root -g root -m 0755 "$LOCK_TARGET"
+    echo "root's" > "$LOCK_TARGET/keep"
+    chmod 0644 "$LOCK_TARGET/keep"
+    local before after env tmpdir
+    before="$(cd "$LOCK_TARGET" && stat -c '%n %u:%g %a' . * .[!.]* 2>/dev/null || true)"
+    as_user "mkdir /tmp/nvidia && ln -s '$LOCK_TARGET' /tmp/nvidia/nsight_compute" \
+        || fail "the user could not plant the link"
+    check "planted: $(ls -ld /tmp/nvidia/nsight_compute | awk '{print $1, $3, $9, $10, $11}')"
+    rm -f "$RUNS"
     pkexec_capture capture --target naive --dim 512 --set basic --clock none
-    [[ $RC == 0 ]] || break
-    sleep 0.5
-done
-sed 's/^/   stderr: /' "$USER_HOME/err.jsonl"
-[[ $RC == 127 ]] || fail "pkexec exited $RC, not 127"
-! grep -q '"started"' "$USER_HOME/err.jsonl" || fail "the helper started without authorization"
-[[ ! -s "$USER_HOME/out.ncu-rep" ]] || fail "a report arrived without authorization"
-check "pkexec exited 127 and the helper never started"
-client
-sed 's/^/   stderr: /' "$USER_HOME/client.err"
-[[ $RC != 0 ]] || fail "the client succeeded without authorization"
-grep -qi "not authorized" "$USER_HOME/client.err" || fail "the client did not say 'not authorized'"
-[[ ! -s "$USER_HOME/client.out" ]] || fail "the client saved a report without authorization"
-check "the client exited $RC and said not authorized; nothing saved"
+    show_err
+    after="$(cd "$LOCK_TARGET" && stat -c '%n %u:%g %a' . * .[!.]* 2>/dev/null || true)"
+    [[ $RC == 0 ]] || fail "the capture exited $RC"
+    [[ "$after" == "$before" ]] || fail "root's ncu changed $LOCK_TARGET: before [${before//$'\n'/; }], after [${after//$'\n'/; }]"
+    check "$LOCK_TARGET unchanged: ${after//$'\n'/; }"
+    [[ -L /tmp/nvidia/nsight_compute && "$(readlink /tmp/nvidia/nsight_compute)" == "$LOCK_TARGET" ]] \
+        || fail "the planted link changed"
+    [[ -s "$RUNS" ]] || fail "ncu never ran"
+    env="$(head -n 1 "$RUNS")"
+    echo "   ncu's run: ${env%% argv:*}"
+    tmpdir="$(sed -n 's/.* TMPDIR=\([^ ]*\) .*/\1/p' <<< "$env")"
+    [[ "$tmpdir" == /* && "$tmpdir" != /tmp && "$tmpdir" != /tmp/ && "$tmpdir" != /var/tmp ]] \
+        || fail "ncu's TMPDIR was '$tmpdir', not a private directory"
+    [[ "$env" == *" TMP=$tmpdir TEMP=$tmpdir "* ]] || fail "ncu's TMP and TEMP are not its TMPDIR"
+    [[ "$env" == *" tmp=0:700 "* ]] || fail "ncu's TMPDIR was not root's 0700 while it ran"
+    [[ ! -e "$tmpdir" ]] || fail "ncu's TMPDIR $tmpdir is left after the helper exited"
+    check "ncu's TMPDIR, TMP and TEMP were $tmpdir (root's, 0700), gone after the helper exited"
+}
+
+# ---------------------------------------------------------------- 5. a crashing ncu
+step_5() {
+    step "5. as $TEST_USER: ncu writes a 5,000-byte report and dies of SIGSEGV (--dim 48)"
+    pkexec_capture capture --target naive --dim 48 --set basic --clock none
+    show_err
+    [[ $RC == 12 ]] || fail "the capture exited $RC, not 12"
+    grep -q '"kind": "ncu_failed"' "$USER_HOME/err.jsonl" || fail "no ncu_failed error line"
+    [[ ! -s "$USER_HOME/out.ncu-rep" ]] || fail "the helper streamed $(stat -c %s "$USER_HOME/out.ncu-rep") bytes"
+    check "exit 12, ncu_failed, nothing on stdout"
+    local before after
+    before="$(saved_files)"
+    client --target naive --dim 48 --set basic --clock none
+    sed 's/^/   stderr: /' "$USER_HOME/client.err"
+    after="$(saved_files)"
+    [[ $RC != 0 ]] || fail "the client succeeded"
+    [[ ! -s "$USER_HOME/client.out" ]] || fail "the client saved $(cat "$USER_HOME/client.out")"
+    [[ "$after" == "$before" ]] || fail "the captures folder changed: [${after//$'\n'/; }]"
+    check "the client exited $RC and saved nothing"
+}
+
+# ---------------------------------------------------------------- 6. Ctrl-\ at the terminal
+step_6() {
+    step "6. as $TEST_USER, under a pty: pkexec $HELPER capture --target naive --dim 64 --set basic --clock base, then Ctrl-\\"
+    local result code fake child sid pid left dir hang_line tmpdir
+    rm -f "$RUNS" "$HANG"
+    set +e
+    as_user "cd ~/app && '$CLIENT_PY' tests/system/pty_quit.py '$HANG' ~/out.ncu-rep ~/err.jsonl 20 \
+        -- pkexec $HELPER capture --target naive --dim 64 --set basic --clock base > ~/pty.json"
+    code=$?
+    set -e
+    result="$(cat "$USER_HOME/pty.json" 2>/dev/null || true)"
+    show_err
+    echo "   pty: $result"
+    [[ $code == 0 && -n "$result" ]] || fail "the pty script exited $code"
+    "$CLIENT_PY" -c 'import json, sys; print(json.loads(sys.argv[1])["pid"])' "$result" \
+        > "$WORK/pty-helper-pid" || true
+    [[ -f "$HANG" ]] || fail "the fake ncu never reported that it hangs"
+    echo "   the fake: $(cat "$HANG")"
+    read -r fake child sid < "$HANG"
+    fake="${fake#fake=}" child="${child#child=}" sid="${sid#child_sid=}"
+    [[ "$sid" == "$child" ]] || fail "the fake's child is not in a session of its own (sid $sid)"
+    [[ "$result" == *'"quit_sent": true'* ]] || fail "Ctrl-\\ was never typed"
+    if [[ "$result" != *'"exit": 9,'* ]]; then
+        local how
+        how="$(grep -o '"exit": [0-9][0-9]*\|"signal": [0-9][0-9]*' <<< "$result" | tr -d '"' | head -n 1 || true)"
+        fail "the helper did not exit 9 (cancelled) within 20 s (${how:-still running})"
+    fi
+    grep -q '"kind": "cancelled"' "$USER_HOME/err.jsonl" || fail "no cancelled error line"
+    check "exit 9 (cancelled), $(sed -n 's/.*"seconds": \([0-9.]*\).*/\1/p' <<< "$result") s after Ctrl-\\"
+    for _ in $(seq 20); do
+        left=""
+        for pid in "$fake" "$child"; do
+            [[ "$(tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline")" == "sleep 600 " ]] && left+=" $pid"
+        done
+        [[ -z "$left" ]] && break
+        sleep 0.1
+    done
+    [[ -z "$left" ]] || fail "processes of the fake are left:$left"
+    check "no process of the fake is left (pid $fake, its setsid child $child)"
+    hang_line="$(grep -n -- '--dim 64' "$RUNS" | head -n 1 | cut -d: -f1 || true)"
+    [[ -n "$hang_line" ]] || fail "the fake recorded no hanging run"
+    for dir in $(capture_dirs "$RUNS"); do
+        [[ ! -e "$dir" ]] || fail "the capture directory $dir is left: $(find "$dir" | tr '\n' ' ')"
+    done
+    tmpdir="$(sed -n "${hang_line}s/.* TMPDIR=\([^ ]*\) .*/\1/p" "$RUNS")"
+    [[ "$tmpdir" != /* || ! -e "$tmpdir" ]] || fail "ncu's TMPDIR $tmpdir is left"
+    check "no /tmp/ncu-reader-capture-* directory left ($(capture_dirs "$RUNS" | tr '\n' ' ')gone)"
+    tail -n +"$((hang_line + 1))" "$RUNS" | grep -q -- '--clock-control reset' \
+        || fail "no ncu --clock-control reset ran after the hanging capture: $(cut -d' ' -f6- "$RUNS")"
+    check "ncu --clock-control reset ran after it"
+}
+
+# ---------------------------------------------------------------- 7. pkexec --user nobody
+step_7() {
+    local opts
+    # pkexec changes to the user's home first, and nobody's (/nonexistent) is missing: pkexec
+    # itself may stop there (exit 127); --keep-cwd gets past that to the helper.
+    for opts in "--user nobody" "--keep-cwd --user nobody"; do
+        step "7. as $TEST_USER: pkexec $opts $HELPER capture --target naive --dim 512 --set basic --clock none"
+        rm -f "$RUNS"
+        pkexec_capture "$opts" -- capture --target naive --dim 512 --set basic --clock none
+        show_err
+        if [[ $opts != *--keep-cwd* && $RC == 127 ]] && grep -q "Error changing to home directory" "$USER_HOME/err.jsonl"; then
+            ncu_never_ran
+            check "pkexec itself refused (nobody has no home), exit 127; ncu never ran"
+            continue
+        fi
+        [[ $RC == 4 ]] || fail "the capture exited $RC, not 4"
+        grep -q '"kind": "untrusted"' "$USER_HOME/err.jsonl" || fail "no untrusted error line"
+        grep -qi 'not as root\|not running as root\|not root' "$USER_HOME/err.jsonl" \
+            || fail "the error does not say the helper is not running as root"
+        ncu_never_ran
+        check "exit 4 (untrusted): the helper is not root; ncu never ran"
+    done
+}
+
+# ---------------------------------------------------------------- 8. a user's library
+step_8() {
+    local lib="$LIB_DIR/libcuda.so.1"
+    step "8. $lib owned by $TEST_USER in the install's LIBRARY_PATH, then a capture"
+    install -o "$TEST_USER" -g "$TEST_USER" -m 0644 /dev/null "$lib"
+    rm -f "$RUNS"
+    pkexec_capture capture --target naive --dim 512 --set basic --clock none
+    rm -f -- "$lib"
+    show_err
+    [[ $RC == 4 ]] || fail "the capture exited $RC, not 4"
+    grep -q '"kind": "untrusted"' "$USER_HOME/err.jsonl" || fail "no untrusted error line"
+    grep -qF "$lib" "$USER_HOME/err.jsonl" || fail "the error does not name $lib"
+    ncu_never_ran
+    check "exit 4 naming $lib; ncu never ran; the file is removed"
+}
+
+# ---------------------------------------------------------------- 9. not authorized
+step_9() {
+    step "9. without the rules file: pkexec exits 127, the client says not authorized"
+    rm -f "$RULES"
+    for _ in $(seq 20); do
+        pkexec_capture capture --target naive --dim 512 --set basic --clock none
+        [[ $RC == 0 ]] || break
+        sleep 0.5
+    done
+    show_err
+    [[ $RC == 127 ]] || fail "pkexec exited $RC, not 127"
+    ! grep -q '"started"' "$USER_HOME/err.jsonl" || fail "the helper started without authorization"
+    [[ ! -s "$USER_HOME/out.ncu-rep" ]] || fail "a report arrived without authorization"
+    check "pkexec exited 127 and the helper never started"
+    client --target both --dim 512 --set basic --clock none
+    sed 's/^/   stderr: /' "$USER_HOME/client.err"
+    [[ $RC != 0 ]] || fail "the client succeeded without authorization"
+    grep -qi "not authorized" "$USER_HOME/client.err" || fail "the client did not say 'not authorized'"
+    [[ ! -s "$USER_HOME/client.out" ]] || fail "the client saved a report without authorization"
+    check "the client exited $RC and said not authorized; nothing saved"
+}
+
+run_step 1 step_1
+run_step 2 step_2
+run_step 3 step_3
+run_step 4 step_4
+run_step 5 step_5
+run_step 6 step_6
+run_step 7 step_7
+run_step 8 step_8
+run_step 9 step_9
+(( ${#FAILED_STEPS[@]} == 0 )) || exit 1

@@ -10,7 +10,8 @@
 #   LIBRARY_PATH    (unset): colon-separated directories of the CUDA driver's libraries, given to
 #                   the kernels as LD_LIBRARY_PATH, where the loader's cache lacks them; each
 #                   directory and every entry directly inside it must be root's alone
-#   PYTHON          (python3): makes the venv; 3.11 or newer
+#   PYTHON          (python3): makes the venv; 3.11 or newer; its executable (as named and
+#                   resolved) and its standard library must be root's alone
 #   PIP_OPTS        (empty): extra pip words, e.g. "--no-index --find-links DIR" offline (DIR then
 #                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=70.1)
 # For the tests only: NCU_READER_INSTALL_SKIP_VENV=1 installs everything but the venv (no pip, no
@@ -446,7 +447,7 @@ do_install() {
     make_dir "$POLKIT_ACTIONS"
     LIBEXEC="$(realpath -e -- "$LIBEXEC")"
     check_paths
-    check_trusted "the directory above LIBEXEC" "$(dirname -- "$LIBEXEC")"
+    check_above "the directory above LIBEXEC" "$LIBEXEC"
     chown root:root -- "$LIBEXEC"
     chmod 0755 -- "$LIBEXEC"
     if [[ -n "$SKIP_VENV" ]]; then

@@ -391,6 +391,10 @@ def test_a_sticky_directory_is_accepted_above_but_never_as_the_directory_named(t
     libs = root_dir(shared / "driver")
     install(target, LIBRARY_PATH=str(libs))  # like /tmp above a root-owned directory
     make("uninstall-capture", target)
+    libexec = shared / "ncu-reader"  # LIBEXEC itself directly in it: fine too
+    install(target, LIBEXEC=str(libexec))
+    assert (libexec / helper.HELPER_NAME).is_file()
+    assert make("uninstall-capture", target, LIBEXEC=str(libexec)).returncode == 0
     refused(target, f"LIBRARY_PATH: {shared} is writable by group or others (mode 1777, sticky",
             LIBRARY_PATH=str(shared))
     refused(target, f"CUDA_HOME: {shared} is writable by group or others (mode 1777, sticky",

@@ -50,6 +50,7 @@ install-desktop:
 uninstall-desktop:
 	@bash resources/install-desktop.sh uninstall
 
-# A real pkexec end to end, as root on a throwaway Debian machine (apt, a user, a polkit rule).
+# A real pkexec end to end, as root on a throwaway Debian machine (apt, a user, a polkit rule),
+# with attacks on the helper (tests/system/pkexec_end_to_end.sh); .ci/run runs it where it can.
 test-system:
 	bash tests/system/pkexec_end_to_end.sh

@@ -190,6 +190,12 @@ find_ncu() {
     [[ -f "$real" && -x "$real" ]] || die "NCU=$NCU is not an executable file; give NCU=/path/to/ncu"
     NCU="$real"
     check_trusted "NCU" "$NCU"
+    # ncu in Nsight Compute's own folder (target/ and sections/ beside it: its binaries, libraries
+    # and .py rules) runs from that whole folder; the helper walks it too.
+    local folder="${NCU%/*}"
+    if [[ -d "$folder/target" && -d "$folder/sections" ]]; then
+        check_below "NCU's Nsight Compute folder" "$folder"
+    fi
     # CUDA_HOME: the kernels load from anywhere below it, so the whole tree is checked.
     if [[ -n "$CUDA_HOME" ]]; then
         [[ "$CUDA_HOME" == /* && -d "$CUDA_HOME" ]] || die "CUDA_HOME=$CUDA_HOME is not an absolute directory"

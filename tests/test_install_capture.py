@@ -518,3 +518,16 @@ def test_refuses_an_editable_installs_hook_in_the_venv(target, name):
     done = make("install-capture", target)
     assert done.returncode != 0, done.stdout
     assert f"{site / name} is an editable install's hook" in done.stderr
+
+
+@as_root
+def test_nsight_computes_own_folder_is_checked_when_ncu_is_the_one_in_it(target):
+    folder = target.ncu.parent
+    rules = root_dir(folder / "sections")
+    (rules / "SpeedOfLight.py").write_text("")  # ncu runs these .py rules
+    root_dir(folder / "target" / "linux-desktop-glibc_2_11_3-x64")
+    install(target)
+    make("uninstall-capture", target)
+    os.chown(rules / "SpeedOfLight.py", NOBODY, NOBODY)
+    refused(target, f"NCU's Nsight Compute folder: {rules / 'SpeedOfLight.py'} is owned by uid "
+            f"{NOBODY}")

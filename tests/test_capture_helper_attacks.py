@@ -254,6 +254,16 @@ def test_a_users_library_in_a_root_library_directory_is_refused(tmp_path):
     _refused(plant(tmp_path / "install", library_path=[str(libs)]), lib)
 
 
+def test_a_writable_library_below_glibc_hwcaps_is_refused(tmp_path):
+    libs = tmp_path / "driver-libs"
+    hwcaps = libs / "glibc-hwcaps" / "x86-64-v3"
+    hwcaps.mkdir(parents=True)
+    lib = hwcaps / "libcuda.so.1"
+    lib.write_bytes(b"\x7fELF")
+    lib.chmod(0o666)
+    _refused(plant(tmp_path / "install", library_path=[str(libs)]), lib)
+
+
 def test_a_library_link_to_a_writable_file_is_refused(tmp_path):
     libs, elsewhere = tmp_path / "driver-libs", tmp_path / "elsewhere"
     for d in (libs, elsewhere):

@@ -313,9 +313,12 @@ class Trust:
                     self.link(path)
 
     def entries(self, directory: Path) -> None:
-        """`directory` (a library directory: what the loader may load), those above it, and
-        each entry directly in it, links resolved."""
+        """`directory` (a library directory: what the loader may load), those above it, each
+        entry directly in it, links resolved, and the tree below its `glibc-hwcaps/`, which
+        the loader searches too."""
         self.chain(directory)
+        if os.path.isdir(directory / "glibc-hwcaps"):
+            self.tree(directory / "glibc-hwcaps")
         try:
             names = sorted(os.listdir(directory))
         except OSError as exc:

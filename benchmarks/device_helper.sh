@@ -16,7 +16,8 @@
 #             left in /tmp
 #   user      an ordinary user (useradd) runs the installed helper by the direct route
 # Usage, from the repository root there: bash benchmarks/device_helper.sh OUTDIR [STEP ...]
-# ncu always runs with --clock none: that machine forbids changing the clocks.
+# NCU (default: ncu on PATH) is the ncu installed. ncu always runs with --clock none: that
+# machine forbids changing the clocks.
 set -uo pipefail
 OUT=${1:?usage: bash benchmarks/device_helper.sh OUTDIR [STEP ...]}
 shift
@@ -48,7 +49,7 @@ install_into() {  # LIBEXEC_DIR WITH_NUMBA(yes|no)
     local libexec=$1 numba=$2 base site libs=""
     [[ -n ${LD_LIBRARY_PATH:-} ]] && libs=$(tr ':' '\n' <<<"$LD_LIBRARY_PATH" | while read -r d; do
         [[ -d $d ]] && echo "$d"; done | paste -sd:)
-    local vars=(LIBEXEC="$libexec" POLKIT_ACTIONS="$TOP/actions" NCU="$(command -v ncu)"
+    local vars=(LIBEXEC="$libexec" POLKIT_ACTIONS="$TOP/actions" NCU="${NCU:-$(command -v ncu)}"
         PYTHON=/usr/bin/python3 CUDA_HOME="${CUDA_HOME:-}" NCU_READER_INSTALL_SKIP_VENV=1)
     # INSTALL is `make install-capture`'s script (a copy in .device/ may stand in for it).
     env "${vars[@]}" LIBRARY_PATH="$libs" bash "$INSTALL" install \

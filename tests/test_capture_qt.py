@@ -365,3 +365,21 @@ def test_closing_the_window_stops_a_capture(window, qtbot, tmp_path, captures,
         os.kill(pid, 0)
     assert files_in(captures) == []
     QApplication.processEvents()
+
+
+def test_a_kernel_program_failing_under_ncu_says_the_programs_own_words(
+        window, qtbot, tmp_path, captures, capsys) -> None:
+    """The real helper from a planted install whose fake ncu runs a program that fails
+    (tests/capture_install.py): the dialog shows the program's last lines, nothing is saved."""
+    from tests.capture_install import plant
+
+    install = plant(tmp_path / "install", "program_fails")
+    before = shown(window)
+    dialog = dialog_for(window, Route("direct", str(install.helper), (), None, "the real helper"))
+    message = a_failed_run(dialog, qtbot, capsys)
+    assert message.startswith("ncu failed, so nothing was saved (the kernel program failed")
+    assert "No module named 'numba'" in message
+    assert shown(window) == before
+    assert files_in(captures) == []
+    if os.environ.get("NCU_READER_SHOTS"):
+        dialog.grab().save(str(Path(os.environ["NCU_READER_SHOTS"]) / "capture-ncu-failed.png"))

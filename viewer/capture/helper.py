@@ -117,7 +117,9 @@ MAX_QUEUED_LINES = 256
 APP_FAILED = "The application returned an error code"
 """ncu's words when the kernel program exits non-zero."""
 PROGRAM_LINES = 3
-"""The kernel program's own last lines shown when it fails under ncu."""
+"""The kernel program's own last lines shown when it fails under ncu (a traceback's header left
+out)."""
+TRACEBACK = "Traceback (most recent call last):"
 MAX_ARG_CHARS = 32
 MAX_ARGS = 10
 MAX_TEXT_CHARS = 600
@@ -873,7 +875,8 @@ def failure(ended: Ended) -> Refusal | None:
                        f"counters ({ERR_NVGPUCTRPERM})")
     app = next((line for line in reversed(lines) if APP_FAILED in line), None)
     if app is not None:
-        own = [line.strip() for line in lines if not line.startswith("==")][-PROGRAM_LINES:]
+        own = [line.strip() for line in lines
+               if not line.startswith("==") and not line.startswith(TRACEBACK)][-PROGRAM_LINES:]
         said = " | ".join(own) if own else "it printed nothing"
         return Refusal(EXIT_NCU_FAILED, f"the kernel program failed under ncu "
                        f"({app.removeprefix('==ERROR==').strip().rstrip('.')}): {said}")

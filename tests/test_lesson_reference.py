@@ -82,8 +82,7 @@ def test_a_value_missing_here_cannot_be_told(t4, h200) -> None:
 
 
 def test_the_provenance_is_read_from_the_file(tmp_path: Path) -> None:
-    assert reference.provenance_text() == reference.REFERENCE_PROVENANCE
-    assert "Tesla T4 (CC 7.5), driver 595.84" in reference.REFERENCE_PROVENANCE
+    assert "Tesla T4 (CC 7.5), driver 595.84" in reference.provenance_text()
     copy = tmp_path / "t4.toml"
     shutil.copy(shipped.reference(), copy)
     copy.write_text(copy.read_text().replace('driver = "595.84"', 'driver = "999.1"'))

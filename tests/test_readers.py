@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from viewer.model import Report, ReportError
-from viewer.readers import FORMATS, ncu_error, read_report
-from viewer.readers.sniff import MAX_BYTES, sniff
+from viewer.readers import ncu_error, read_report
+from viewer.readers.sniff import FORMATS, MAX_BYTES, sniff
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 H200 = CORPUS / "h200"

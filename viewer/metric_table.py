@@ -154,11 +154,6 @@ def diff(first: Kernel, second: Kernel, about: Mapping[str, MetricAbout] | None 
     return out
 
 
-def changed_more_than(diffs: Iterable[MetricDiff], pct: float) -> list[MetricDiff]:
-    """Those whose relative change exceeds `pct` percent either way."""
-    return [d for d in diffs if abs(d.change_pct) > pct]
-
-
 def provenance_warnings(first: Kernel, second: Kernel) -> list[str]:
     """Why two kernels' metrics may differ for reasons beyond their code, in sentences."""
     out = []

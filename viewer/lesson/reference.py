@@ -45,12 +45,6 @@ def provenance_text(report: Report | None = None) -> str:
     return f"Published, entered by hand from the lesson's Results: {p.line()}{note}."
 
 
-def __getattr__(name: str) -> str:
-    if name == "REFERENCE_PROVENANCE":  # read from the file, never written here
-        return provenance_text()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 @dataclass(frozen=True)
 class CrossRow:
     """One row of the T4 table beside the same metric of the open pair."""

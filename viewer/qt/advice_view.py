@@ -2,9 +2,9 @@
 
 The rule results are read when the view is shown, off the GUI thread (viewer.readers.extras
 .read_extras with rules=True), each kernel's once. ncu's link markup is rendered from
-viewer.advice's parts, never raw: a link to one of our views switches to its tab (and emits
-`view_requested(view)`), a web link opens in the browser. With two kernels: which advice appeared,
-went away or changed its estimate from A to B. An export holds no rule results: said plainly.
+viewer.advice's parts, never raw: a link to one of our views switches to its tab, a web link
+opens in the browser. With two kernels: which advice appeared, went away or changed its estimate
+from A to B. An export holds no rule results: said plainly.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget
 
@@ -109,7 +109,6 @@ class AdviceView(OnDemandTab):
     QUESTION = ("What does ncu itself advise, and how much might each change gain? (Its "
                 "estimates are upper bounds, worked out from the counters.)")
 
-    view_requested = Signal(str)
 
     READING = READING
     READER = read_rules
@@ -237,7 +236,6 @@ class AdviceView(OnDemandTab):
         """A link in a message: one of our views (switch to its tab), else the browser."""
         if link.startswith(VIEW_LINK):
             view = link[len(VIEW_LINK):]
-            self.view_requested.emit(view)
             found = find_tab(self, view)
             if found is not None:
                 found[0].setCurrentIndex(found[1])

@@ -25,7 +25,6 @@ from viewer.readers.extras import MetricAbout, read_extras
 
 Index = QModelIndex | QPersistentModelIndex
 ROW_COLUMNS = ("Metric", "Value", "Unit", "Description")
-NUMERIC = {"Value", "Change", "A", "B"}
 KNOWN_UNITS = {"%", "ns", "byte", "byte/s"}
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from viewer.jobs import Job
     from viewer.model import Report
 
-__all__ = ["FORMATS", "read_metrics", "read_report", "reader_module"]
+__all__ = ["read_metrics", "read_report", "reader_module"]
 
 _MODULES = {
     "ncu-rep": "viewer.readers.ncu_rep",
@@ -36,14 +36,6 @@ _MODULES = {
     "raw-csv": "viewer.readers.raw_csv",
     "reference": "viewer.readers.reference",
 }
-
-
-def __getattr__(name: str) -> object:
-    if name == "FORMATS":  # the formats' one home is sniff
-        from viewer.readers import sniff
-
-        return sniff.FORMATS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def reader_module(fmt: str) -> ModuleType:

@@ -27,8 +27,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from viewer.jobs import Job  # noqa: E402
-from viewer.model import Report  # noqa: E402
+from viewer.core.jobs import Job  # noqa: E402
+from viewer.core.model import Report  # noqa: E402
 from viewer.qt.app import quiet_offscreen_noise  # noqa: E402
 from viewer.qt.kernel_list import COLUMNS, kernel_entries  # noqa: E402
 from viewer.qt.loading import Loaded  # noqa: E402

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from numba import cuda
 
-from viewer.jobs import Job
+from viewer.core.jobs import Job
 from viewer.kernels.matmul import KERNELS, launch
 from viewer.kernels.runner import (
     MAX_RELATIVE_ERROR,

@@ -9,7 +9,7 @@ Each variant runs in a subprocess of its own, so its peak memory is its own:
   400-kernel PyTorch capture benchmarks/data/many-kernels.ncu-rep (benchmarks/README.md) and a
   10,000-kernel report that make_big_csv.py --ncu-rep builds from its kernels, or, when there is
   no such capture, a synthetic 400-kernel report that make_big_csv.py builds from the h200 pair):
-  - `summary`: `read_report` (the metrics the views use, viewer.metrics.KNOWN_METRICS) and the
+  - `summary`: `read_report` (the metrics the views use, viewer.core.metrics.KNOWN_METRICS) and the
     summary document, against a bare in-process ncu_report load that reads the same metrics (a
     unit looked up once per metric name, as the reader does);
   - every metric: `ncu_rep.read(names=None)` against the bare read of every numeric metric
@@ -110,8 +110,8 @@ def _pandas(path: Path) -> dict[str, float]:
 def _ncu_report(path: Path, known_only: bool) -> dict[str, float]:
     import ncu_report
 
-    from viewer.metrics import KNOWN_METRICS
-    from viewer.units import unit_scale
+    from viewer.core.metrics import KNOWN_METRICS
+    from viewer.core.units import unit_scale
 
     kinds = ncu_report.IMetric
     integer = {kinds.ValueKind_UINT32, kinds.ValueKind_UINT64}

@@ -1,5 +1,5 @@
-"""How long grouping kernels by name takes (viewer/time_by_kernel.py): the kernel list regroups on
-the GUI thread, so 10,000 kernels must group in well under the 100 ms stall target of
+"""How long grouping kernels by name takes (viewer/analysis/time_by_kernel.py): the kernel list
+regroups on the GUI thread, so 10,000 kernels must group in well under the 100 ms stall target of
 bench_kernel_list.py.
 
 The kernels are 10,000 launches with the real metrics of the naive and tiled H200 captures in
@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from viewer.model import Kernel  # noqa: E402
+from viewer.analysis.time_by_kernel import DURATION, group_by_name  # noqa: E402
+from viewer.core.model import Kernel  # noqa: E402
 from viewer.readers import read_report  # noqa: E402
-from viewer.time_by_kernel import DURATION, group_by_name  # noqa: E402
 
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
 KERNELS = 10_000

@@ -1,1 +1,1 @@
-"""The shipped captures (a data package: read through viewer.shipped)."""
+"""The shipped captures (a data package: read through viewer.core.shipped)."""

@@ -51,7 +51,7 @@ def shown_window(qtbot, tmp_path):
 
 def open_shipped(window, qtbot) -> None:
     """Open the shipped pair in `window` and wait until it is shown."""
-    from viewer import shipped
+    from viewer.core import shipped
 
     with qtbot.waitSignal(window.loaded, timeout=60_000):
         window.open_paths(shipped.comparison())

@@ -11,7 +11,7 @@ import ncu_report
 import pytest
 
 from tests.many_kernels import build
-from viewer import advice
+from viewer.analysis import advice
 from viewer.readers import read_report
 from viewer.readers.extras import read_extras
 from viewer.readers.ncu_rep_extras import plain

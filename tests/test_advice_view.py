@@ -1,6 +1,6 @@
 """ncu's advice in the window (A): the shipped --set full pair, a basic capture and an export;
-the ranking and estimates of viewer.advice, links rendered never raw, a link switching tabs or
-opening the browser, and compare statuses."""
+the ranking and estimates of viewer.analysis.advice, links rendered never raw, a link switching
+tabs or opening the browser, and compare statuses."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QWidget
 
-from viewer import advice
-from viewer.model import Report
+from viewer.analysis import advice
+from viewer.core.model import Report
 from viewer.qt import advice_view
 from viewer.qt.advice_view import AdviceView, estimate_text
 from viewer.qt.stalls_view import StallsView

@@ -10,7 +10,7 @@ import pytest
 
 from tests.many_kernels import BASIC, build
 from viewer import __main__ as entry
-from viewer import roofline
+from viewer.analysis import roofline
 from viewer.readers import read_metrics, read_report
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""viewer.atomic_write: a file is written whole beside its target and renamed into place; an
+"""viewer.core.atomic_write: a file is written whole beside its target and renamed into place; an
 existing file is replaced only when asked, and never half-written."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from viewer import atomic_write
-from viewer.atomic_write import write_atomically, write_text_atomically
+from viewer.core import atomic_write
+from viewer.core.atomic_write import write_atomically, write_text_atomically
 
 
 def test_a_new_file_is_written_beside_the_target_then_named(tmp_path) -> None:

@@ -38,7 +38,7 @@ from viewer.capture.client import (
 from viewer.capture.events import PERMISSION
 from viewer.capture.provenance import read_provenance
 from viewer.capture.store import ReportSink
-from viewer.jobs import Cancelled, Job
+from viewer.core.jobs import Cancelled, Job
 
 ROOT = Path(__file__).resolve().parent.parent
 NAIVE = ROOT / "profiles" / "naive.ncu-rep"

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from viewer import __main__ as entry
-from viewer import cli, shipped
-from viewer.metrics import SUMMARY_KEYS
+from viewer import cli
+from viewer.core import shipped
+from viewer.core.metrics import SUMMARY_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from viewer.metrics import SUMMARY_METRICS, resolve
-from viewer.model import ReportError
+from viewer.core.metrics import SUMMARY_METRICS, resolve
+from viewer.core.model import ReportError
+from viewer.core.units import unit_scale
 from viewer.readers import details_csv, raw_csv, read_report
-from viewer.units import unit_scale
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 H200 = CORPUS / "h200"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from viewer.model import Report, ReportError
+from viewer.core.model import Report, ReportError
 from viewer.readers import details_text
 from viewer.readers.sniff import UTF16_REASON
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from viewer import display
-from viewer.display import (
+from viewer.core import display
+from viewer.core.display import (
     NO_DISPLAY,
     debian_package,
     display_problem,

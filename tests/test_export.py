@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from viewer import export
-from viewer.model import Kernel
+from viewer.analysis import export
+from viewer.analysis.reading import COMPARED
+from viewer.core.model import Kernel
 from viewer.readers import read_report
-from viewer.reading import COMPARED
 
 H200 = Path(__file__).parent / "data" / "corpus" / "h200"
 

@@ -1,10 +1,11 @@
-"""Values written for people (viewer.formatting): each kind of value has one way to be written."""
+"""Values written for people (viewer.core.formatting): each kind of value has one way to be
+written."""
 
 from __future__ import annotations
 
 import pytest
 
-from viewer import formatting as fmt
+from viewer.core import formatting as fmt
 
 
 def test_missing_values_are_words_never_zero() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from viewer.jobs import Cancelled, Job
+from viewer.core.jobs import Cancelled, Job
 
 
 def test_progress_is_reported_and_clamped() -> None:

@@ -9,11 +9,11 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.many_kernels import BASIC, build
-from viewer.model import Kernel, Report
+from viewer.analysis.time_by_kernel import DURATION
+from viewer.core.model import Kernel, Report
 from viewer.qt.kernel_groups import GROUP_COLUMNS, GROUP_FILE_COLUMN, group_rows
 from viewer.qt.kernel_list import KernelList, kernel_entries
 from viewer.readers import read_report
-from viewer.time_by_kernel import DURATION
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 
-from viewer.model import Kernel, Report
+from viewer.core.model import Kernel, Report
 from viewer.qt.kernel_list import (
     COLUMNS,
     KernelList,

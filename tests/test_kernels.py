@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from numba import config, cuda
 
-from viewer.jobs import Cancelled, Job
+from viewer.analysis.predict import derive
+from viewer.core.jobs import Cancelled, Job
 from viewer.kernels import matmul, runner
 from viewer.kernels.__main__ import main as kernels_main
 from viewer.kernels.ncu_command import (
@@ -27,7 +28,6 @@ from viewer.kernels.ncu_command import (
     ncu_command,
     report_file,
 )
-from viewer.predict import derive
 
 ROOT = Path(__file__).resolve().parents[1]
 

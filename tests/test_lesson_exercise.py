@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from viewer import reading, shipped
+from viewer.analysis import reading
+from viewer.core import shipped
 from viewer.lesson import exercise
 from viewer.lesson.exercise import ExerciseError, answer, load_exercise, machine_answer
 from viewer.readers import read_report

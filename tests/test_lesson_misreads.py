@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from viewer import shipped
 from viewer.capture.provenance import Provenance, write_provenance
+from viewer.core import shipped
+from viewer.core.model import Report
 from viewer.lesson import capture_facts, misreads
-from viewer.model import Report
 from viewer.readers import read_report
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"

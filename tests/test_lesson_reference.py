@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from viewer import shipped
+from viewer.core import shipped
+from viewer.core.model import Kernel
 from viewer.lesson import reference
-from viewer.model import Kernel
 from viewer.readers import read_report
 
 REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"

@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from viewer import shipped
+from viewer.analysis.predict import DerivationError, derive
+from viewer.core import shipped
+from viewer.core.model import Kernel
 from viewer.lesson import reveal
 from viewer.lesson.reveal import Guess, SpeedGuess, parse_number
-from viewer.model import Kernel
-from viewer.predict import DerivationError, derive
 from viewer.readers import read_report
 
 

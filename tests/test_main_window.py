@@ -545,7 +545,7 @@ def test_no_arguments_open_the_shipped_comparison_when_it_is_there(monkeypatch, 
     from viewer.qt import app
 
     shipped = [tmp_path / "naive.ncu-rep", tmp_path / "tiled.ncu-rep"]
-    monkeypatch.setattr("viewer.shipped.comparison", lambda: shipped)
+    monkeypatch.setattr("viewer.core.shipped.comparison", lambda: shipped)
     assert app.startup_paths([]) == []  # not captured yet: the empty page says how to open one
     shipped[0].write_bytes(NAIVE.read_bytes())
     assert app.startup_paths([]) == []  # half a pair is no comparison

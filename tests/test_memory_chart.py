@@ -1,4 +1,4 @@
-"""The memory chart: its plain-data layout (viewer.chart_layout) and the drawn item.
+"""The memory chart: its plain-data layout (viewer.analysis.chart_layout) and the drawn item.
 
 Expected values are read by eye from tests/data/corpus/h200/*.details.txt and raw.csv.
 """
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from viewer import chart_layout as cl
-from viewer.formatting import NOT_IN_REPORT
-from viewer.model import Kernel
+from viewer.analysis import chart_layout as cl
+from viewer.core.formatting import NOT_IN_REPORT
+from viewer.core.model import Kernel
 from viewer.qt.memory_chart_item import MemoryChartItem
 from viewer.qt.memory_tab import MemoryChartView
 from viewer.qt.style import Style

@@ -11,8 +11,8 @@ from pathlib import Path
 import ncu_report
 import pytest
 
-from viewer import metric_table
-from viewer.model import Kernel, merged
+from viewer.analysis import metric_table
+from viewer.core.model import Kernel, merged
 from viewer.readers import read_metrics, read_report
 from viewer.readers.extras import Extras, read_extras
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from viewer.metrics import (
+from viewer.core.metrics import (
     BARRIER_LIMIT,
     BLOCK_LIMITS,
     KNOWN_METRICS,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from viewer import metric_table
-from viewer.metric_table import MetricDiff
-from viewer.model import Report
+from viewer.analysis import metric_table
+from viewer.analysis.metric_table import MetricDiff
+from viewer.core.model import Report
 from viewer.qt.metrics_view import NO_DESCRIPTIONS, MetricsView
 from viewer.qt.style import Style
 from viewer.readers import read_report

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
-from viewer import shipped
+from viewer.analysis.timing import DeviceCheck
+from viewer.core import shipped
+from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads, misreads, profiled_duration_note
-from viewer.model import Kernel, Report
 from viewer.qt.compare_line import CompareLine, first_sentence
 from viewer.qt.kernel_list import kernel_entries
 from viewer.qt.main_window import MainWindow
@@ -24,7 +25,6 @@ from viewer.qt.sol_tab import SpeedOfLightTab
 from viewer.qt.style import Style
 from viewer.qt.value_bar import ValueBar
 from viewer.readers import read_report
-from viewer.timing import DeviceCheck
 
 PUBLIC = Path(__file__).parent / "data" / "corpus" / "ncu-public"
 P40 = PUBLIC / "old-spelling-pascal-p40-gpu-speed-of-light-sol-fb-details.txt"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from viewer.model import Kernel, Metrics, Report, ReportError, function_name
+from viewer.core.model import Kernel, Metrics, Report, ReportError, function_name
 
 
 @pytest.mark.parametrize(

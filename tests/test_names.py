@@ -1,11 +1,11 @@
-"""Names that tell the kernels on screen apart (viewer.names)."""
+"""Names that tell the kernels on screen apart (viewer.core.names)."""
 
 from __future__ import annotations
 
 import pytest
 
-from viewer.model import Kernel
-from viewer.names import distinct_names, kernel_names
+from viewer.core.model import Kernel
+from viewer.core.names import distinct_names, kernel_names
 
 
 def test_the_first_candidates_that_differ_are_used() -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from viewer.metrics import SUMMARY_METRICS
-from viewer.model import ReportError
+from viewer.core.metrics import SUMMARY_METRICS
+from viewer.core.model import ReportError
 from viewer.readers import read_report
 
 DATA = Path(__file__).parent / "data" / "ncu-2025.3.1"

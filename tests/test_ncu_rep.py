@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from viewer.jobs import Cancelled, Job
-from viewer.metrics import KNOWN_METRICS
-from viewer.model import ReportError
+from viewer.core.jobs import Cancelled, Job
+from viewer.core.metrics import KNOWN_METRICS
+from viewer.core.model import ReportError
+from viewer.core.units import unit_scale
 from viewer.readers import _child, ncu_rep, raw_csv, read_metrics
-from viewer.units import unit_scale
 
 ROOT = Path(__file__).resolve().parent.parent
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"

@@ -8,8 +8,8 @@ from pathlib import Path
 import ncu_report
 import pytest
 
-from viewer import occupancy_curves as oc
-from viewer.model import Kernel
+from viewer.analysis import occupancy_curves as oc
+from viewer.core.model import Kernel
 from viewer.readers import read_metrics, read_report
 from viewer.readers.extras import Extras, read_extras
 

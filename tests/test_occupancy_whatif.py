@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from tests.test_occupancy_curves import with_curves
-from viewer import occupancy_curves as oc
-from viewer.model import Report
+from viewer.analysis import occupancy_curves as oc
+from viewer.core.model import Report
 from viewer.qt.lesson_hooks import report_of
 from viewer.qt.occupancy_tab import STALLS_TITLE, OccupancyTab
 from viewer.qt.occupancy_whatif import CurveChart, setting_words

@@ -11,29 +11,30 @@ from pathlib import Path
 
 import pytest
 
-from viewer import chart_layout, derivation_check, export, predict
-from viewer import formatting as fmt
-from viewer.model import Kernel
+from viewer.analysis import chart_layout, export, predict
+from viewer.core import formatting as fmt
+from viewer.core.model import Kernel
+from viewer.lesson import derivation_check
 
 VIEWER = Path(__file__).resolve().parent.parent / "viewer"
 
 # Constant -> the one module that defines it.
 HOMES = {
-    "NOT_IN_REPORT": "formatting.py",
-    "MISSING": "formatting.py",
-    "WARP_SIZE": "predict.py",
-    "SECTOR_BYTES": "predict.py",
-    "FLOAT_BYTES": "predict.py",
-    "READING_ORDER": "reading.py",
-    "HIGH_PCT": "reading.py",
-    "OCCUPANCY_GAP_PCT": "reading.py",
-    "LABELS": "metrics.py",
-    "SUMMARY_METRICS": "metrics.py",
+    "NOT_IN_REPORT": "core/formatting.py",
+    "MISSING": "core/formatting.py",
+    "WARP_SIZE": "analysis/predict.py",
+    "SECTOR_BYTES": "analysis/predict.py",
+    "FLOAT_BYTES": "analysis/predict.py",
+    "READING_ORDER": "analysis/reading.py",
+    "HIGH_PCT": "analysis/reading.py",
+    "OCCUPANCY_GAP_PCT": "analysis/reading.py",
+    "LABELS": "core/metrics.py",
+    "SUMMARY_METRICS": "core/metrics.py",
 }
 # Values whose spelling has one home: the literal -> the module that may write it.
 LITERALS = {
-    "not in this report": "formatting.py",
-    ("sol", "memory", "occupancy"): "reading.py",
+    "not in this report": "core/formatting.py",
+    ("sol", "memory", "occupancy"): "analysis/reading.py",
 }
 
 

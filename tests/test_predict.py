@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from viewer.predict import DerivationError, cli, derive
+from viewer.analysis.predict import DerivationError, cli, derive
 
 WARP = 32
 SECTOR = 32

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPushButton, QWidget
 
 from tests.conftest import open_shipped
-from viewer import shipped
+from viewer.core import shipped
+from viewer.core.model import Kernel
 from viewer.lesson.reveal import Guess, SpeedGuess, reveal, speed
-from viewer.model import Kernel
 from viewer.qt import predict_text
 from viewer.qt.main_window import MainWindow
 from viewer.qt.predict_tab import ORDER, PredictTab

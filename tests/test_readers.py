@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from viewer.model import Report, ReportError
+from viewer.core.model import Report, ReportError
 from viewer.readers import ncu_error, read_report
 from viewer.readers.sniff import FORMATS, MAX_BYTES, sniff
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from viewer.jobs import Cancelled, Job
-from viewer.model import ReportError
+from viewer.core.jobs import Cancelled, Job
+from viewer.core.model import ReportError
 from viewer.readers import read_report
 from viewer.readers.extras import Extras, MetricAbout, extras_of, read_extras
 

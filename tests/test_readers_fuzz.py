@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from viewer.model import Report, ReportError
+from viewer.core.model import Report, ReportError
 from viewer.readers import details_csv, ncu_rep, raw_csv, read_report
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from viewer.model import ReportError
+from viewer.core.model import ReportError
 from viewer.readers import read_metrics, read_report
 
 H200 = Path(__file__).resolve().parent / "data" / "corpus" / "h200"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from viewer import derivation_check, reading
-from viewer.metrics import BARRIER_STALL, SUMMARY_KEYS, SUMMARY_METRICS
-from viewer.model import Kernel
+from viewer.analysis import reading
+from viewer.core.metrics import BARRIER_STALL, SUMMARY_KEYS, SUMMARY_METRICS
+from viewer.core.model import Kernel
+from viewer.lesson import derivation_check
 
 M = SUMMARY_METRICS
 

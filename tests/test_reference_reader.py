@@ -12,8 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from viewer import cli, metrics, reading, shipped
-from viewer.model import ReportError
+from viewer import cli
+from viewer.analysis import reading
+from viewer.core import metrics, shipped
+from viewer.core.model import ReportError
 from viewer.readers import read_report, reference
 from viewer.readers.reference import PublishedKernel
 from viewer.readers.sniff import sniff

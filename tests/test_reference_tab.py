@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 from PySide6.QtWidgets import QLabel, QWidget
 
-from viewer import formatting as fmt
-from viewer import shipped
+from viewer.core import formatting as fmt
+from viewer.core import shipped
+from viewer.core.model import Kernel
 from viewer.lesson import reference
-from viewer.model import Kernel
 from viewer.qt.reference_tab import MOVED, NEEDS_PAIR, ReferenceTab, breakable
 from viewer.qt.style import Style
 from viewer.readers import read_report

@@ -9,8 +9,8 @@ import ncu_report
 import pytest
 
 from tests.many_kernels import BASIC, build
-from viewer import roofline
-from viewer.model import Report
+from viewer.analysis import roofline
+from viewer.core.model import Report
 from viewer.readers import read_metrics, read_report
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,7 @@
-"""The roofline view (key O) on the real reports: the values drawn are viewer.roofline's, read off
-the GUI thread when shown; the lesson's pair in words (DRAM the same, L1 about fifteenfold); the
-arrows from A to B; the day-30 hand count; a `basic` capture says which set would have the
-metrics; projector sizes."""
+"""The roofline view (key O) on the real reports: the values drawn are viewer.analysis.roofline's,
+read off the GUI thread when shown; the lesson's pair in words (DRAM the same, L1 about
+fifteenfold); the arrows from A to B; the day-30 hand count; a `basic` capture says which set would
+have the metrics; projector sizes."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtWidgets import QLabel
 
 from tests.test_roofline import with_roofline_metrics
-from viewer import formatting as fmt
-from viewer import roofline
-from viewer.model import Report
+from viewer.analysis import roofline
+from viewer.core import formatting as fmt
+from viewer.core.model import Report
 from viewer.qt.analysis_views import analysis_views
 from viewer.qt.roofline_chart import TERA, RooflineChart
 from viewer.qt.roofline_view import RooflineView

@@ -9,8 +9,8 @@ from pathlib import Path
 import ncu_report
 import pytest
 
-from viewer import advice, stalls
-from viewer.model import Kernel, Report
+from viewer.analysis import advice, stalls
+from viewer.core.model import Kernel, Report
 from viewer.readers import read_metrics, read_report
 from viewer.readers.extras import read_extras
 

@@ -1,6 +1,6 @@
 """Warp stalls in the window (W): the shipped --set full pair and its export, read when shown;
-bars with viewer.stalls' values, sorted, one sentence each; the change between the pair; and a
-basic capture's lack said plainly."""
+bars with viewer.analysis.stalls' values, sorted, one sentence each; the change between the pair;
+and a basic capture's lack said plainly."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from viewer import stalls
-from viewer.model import Kernel, Report
+from viewer.analysis import stalls
+from viewer.core.model import Kernel, Report
 from viewer.qt.stalls_view import StallsView, change_text, stall_text, value_text
 from viewer.qt.style import Style
 from viewer.qt.value_bar import ValueBar
@@ -23,7 +23,7 @@ EXPORT = ROOT / "profiles" / "naive.raw.csv"
 
 
 def plain(path: Path) -> stalls.Stalls:
-    """viewer.stalls on a kernel read apart from the view."""
+    """viewer.analysis.stalls on a kernel read apart from the view."""
     report = read_report(path)
     report.add_metrics(read_metrics(report, [0], stalls.STALL_METRICS), stalls.STALL_METRICS)
     return stalls.stalls(report.kernels[0])

@@ -13,9 +13,9 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
-from viewer import reading
-from viewer.formatting import NOT_IN_REPORT
-from viewer.model import Kernel
+from viewer.analysis import reading
+from viewer.core.formatting import NOT_IN_REPORT
+from viewer.core.model import Kernel
 from viewer.qt.memory_tab import MemoryTab
 from viewer.qt.occupancy_tab import OccupancyTab
 from viewer.qt.reading_tab import NOTHING_SELECTED, ReadingTab

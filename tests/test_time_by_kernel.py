@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.many_kernels import BASIC, build
-from viewer import time_by_kernel
-from viewer.model import Kernel
+from viewer.analysis import time_by_kernel
+from viewer.core.model import Kernel
 from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,12 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QBoxLayout, QLabel
 
-from viewer.formatting import milliseconds as ms_text
-from viewer.jobs import Job
-from viewer.kernels.runner import KernelTiming, TimingResult
-from viewer.qt.style import Style
-from viewer.qt.timing_panel import TimingPanel
-from viewer.timing import (
+from viewer.analysis.timing import (
     NEEDS_GPU,
     DeviceCheck,
     find_device,
@@ -31,6 +26,11 @@ from viewer.timing import (
     ratio_text,
     timing_sizes,
 )
+from viewer.core.formatting import milliseconds as ms_text
+from viewer.core.jobs import Job
+from viewer.kernels.runner import KernelTiming, TimingResult
+from viewer.qt.style import Style
+from viewer.qt.timing_panel import TimingPanel
 
 # Measured on an NVIDIA H200 by viewer.kernels.runner.time_kernels(512, Job()) (the JSON of
 # `python -m viewer.kernels time --dim 512 --json`), rounded to the nanosecond.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from viewer.units import guess_decimal_comma, parse_number, to_base, unit_scale
+from viewer.core.units import guess_decimal_comma, parse_number, to_base, unit_scale
 
 
 @pytest.mark.parametrize(

@@ -114,7 +114,7 @@ def test_the_wheel_holds_every_package_and_the_shipped_data(wheel: Path) -> None
 def test_from_a_fresh_venv_summary_prints_the_shipped_comparison(venv: Path,
                                                                  tmp_path: Path) -> None:
     python = venv / "bin" / "python"
-    where = run([python, "-c", "import viewer, viewer.shipped as s; print(viewer.__file__); "
+    where = run([python, "-c", "import viewer, viewer.core.shipped as s; print(viewer.__file__); "
                                "print(s.profiles_dir())"], cwd=tmp_path)
     assert where.returncode == 0, where.stderr
     module, profiles = map(Path, where.stdout.split())

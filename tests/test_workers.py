@@ -13,8 +13,8 @@ from typing import ClassVar
 
 import pytest
 
-from viewer.jobs import Job, one_line
-from viewer.model import ReportError
+from viewer.core.jobs import Job, one_line
+from viewer.core.model import ReportError
 from viewer.qt.workers import Worker
 from viewer.readers import read_report
 

@@ -11,8 +11,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from viewer import cli, shipped
-from viewer.display import display_problem
+from viewer import cli
+from viewer.core import shipped
+from viewer.core.display import display_problem
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,9 +1,9 @@
 """The command line: one argparse tree, and the terminal's `summary` (the reading order per kernel).
 
 The tree: the window (the default, when no subcommand is named), `summary`, `predict`, `capture`
-and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis_terminal.py).
+and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis/terminal.py).
 `summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
-`summary --by-name` groups them by name (viewer/analysis_terminal.py).
+`summary --by-name` groups them by name (viewer/analysis/terminal.py).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
 --json, else a readable table of the three readings; with no file, the shipped comparison. Bad
 input: one line on stderr naming the file, exit status 1; the other files are still summarised.
@@ -18,12 +18,15 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-from viewer import analysis_terminal, derivation_check, predict, reading, shipped
-from viewer import formatting as fmt
+from viewer.analysis import predict, reading
+from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
+from viewer.core import formatting as fmt
+from viewer.core import shipped
+from viewer.core.model import Kernel, Report, ReportError
+from viewer.core.names import kernel_names
+from viewer.lesson import derivation_check
 from viewer.lesson import terminal as lesson_terminal
-from viewer.model import Kernel, Report, ReportError
-from viewer.names import kernel_names
 
 SCHEMA = 2
 """--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`."""

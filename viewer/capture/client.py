@@ -34,7 +34,7 @@ from viewer.capture.probe import (
     installed_helper,
 )
 from viewer.capture.store import ReportSink, SinkError
-from viewer.jobs import Cancelled, Job
+from viewer.core.jobs import Cancelled, Job
 
 __all__ = [
     "CANCELLED", "CaptureCancelled", "CaptureError", "Request", "RequestError", "Route",

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
-from viewer.atomic_write import exists_error, write_atomically
+from viewer.core.atomic_write import exists_error, write_atomically
 
 SCHEMA = 1
 MAX_BYTES = 64 << 10

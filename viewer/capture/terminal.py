@@ -23,7 +23,7 @@ from viewer.capture.client import (
     run_capture,
 )
 from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
-from viewer.jobs import Job
+from viewer.core.jobs import Job
 
 DESCRIPTION = ("Capture the app's own matmul kernel(s) with Nsight Compute on this GPU; "
                "the reports go to the captures folder (XDG data home, ncu-reader/captures).")

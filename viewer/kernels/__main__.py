@@ -15,7 +15,7 @@ import json
 import sys
 from dataclasses import asdict
 
-from viewer.jobs import Job
+from viewer.core.jobs import Job
 
 PROG = "python -m viewer.kernels"
 

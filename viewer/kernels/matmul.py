@@ -1,7 +1,8 @@
 """The lesson's naive and tiled float32 matmuls, as numba.cuda kernels.
 
 Both compute c = a @ b for row-major flat arrays (a is m x k, b is k x n, c is m x n) and keep the
-lesson's access pattern exactly, so that their counters match viewer/predict.py's derivation:
+lesson's access pattern exactly, so that their counters match viewer/analysis/predict.py's
+derivation:
 
 - 16 x 16 blocks with threadIdx.x fastest: a warp of 32 lanes is two rows of sixteen consecutive
   columns;

@@ -11,8 +11,8 @@ the events time the kernel and not numba's dispatch; the result records, per lau
 hold really was still running when the launch was queued. The host time of the launch call, the
 dispatch overhead, is measured on the same launches and reported beside it.
 
-The functions here are plain: they take a viewer.jobs.Job for progress and cancellation and return
-dataclasses, so a GUI can run them off its own thread.
+The functions here are plain: they take a viewer.core.jobs.Job for progress and cancellation and
+return dataclasses, so a GUI can run them off its own thread.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import config, cuda
 
-from viewer.jobs import Job
+from viewer.core.jobs import Job
 from viewer.kernels.hold import hold
 from viewer.kernels.matmul import KERNELS, launch
 

@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer import shipped
 from viewer.capture import helper
 from viewer.capture.provenance import read_provenance
-from viewer.model import Report
+from viewer.core import shipped
+from viewer.core.model import Report
 from viewer.readers.reference import PublishedKernel
 
 _VERSION = re.compile(r"(\d{4}\.\d+(?:\.\d+)?)")

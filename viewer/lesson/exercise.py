@@ -15,9 +15,9 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from viewer import metrics
+from viewer.analysis.reading import READING_ORDER
 from viewer.capture import probe
-from viewer.reading import READING_ORDER
+from viewer.core import metrics
 
 # The reading steps a target sits in, and "none" for an answer no row gives.
 STEPS = (*READING_ORDER, "none")
@@ -210,7 +210,7 @@ def _option(source, where: str, o: object) -> Option:
     if not isinstance(key, str) or (step != "none" and not (
             key in metrics.SUMMARY_KEYS or metrics.is_metric_name(key))):
         raise ExerciseError(source, f"{where}: target key {key!r} is neither a summary key of "
-                                    "viewer/metrics.py nor an ncu metric name")
+                                    "viewer/core/metrics.py nor an ncu metric name")
     label = t.get("label") or label_of(key) or ("" if step == "none" else None)
     if not isinstance(label, str):
         raise ExerciseError(source, f"{where}: no table labels {key!r}: give the target a label")

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from viewer import formatting as fmt
-from viewer import reading
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core.metrics import SUMMARY_METRICS
+from viewer.core.model import Kernel, Report
+from viewer.core.names import kernel_names
 from viewer.lesson.capture_facts import CaptureFacts, capture_facts
-from viewer.metrics import SUMMARY_METRICS
-from viewer.model import Kernel, Report
-from viewer.names import kernel_names
 
 # Memory Throughput and DRAM Throughput within this many points: the two rows agree.
 AGREE_POINTS = 1.0

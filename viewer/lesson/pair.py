@@ -3,17 +3,17 @@ reads that a report may hold in more than one way.
 
 A kernel is the lesson's when its name says so and nothing is guessed: the app's own numba
 kernels (matmul_naive, matmul_tiled; their size follows from the launch, one thread per output,
-viewer.reading.problem_dim) and a published reference's kernels (naive, tiled; their size is in
-the reference's provenance). Any other kernel is not the lesson's, and `find_pair` says so.
+viewer.analysis.reading.problem_dim) and a published reference's kernels (naive, tiled; their size
+is in the reference's provenance). Any other kernel is not the lesson's, and `find_pair` says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from viewer import reading
-from viewer.metrics import SUMMARY_METRICS
-from viewer.model import Kernel
+from viewer.analysis import reading
+from viewer.core.metrics import SUMMARY_METRICS
+from viewer.core.model import Kernel
 from viewer.readers.reference import PublishedKernel
 
 ROLES = ("naive", "tiled")

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from viewer import formatting as fmt
-from viewer import reading, shipped
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core import shipped
+from viewer.core.metrics import SUMMARY_METRICS, unit
+from viewer.core.model import Kernel, Report
 from viewer.lesson import pair
-from viewer.metrics import SUMMARY_METRICS, unit
-from viewer.model import Kernel, Report
 from viewer.readers.reference import PublishedKernel, ReferenceRow
 
 # Within this share of the T4's value, a value did not move.

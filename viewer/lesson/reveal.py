@@ -2,11 +2,11 @@
 
 The lesson makes four predictions before it profiles (global load requests, sectors, sectors per
 request, DRAM traffic against the compulsory floor) and one about speed (which kernel is faster,
-and by how much). `reveal` puts each guess beside the derivation (viewer.predict) and the counter,
-and words the lesson's reading from the values: requests to the digit, sectors a hair under and
-why, 2.0 against 4.0, DRAM bytes against the floor. `speed` sets the duration ratio against the
-sector ratio. Nothing here is canned: every figure is computed from the kernels and the derivation,
-and a value a report lacks stays None.
+and by how much). `reveal` puts each guess beside the derivation (viewer.analysis.predict) and the
+counter, and words the lesson's reading from the values: requests to the digit, sectors a hair
+under and why, 2.0 against 4.0, DRAM bytes against the floor. `speed` sets the duration ratio
+against the sector ratio. Nothing here is canned: every figure is computed from the kernels and the
+derivation, and a value a report lacks stays None.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from viewer import formatting as fmt
-from viewer import reading
+from viewer.analysis import reading
+from viewer.analysis.predict import DEFAULT_TILE, DerivationError, KernelPrediction, derive
+from viewer.core import formatting as fmt
+from viewer.core.metrics import SUMMARY_METRICS, row_label
+from viewer.core.model import Kernel
 from viewer.lesson import pair
-from viewer.metrics import SUMMARY_METRICS, row_label
-from viewer.model import Kernel
-from viewer.predict import DEFAULT_TILE, DerivationError, KernelPrediction, derive
 
 QUANTITIES = ("requests", "sectors", "sectors_per_request", "dram_bytes")
 QUANTITY_LABELS: dict[str, str] = {

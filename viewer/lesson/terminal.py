@@ -19,11 +19,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TextIO
 
-from viewer import formatting as fmt
-from viewer import shipped
+from viewer.analysis.predict import DerivationError
+from viewer.core import formatting as fmt
+from viewer.core import shipped
+from viewer.core.model import Kernel, Report, ReportError
 from viewer.lesson import exercise, misreads, pair, reference, reveal
-from viewer.model import Kernel, Report, ReportError
-from viewer.predict import DerivationError
 
 DESCRIPTION = ("The lesson's predictions against the counters of a naive and tiled matmul pair, "
                "the published T4 reference beside them, and the exercise.")

@@ -2,9 +2,9 @@
 
 The rule results are read when the view is shown, off the GUI thread (viewer.readers.extras
 .read_extras with rules=True), each kernel's once. ncu's link markup is rendered from
-viewer.advice's parts, never raw: a link to one of our views switches to its tab, a web link
-opens in the browser. With two kernels: which advice appeared, went away or changed its estimate
-from A to B. An export holds no rule results: said plainly.
+viewer.analysis.advice's parts, never raw: a link to one of our views switches to its tab, a web
+link opens in the browser. With two kernels: which advice appeared, went away or changed its
+estimate from A to B. An export holds no rule results: said plainly.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget
 
-from viewer import advice
-from viewer import formatting as fmt
-from viewer.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
-from viewer.model import Report
+from viewer.analysis import advice
+from viewer.analysis.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
+from viewer.core import formatting as fmt
+from viewer.core.model import Report
 from viewer.qt.on_demand import OnDemandTab
 from viewer.qt.reference_tab import breakable
 from viewer.qt.style import Style

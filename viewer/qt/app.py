@@ -7,7 +7,7 @@ cannot be read is refused in the banner and on stderr, one line each, and the st
 picture is still written when another file could be read (it shows the banner), not when none
 could. Like every export, a screenshot never writes over a file: OUT.png that exists (a link
 too, even a dangling one) is refused in one line before anything is read, and the picture is
-written beside it and linked into place (viewer.atomic_write), so a link put there meanwhile is
+written beside it and linked into place (viewer.core.atomic_write), so a link put there meanwhile is
 neither followed nor replaced.
 """
 
@@ -31,11 +31,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
-from viewer import shipped
-from viewer.atomic_write import write_atomically
+from viewer.analysis.reading import READING_ORDER
+from viewer.core import shipped
+from viewer.core.atomic_write import write_atomically
 from viewer.qt import window_place
 from viewer.qt.window_place import DESK_SIZE
-from viewer.reading import READING_ORDER
 
 if TYPE_CHECKING:
     from viewer.qt.main_window import MainWindow

@@ -34,8 +34,8 @@ from viewer.capture.client import (
 )
 from viewer.capture.events import Event
 from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
-from viewer.jobs import Job
-from viewer.model import ReportError
+from viewer.core.jobs import Job
+from viewer.core.model import ReportError
 from viewer.qt.workers import Worker
 
 WAITING = {

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 
-from viewer.chart_layout import ChartArrow, ChartBand, largest_by_family, log_width
-from viewer.formatting import NOT_IN_REPORT
+from viewer.analysis.chart_layout import ChartArrow, ChartBand, largest_by_family, log_width
+from viewer.core.formatting import NOT_IN_REPORT
 from viewer.qt.style import Style
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QBoxLayout, QLabel, QTabWidget, QWidget
 
+from viewer.core.model import Report
 from viewer.lesson.misreads import Misread, compare_misreads
-from viewer.model import Report
 from viewer.qt.capture_run import provenance_html
 from viewer.qt.kernel_list import KernelEntry
 from viewer.qt.style import Style

@@ -1,7 +1,7 @@
 """Export: the current tab as a picture (PNG, SVG), the comparison as a table (CSV, Markdown).
 
 Every export is written to a temporary file in the target's folder and renamed into place
-(viewer.atomic_write), so a slide that links the file never sees half of one. An existing file
+(viewer.core.atomic_write), so a slide that links the file never sees half of one. An existing file
 is replaced only when asked: the dialog asks, and `export(..., replace=False)` refuses.
 """
 
@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from viewer import export as tables
-from viewer.atomic_write import write_atomically, write_text_atomically
+from viewer.analysis import export as tables
+from viewer.core.atomic_write import write_atomically, write_text_atomically
 from viewer.qt import pictures
 
 if TYPE_CHECKING:

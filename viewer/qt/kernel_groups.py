@@ -1,7 +1,7 @@
 """Time by kernel: the kernel list grouped by kernel name, the largest total duration first.
 
 Each row is one name (per file, when several are open): its launches, total and mean duration
-and share of its report's kernel time (viewer.time_by_kernel.group_by_name, vectorised: ten
+and share of its report's kernel time (viewer.analysis.time_by_kernel.group_by_name, vectorised: ten
 thousand kernels group in milliseconds on the GUI thread). Picking a group picks its longest
 launch; Ctrl+click a second group to compare the two longest launches.
 """
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from viewer import formatting as fmt
-from viewer.time_by_kernel import KernelGroup, group_by_name
+from viewer.analysis.time_by_kernel import KernelGroup, group_by_name
+from viewer.core import formatting as fmt
 
 if TYPE_CHECKING:
     from viewer.qt.kernel_table import KernelEntry

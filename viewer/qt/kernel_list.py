@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.names import distinct_names
+from viewer.core.names import distinct_names
 from viewer.qt.kernel_groups import GroupView, group_rows
 from viewer.qt.kernel_table import (
     COLUMNS,

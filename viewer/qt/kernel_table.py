@@ -21,9 +21,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QWidget
 
-from viewer import formatting as fmt
-from viewer import reading
-from viewer.model import Kernel, Report
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core.model import Kernel, Report
 
 COLUMNS: tuple[str, ...] = ("#", "Kernel", "Duration", "Compute %", "Memory %", "Verdict", "File")
 NUMERIC_COLUMNS = frozenset({0, 2, 3, 4})

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import profiled_duration_note
-from viewer.model import Kernel, Report
 
 if TYPE_CHECKING:
     from viewer.qt.main_window import MainWindow

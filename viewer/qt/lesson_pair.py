@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from viewer.analysis.predict import DEFAULT_TILE
+from viewer.core.model import Kernel
 from viewer.lesson import pair as lesson_pairs
-from viewer.model import Kernel
-from viewer.predict import DEFAULT_TILE
 
 ROLES = lesson_pairs.ROLES
 

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer.jobs import Job, one_line
-from viewer.model import Report, ReportError
+from viewer.core.jobs import Job, one_line
+from viewer.core.model import Report, ReportError
 from viewer.qt.kernel_list import KernelEntry, kernel_entries
 
 

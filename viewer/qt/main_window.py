@@ -20,7 +20,7 @@ from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
-from viewer.model import Kernel, Report
+from viewer.core.model import Kernel, Report
 from viewer.qt import exercise_panel, exporting, opening, projector_mode, window_menus, window_place
 from viewer.qt import recent as recent_files
 from viewer.qt.capture_dialog import shutdown_captures

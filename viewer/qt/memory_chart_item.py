@@ -6,9 +6,9 @@ together share their column widths and their arrow-width scales, so the same arr
 can be compared by eye.
 
 Every number on the chart is a row the student can pick while `set_picking(True)`: a click on it
-emits `picked(key)` (the summary key of viewer.metrics it shows) and the mouse over it frames it;
-`mark(key)` frames the row the exercise jumped to. The tables under the chart carry the same rows
-for the keyboard.
+emits `picked(key)` (the summary key of viewer.core.metrics it shows) and the mouse over it frames
+it; `mark(key)` frames the row the exercise jumped to. The tables under the chart carry the same
+rows for the keyboard.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.chart_layout import ChartBand
+from viewer.analysis.chart_layout import ChartBand
 from viewer.qt.chart_painter import ChartPainter
 from viewer.qt.row_pick import paint_fill, paint_frame, same_row
 from viewer.qt.style import Style

@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from viewer import derivation_check
-from viewer.chart_layout import (
+from viewer.analysis.chart_layout import (
     BYTES,
     INSTRUCTIONS,
     ChartBand,
@@ -29,6 +28,7 @@ from viewer.chart_layout import (
     memory_ratios,
     memory_values,
 )
+from viewer.lesson import derivation_check
 from viewer.qt.memory_chart_item import MemoryChartItem
 from viewer.qt.reading_tab import ReadingTab
 from viewer.qt.style import Style

@@ -1,7 +1,7 @@
 """The table under the "Every metric" view: one kernel's metrics, or two kernels' full diff.
 
-`MetricModel` holds plain rows (viewer.metric_table's MetricRow or MetricDiff) with their cells
-made once, filters them on a precomputed lower-case text and a minimum change in Python, and
+`MetricModel` holds plain rows (viewer.analysis.metric_table's MetricRow or MetricDiff) with their
+cells made once, filters them on a precomputed lower-case text and a minimum change in Python, and
 sorts on precomputed keys, so two thousand rows and more stay quick. `read_everything` is the
 plain job the view runs off the GUI thread: every metric and ncu's words on each, per kernel.
 """
@@ -16,10 +16,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
-from viewer import formatting as fmt
-from viewer.jobs import Job
-from viewer.metric_table import MetricDiff, MetricRow
-from viewer.model import Report
+from viewer.analysis.metric_table import MetricDiff, MetricRow
+from viewer.core import formatting as fmt
+from viewer.core.jobs import Job
+from viewer.core.model import Report
 from viewer.readers import read_metrics
 from viewer.readers.extras import MetricAbout, read_extras
 

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer import metric_table
+from viewer.analysis import metric_table
+from viewer.analysis.metric_table import MetricDiff, MetricRow
+from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads
-from viewer.metric_table import MetricDiff, MetricRow
-from viewer.model import Kernel, Report
 from viewer.qt.metric_model import (
     ROW_COLUMNS,
     Found,

@@ -2,9 +2,9 @@
 
 Theoretical and achieved occupancy as bars, the block limits that set the theoretical figure with
 the binding one highlighted, the launch facts a gap is explained by (waves, barriers, shared
-memory), each a row to pick, and the gap explained as viewer.reading explains it, with a link to
-the Warp stalls view (where the warps waited). Below, what if: ncu's occupancy curves with the
-kernel's own setting marked (viewer.qt.occupancy_whatif), read when the tab is shown.
+memory), each a row to pick, and the gap explained as viewer.analysis.reading explains it, with a
+link to the Warp stalls view (where the warps waited). Below, what if: ncu's occupancy curves with
+the kernel's own setting marked (viewer.qt.occupancy_whatif), read when the tab is shown.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QGridLayout, QTabWidget, QVBoxLayout, QWidget
 
-from viewer import formatting as fmt
-from viewer import metrics, reading
-from viewer.formatting import NOT_IN_REPORT
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.formatting import NOT_IN_REPORT
 from viewer.qt import occupancy_whatif
 from viewer.qt.reading_tab import ReadingTab
 

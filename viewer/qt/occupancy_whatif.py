@@ -2,9 +2,9 @@
 thread, shared memory per block), each kernel's own setting marked: the answer to "why 256
 threads?".
 
-The curves are instanced metrics only a .ncu-rep holds (viewer.occupancy_curves); `CurveReader`
-reads them, and the settings they are marked at, off the GUI thread when the tab is shown, and
-keeps them per kernel. A report without them says so (occupancy_curves.MISSING_TEXT).
+The curves are instanced metrics only a .ncu-rep holds (viewer.analysis.occupancy_curves);
+`CurveReader` reads them, and the settings they are marked at, off the GUI thread when the tab is
+shown, and keeps them per kernel. A report without them says so (occupancy_curves.MISSING_TEXT).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from viewer import occupancy_curves as oc
-from viewer.jobs import Job
-from viewer.model import Kernel, Report
+from viewer.analysis import occupancy_curves as oc
+from viewer.core.jobs import Job
+from viewer.core.model import Kernel, Report
 from viewer.qt.style import Style
 from viewer.qt.workers import Worker
 from viewer.readers import read_metrics, sniff

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
-from viewer.model import Kernel, Report
+from viewer.core.model import Kernel, Report
 from viewer.qt.reading_tab import ReadingTab
 from viewer.qt.style import Style
 from viewer.qt.workers import Worker

@@ -21,7 +21,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from viewer.model import Kernel
+from viewer.core.model import Kernel
 from viewer.qt import predict_text as text
 from viewer.qt.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.predict_grid import ORDER, RowCells, build_grid, faster_box, fill_row, guess_edit

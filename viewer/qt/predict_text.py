@@ -7,9 +7,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from viewer import formatting as fmt
+from viewer.core import formatting as fmt
+from viewer.core.metrics import SUMMARY_METRICS
 from viewer.lesson import reveal as lesson
-from viewer.metrics import SUMMARY_METRICS
 from viewer.qt.lesson_pair import ROLES, LessonPair
 
 if TYPE_CHECKING:

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.core.model import Kernel, Report
+from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
-from viewer.model import Kernel, Report
-from viewer.names import kernel_names
 from viewer.qt.row_pick import Pickable, RowLabel, same_row
 from viewer.qt.style import Role, Style
 from viewer.qt.value_bar import ValueBar
@@ -69,7 +69,7 @@ class WrappedColumn(QWidget):
 
 
 class ReadingTab(QWidget):
-    """One step of the reading order: `STEP` (its key in viewer.reading.READING_ORDER),
+    """One step of the reading order: `STEP` (its key in viewer.analysis.reading.READING_ORDER),
     `TITLE`, `QUESTION`, `set_kernels`, `set_style`, `clear`; `row_picked(key)` when the student
     picks a row, `mark_row(key)` to frame one."""
 

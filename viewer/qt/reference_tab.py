@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout, QWidget
 
-from viewer import formatting as fmt
-from viewer import metrics
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.model import Kernel, Report
 from viewer.lesson import reference
 from viewer.lesson.reference import CrossRow
-from viewer.model import Kernel, Report
 from viewer.qt.lesson_pair import ROLES, LessonPair, lesson_pair
 from viewer.qt.reading_tab import ReadingTab
 from viewer.qt.style import Style

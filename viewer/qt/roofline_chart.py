@@ -3,7 +3,7 @@
 The FP32 peak as a flat ceiling, each memory level's bandwidth as a slope up to it, each kernel as
 a point per level (x: FLOP per byte at that level, y: achieved FP32 work), in compare mode an
 arrow from A to B at each level, and the lesson's day-30 hand count as a hollow marker. Values
-come straight from viewer.roofline; what a Roofline lacks is not drawn. y is in TFLOP/s.
+come straight from viewer.analysis.roofline; what a Roofline lacks is not drawn. y is in TFLOP/s.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from viewer import formatting as fmt
+from viewer.analysis.roofline import DayThirty, Roofline
+from viewer.core import formatting as fmt
 from viewer.qt.style import Style
-from viewer.roofline import DayThirty, Roofline
 
 X_LABEL = "arithmetic intensity (FLOP per byte)"
 Y_LABEL = "FP32 work (TFLOP/s)"

@@ -1,9 +1,9 @@
 """The hierarchical roofline (key O): where each kernel sits under the FP32 ceiling at DRAM, L2
 and L1, and, beside the chart, the lesson's day-30 flaw.
 
-The metrics come from viewer.roofline; those the first read left out are read when the view is
-shown, off the GUI thread (read_metrics through viewer.qt.workers.Worker), with progress here.
-What the report lacks is said (roofline.MISSING_TEXT names the section set that has it), never
+The metrics come from viewer.analysis.roofline; those the first read left out are read when the
+view is shown, off the GUI thread (read_metrics through viewer.qt.workers.Worker), with progress
+here. What the report lacks is said (roofline.MISSING_TEXT names the section set that has it), never
 drawn as zeros. The words under the chart are computed from the values drawn
 (viewer.qt.roofline_words).
 """
@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer import roofline
-from viewer.jobs import Job
-from viewer.model import Kernel, Report
+from viewer.analysis import roofline
+from viewer.core.jobs import Job
+from viewer.core.model import Kernel, Report
 from viewer.qt import roofline_words as words
 from viewer.qt.reading_tab import NOTHING_SELECTED, WrappedColumn
 from viewer.qt.roofline_chart import RooflineChart

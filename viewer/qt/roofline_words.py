@@ -1,4 +1,4 @@
-"""The roofline view's sentences, computed from viewer.roofline's values (no Qt here).
+"""The roofline view's sentences, computed from viewer.analysis.roofline's values (no Qt here).
 
 In compare mode: each level's intensity from A to B, and, where DRAM's holds while a cache
 level's moves, what a DRAM-only roofline hides. The day-30 flaw: the hand count against the
@@ -7,8 +7,8 @@ measured DRAM bytes, and which side of the DRAM ridge each puts the kernel.
 
 from __future__ import annotations
 
-from viewer import formatting as fmt
-from viewer.roofline import DayThirty, Roofline, intensity_change
+from viewer.analysis.roofline import DayThirty, Roofline, intensity_change
+from viewer.core import formatting as fmt
 
 SAME_WITHIN = 0.10  # a change under 10 % reads as "the same"
 MOVED_BY = 2.0  # a level whose intensity changes by 2x or more has moved

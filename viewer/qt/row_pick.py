@@ -1,7 +1,7 @@
 """Rows a student can pick as an answer: click one, or Tab to it and press Enter or Space.
 
-A pickable widget carries the row it shows (`row_key`: a summary key of viewer.metrics or an ncu
-metric name). While picking is on (`set_picking(True)`: the exercise is open) it takes the
+A pickable widget carries the row it shows (`row_key`: a summary key of viewer.core.metrics or an
+ncu metric name). While picking is on (`set_picking(True)`: the exercise is open) it takes the
 keyboard focus, emits `picked(row_key)` on a click or Enter, and says so with a pointing cursor, a
 light fill and frame under the mouse and a dashed accent frame with the focus. `set_marked(True)`
 draws, picking or not, the thick frame of a row jumped to. The cues are painted inside the
@@ -14,7 +14,7 @@ from PySide6.QtCore import QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QWidget
 
-from viewer import metrics
+from viewer.core import metrics
 from viewer.qt.style import Role, Style
 
 PICK_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)

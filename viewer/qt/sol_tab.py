@@ -11,18 +11,19 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
-from viewer import formatting as fmt
-from viewer import metrics, reading
-from viewer.formatting import NOT_IN_REPORT
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.formatting import NOT_IN_REPORT
+from viewer.core.model import Kernel
 from viewer.lesson.misreads import AGREE_POINTS
-from viewer.model import Kernel
 from viewer.qt.reading_tab import ReadingTab
 
 VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
                   "compute- and memory-bound": "memory", "latency-bound": "latency"}
 
 # The percent rows: (summary key, bar colour, indented under Memory Throughput). Each row is
-# labelled as the report prints it (viewer.metrics).
+# labelled as the report prints it (viewer.core.metrics).
 _ROWS = (
     ("compute_sm_throughput_pct", "compute", False),
     ("memory_throughput_pct", "memory", False),

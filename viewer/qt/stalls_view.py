@@ -1,8 +1,8 @@
 """Warp stalls: why the warps waited, per issued instruction, as sorted bars (W).
 
-Each reason the report holds is a bar of cycles per issued instruction (viewer.stalls), with one
-plain sentence on what it means and what usually fixes it. With two kernels, each reason's A and
-B on one scale and the change. Stall metrics the first read left out are read when the view is
+Each reason the report holds is a bar of cycles per issued instruction (viewer.analysis.stalls),
+with one plain sentence on what it means and what usually fixes it. With two kernels, each reason's
+A and B on one scale and the change. Stall metrics the first read left out are read when the view is
 shown, off the GUI thread; a report without them is said to lack them, and which set has them.
 """
 
@@ -14,12 +14,12 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout
 
-from viewer import formatting as fmt
-from viewer import stalls
-from viewer.model import Report
+from viewer.analysis import stalls
+from viewer.analysis.stalls import Stall, StallChange, Stalls
+from viewer.core import formatting as fmt
+from viewer.core.model import Report
 from viewer.qt.on_demand import OnDemandTab
 from viewer.readers import read_metrics
-from viewer.stalls import Stall, StallChange, Stalls
 
 READING = "Reading the warp stall metrics from the report…"
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
-from viewer.model import Report
+from viewer.core.model import Report
 from viewer.qt.kernel_list import KernelEntry
 
 

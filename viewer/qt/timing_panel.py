@@ -31,13 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer import formatting as fmt
-from viewer.jobs import Job
-from viewer.qt.reading_tab import WrappedColumn
-from viewer.qt.style import Role, Style
-from viewer.qt.timing_plot import X_LABEL, LaunchTimesPlot, kernel_color
-from viewer.qt.workers import Worker
-from viewer.timing import (
+from viewer.analysis.timing import (
     DEFAULT_SIZE,
     LOOKING,
     NEEDS_GPU,
@@ -56,6 +50,12 @@ from viewer.timing import (
     timed_or_unavailable,
     timing_sizes,
 )
+from viewer.core import formatting as fmt
+from viewer.core.jobs import Job
+from viewer.qt.reading_tab import WrappedColumn
+from viewer.qt.style import Role, Style
+from viewer.qt.timing_plot import X_LABEL, LaunchTimesPlot, kernel_color
+from viewer.qt.workers import Worker
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult

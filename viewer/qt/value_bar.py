@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from viewer.formatting import NOT_IN_REPORT
+from viewer.core.formatting import NOT_IN_REPORT
 from viewer.qt.row_pick import Pickable
 from viewer.qt.style import Style
 

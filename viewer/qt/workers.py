@@ -1,6 +1,6 @@
 """Run plain functions off the GUI thread and hand their results back on it.
 
-A long function is plain code, `fn(*args, job=job)`, taking a viewer.jobs.Job for progress and
+A long function is plain code, `fn(*args, job=job)`, taking a viewer.core.jobs.Job for progress and
 cancellation. `Worker.submit` runs it on a thread pool; `done`, `failed`, `progress` and
 `cancelled` are emitted on the GUI thread. Each submit starts a new generation and cancels the one
 before, so a result that arrives after a newer submit is dropped rather than applied. Whatever a
@@ -37,7 +37,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
-from viewer.jobs import Cancelled, Job, one_line
+from viewer.core.jobs import Cancelled, Job, one_line
 
 _DONE, _FAILED, _PROGRESS, _CANCELLED = "done", "failed", "progress", "cancelled"
 

@@ -3,9 +3,9 @@
 `read_report(path)` sniffs the format from the file's content (never its name), hands the file to
 that format's reader, and guarantees the caller one kind of failure: a ReportError whose one-line
 message names the file. A file with no kernel is a ReportError too, quoting ncu when the file is
-ncu's own error text. Cancelling the job raises viewer.jobs.Cancelled.
+ncu's own error text. Cancelling the job raises viewer.core.jobs.Cancelled.
 
-A .ncu-rep is read for the metrics the views use (viewer.metrics.KNOWN_METRICS): its Report is
+A .ncu-rep is read for the metrics the views use (viewer.core.metrics.KNOWN_METRICS): its Report is
 `partial`, and `read_metrics(report, ...)` reads more of it when a view asks (off the GUI thread;
 `Report.add_metrics` takes the answer in on it). Exports are read whole.
 
@@ -24,8 +24,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from viewer.jobs import Job
-    from viewer.model import Report
+    from viewer.core.jobs import Job
+    from viewer.core.model import Report
 
 __all__ = ["read_metrics", "read_report", "reader_module"]
 
@@ -45,8 +45,8 @@ def reader_module(fmt: str) -> ModuleType:
 
 def read_report(path: str | Path, job: Job | None = None) -> Report:
     """Read the report or export at `path`; ReportError (one line, naming the file) on failure."""
-    from viewer.jobs import Cancelled
-    from viewer.model import ReportError
+    from viewer.core.jobs import Cancelled
+    from viewer.core.model import ReportError
     from viewer.readers import ncu_error, sniff
 
     path = Path(path)
@@ -74,7 +74,7 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
 
 def _read_text(fmt: str, path: Path) -> Report:
     """A text or CSV export; when it holds no kernel and ncu's error text, ncu is quoted."""
-    from viewer.model import ReportError
+    from viewer.core.model import ReportError
     from viewer.readers import ncu_error
 
     try:
@@ -96,8 +96,8 @@ def read_metrics(report: Report, kernel_indices: Iterable[int], names: Iterable[
     through `job`. A kernel read whole (every export) has nothing more to read, and is left out.
     ReportError (one line, naming the file) when the file was rewritten or cannot be read.
     """
-    from viewer.jobs import Cancelled
-    from viewer.model import ReportError
+    from viewer.core.jobs import Cancelled
+    from viewer.core.model import ReportError
     from viewer.readers import sniff
 
     names = None if names is None else frozenset(names)

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from viewer.jobs import Cancelled, Job
-from viewer.model import ReportError
+from viewer.core.jobs import Cancelled, Job
+from viewer.core.model import ReportError
 
 _MIB = 1 << 20
 # A child whose peak address space came within this share of its limit (at most 64 MiB) may have

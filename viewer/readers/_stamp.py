@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from viewer.model import FileStamp, ReportError
+from viewer.core.model import FileStamp, ReportError
 
 
 def stamp(path: Path) -> FileStamp:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from viewer.model import Dim3
+from viewer.core.model import Dim3
 from viewer.readers._workloads import EXPORT_NAMES, export_kind
 
 _FIELD = re.compile(

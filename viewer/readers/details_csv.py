@@ -13,7 +13,7 @@ The profiled program's output may come before the header. Files up to 2 GiB are 
 CHUNK_ROWS rows with pandas' C parser, only the ten columns used, each chunk boiled down to three
 numeric arrays (kernel, metric, value) before the next is read: labels are resolved once per
 distinct (section, label) pair, units once per distinct unit. The kernels' values end in one
-float matrix (viewer.model.Metrics rows), never in a Python object per cell.
+float matrix (viewer.core.model.Metrics rows), never in a Python object per cell.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from viewer import metrics, units
-from viewer.model import Dim3, Kernel, Metrics, Report, ReportError, function_name
+from viewer.core import metrics, units
+from viewer.core.model import Dim3, Kernel, Metrics, Report, ReportError, function_name
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.sniff import DETAILS_CSV, CsvHeader, find_csv_header
 

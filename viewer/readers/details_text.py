@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from viewer import metrics, units
-from viewer.model import Kernel, Metrics, Report, ReportError, function_name
+from viewer.core import metrics, units
+from viewer.core.model import Kernel, Metrics, Report, ReportError, function_name
 from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
 from viewer.readers._text_table import DETAILS, Row, Table, is_rule, is_title, rule_spans
 from viewer.readers._workloads import no_kernel

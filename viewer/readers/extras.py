@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from viewer.units import unit_scale
+from viewer.core.units import unit_scale
 
 if TYPE_CHECKING:
-    from viewer.jobs import Job
-    from viewer.model import Report
+    from viewer.core.jobs import Job
+    from viewer.core.model import Report
 
 Series = tuple[tuple[float, ...], tuple[float, ...]]
 """An instanced metric's values: (x: the instances' correlation ids, y: their values)."""
@@ -82,8 +82,8 @@ def read_extras(report: Report, kernel_indices: Iterable[int], *, rules: bool = 
     kernel index: rule results, instance values of the metrics `instances`, every metric's unit,
     label and description. Off the GUI thread; ReportError (one line, naming the file) when the
     file was rewritten or cannot be read, Cancelled when `job` is."""
-    from viewer.jobs import Cancelled
-    from viewer.model import ReportError
+    from viewer.core.jobs import Cancelled
+    from viewer.core.model import ReportError
     from viewer.readers import reader_module, sniff
 
     wanted = [report.kernels[i] for i in sorted(set(kernel_indices))]

@@ -12,10 +12,10 @@ ncu_report keeps every result it decodes in memory until its process ends, so a 
 slice of the results and exits; the next child reads on. Each child opens the file anew: one that
 was rewritten meanwhile (its stamp changed) is refused, never spliced.
 
-`read` reads the metrics the app's views use (viewer.metrics.KNOWN_METRICS) unless told otherwise;
-the kernels then say so (`Kernel.read_names`), and `read_metrics` reads more of them later, in the
-same kind of child. Results that are not kernels (ranges, graphs, command lists) are passed over
-and counted in `Report.skipped`.
+`read` reads the metrics the app's views use (viewer.core.metrics.KNOWN_METRICS) unless told
+otherwise; the kernels then say so (`Kernel.read_names`), and `read_metrics` reads more of them
+later, in the same kind of child. Results that are not kernels (ranges, graphs, command lists) are
+passed over and counted in `Report.skipped`.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from viewer.jobs import Job
-from viewer.metrics import KNOWN_METRICS
-from viewer.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
+from viewer.core.jobs import Job
+from viewer.core.metrics import KNOWN_METRICS
+from viewer.core.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
 from viewer.readers import _stamp, _workloads
 from viewer.readers._child import Child
 from viewer.readers.sniff import NCU_REP, NCU_REP_MAGIC

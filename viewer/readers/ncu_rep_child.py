@@ -16,7 +16,7 @@ to standard error):
     {"error": "reason"}                      when the report cannot be read
 
 The wanted positions are every result, or those a `--request` file lists (with the metric names
-to read: every numeric metric by default, viewer.metrics.KNOWN_METRICS with `--known-only`).
+to read: every numeric metric by default, viewer.core.metrics.KNOWN_METRICS with `--known-only`).
 
 ncu_report decodes a result when it is first touched and keeps it until its process ends (about
 9 MB a kernel of a `--set full` report), so one child reads one slice of the positions: as many
@@ -40,9 +40,9 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TextIO
 
-from viewer.metrics import KNOWN_METRICS
+from viewer.core.metrics import KNOWN_METRICS
+from viewer.core.units import unit_scale
 from viewer.readers import ncu_rep_extras
-from viewer.units import unit_scale
 
 GRID = ("launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z")
 BLOCK = ("launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z")
@@ -297,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parent-pid", type=int, default=0, help="die when this process ends")
     parser.add_argument("--memory-limit", type=int, default=0, help="address-space cap, bytes")
     parser.add_argument("--known-only", action="store_true",
-                        help="only the metrics the app reads (viewer.metrics.KNOWN_METRICS)")
+                        help="only the metrics the app reads (viewer.core.metrics.KNOWN_METRICS)")
     parser.add_argument("--request", help='a JSON file: {"positions": [...], "names": [...],'
                         ' "extras": {...}} (positions or names may be null: every result, every'
                         " numeric metric; extras: see viewer.readers.ncu_rep_extras)")

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from viewer.units import unit_scale
+from viewer.core.units import unit_scale
 
 # At most this many instance values of one metric are sent (ncu's curves hold a few hundred).
 MAX_INSTANCES = 100_000

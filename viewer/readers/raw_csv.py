@@ -16,7 +16,7 @@ and in the .ncu-rep and here many of them hold no value at all.
 
 A raw export holds thousands of metrics a kernel, so its rows are read CHUNK_ROWS at a time and
 each chunk is turned into floats before the next is read: the kernels' values end in one float
-matrix (viewer.model.Metrics rows), never in a Python object per cell.
+matrix (viewer.core.model.Metrics rows), never in a Python object per cell.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from viewer.model import Kernel, Report, ReportError, function_name
+from viewer.core.model import Kernel, Report, ReportError, function_name
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.details_csv import (
     decimal_comma,

@@ -5,9 +5,9 @@ per report row or metric with a value per kernel, and the provenance of the capt
 CUDA, ncu, clock control, launch, size). It is told by its content, the line
 `format = "ncu-reader reference 1"`, never by its name. The reader guesses nothing: a file that is
 not valid TOML, lacks a field or one of the lesson's rows, holds a value that is not a finite
-number, or contradicts itself (a label that viewer.metrics reads as another metric, a printed value
-that is not its value, a derived row its counters disagree with) is refused with one line naming
-the file.
+number, or contradicts itself (a label that viewer.core.metrics reads as another metric, a printed
+value that is not its value, a derived row its counters disagree with) is refused with one line
+naming the file.
 
 Each kernel is a PublishedKernel: a Kernel with the reference's provenance and, per metric, how
 precise the printed value is (half a unit of its last printed digit: 1.18 ms is 1.18 ms +- 5 us).
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from viewer import metrics, units
-from viewer.model import Dim3, Kernel, Report, ReportError
+from viewer.core import metrics, units
+from viewer.core.model import Dim3, Kernel, Report, ReportError
 
 FORMAT = "reference"
 MARK = "ncu-reader reference 1"

@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer.model import ReportError
+from viewer.core.model import ReportError
 from viewer.readers import ncu_error
 
 NCU_REP = "ncu-rep"

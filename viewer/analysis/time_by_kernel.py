@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from viewer.metrics import SUMMARY_METRICS
-from viewer.model import Kernel
+from viewer.core.metrics import SUMMARY_METRICS
+from viewer.core.model import Kernel
 
 DURATION = SUMMARY_METRICS["duration_ns"]
 BY = ("name", "display_name")

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer import metrics
-from viewer.atomic_write import write_text_atomically
-from viewer.model import Kernel
+from viewer.core import metrics
+from viewer.core.atomic_write import write_text_atomically
+from viewer.core.model import Kernel
 from viewer.readers.extras import MetricAbout
 
 # Metrics whose direction is known, as (pattern, higher is better), first match wins.

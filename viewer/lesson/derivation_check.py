@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from viewer import formatting as fmt
-from viewer import metrics
-from viewer.model import Kernel
-from viewer.predict import DerivationError, derive
-from viewer.reading import problem_dim, value
+from viewer.analysis.predict import DerivationError, derive
+from viewer.analysis.reading import problem_dim, value
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.model import Kernel
 
 
 @dataclass(frozen=True)

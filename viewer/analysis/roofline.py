@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from viewer.metrics import SUMMARY_METRICS
-from viewer.model import Kernel
-from viewer.predict import FLOAT_BYTES
-from viewer.reading import problem_dim
+from viewer.analysis.predict import FLOAT_BYTES
+from viewer.analysis.reading import problem_dim
+from viewer.core.metrics import SUMMARY_METRICS
+from viewer.core.model import Kernel
 
 FFMA_PEAK_X2 = "derived__sm__sass_thread_inst_executed_op_ffma_pred_on_x2"
 FFMA_PEAK = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"

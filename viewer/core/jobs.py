@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from viewer.model import ReportError
+from viewer.core.model import ReportError
 
 
 def one_line(exc: BaseException) -> str:

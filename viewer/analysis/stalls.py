@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from viewer.model import Kernel
+from viewer.core.model import Kernel
 
 TOTAL = "smsp__average_warp_latency_per_inst_issued.ratio"
 STALL_SETS = "`--set full` (or the sections WarpStateStats and SourceCounters)"

@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from viewer import formatting as fmt
-from viewer import metrics
-from viewer.metrics import SUMMARY_KEYS, SUMMARY_METRICS
-from viewer.model import Kernel
-from viewer.predict import compulsory_dram_bytes
+from viewer.analysis.predict import compulsory_dram_bytes
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.metrics import SUMMARY_KEYS, SUMMARY_METRICS
+from viewer.core.model import Kernel
 
 # The three readings in the lesson's order: the window's tabs and `--tab` follow it.
 READING_ORDER: tuple[str, ...] = ("sol", "memory", "occupancy")

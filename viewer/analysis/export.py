@@ -1,8 +1,8 @@
 """The comparison as text for course pages: CSV (base units, full digits) and Markdown (readable).
 
-The rows are viewer.reading.COMPARED, in the order the lesson reads them. With two kernels each
-row carries the ratio first / second and the plain-words direction from reading.compare; with one
-kernel only its values. A value the report does not hold is an empty CSV cell and MISSING in
+The rows are viewer.analysis.reading.COMPARED, in the order the lesson reads them. With two kernels
+each row carries the ratio first / second and the plain-words direction from reading.compare; with
+one kernel only its values. A value the report does not hold is an empty CSV cell and MISSING in
 Markdown, never 0.
 """
 
@@ -13,10 +13,11 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from viewer import formatting as fmt
-from viewer import metrics, reading
-from viewer.metrics import SUMMARY_METRICS
-from viewer.model import Kernel
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.metrics import SUMMARY_METRICS
+from viewer.core.model import Kernel
 
 
 def metric_of(key: str) -> str:

@@ -30,7 +30,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from viewer import formatting as fmt
+from viewer.core import formatting as fmt
 
 # The hardware facts the lesson counts in; the rest of the app imports them from here.
 WARP_SIZE = 32  # lanes in a warp

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from viewer.model import Kernel
+from viewer.core.model import Kernel
 
 
 def distinct_names(*candidates: Sequence[str]) -> list[str]:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from viewer.reading import READING_ORDER
+from viewer.analysis.reading import READING_ORDER
 
 VIEWS: tuple[str, ...] = (*READING_ORDER, "roofline", "advice", "stalls", "metrics")
 """Our views a link can jump to: the three reading steps, then the views beyond them."""

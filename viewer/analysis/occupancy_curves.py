@@ -15,7 +15,7 @@ import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from viewer.model import Kernel
+from viewer.core.model import Kernel
 from viewer.readers.extras import Series
 
 Y_LABEL = "active warps per SM"

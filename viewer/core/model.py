@@ -5,8 +5,8 @@ counts). A metric the file does not show is absent; `Kernel.metric` answers None
 never zero.
 
 A reader may read only some of a file's metrics (a .ncu-rep is read for the metrics the views use,
-viewer.metrics.KNOWN_METRICS, and more when a view asks). `Kernel.read_names` says which names were
-asked of the file, so "not read yet" (`Kernel.was_read` is False: ask the reader) is told apart
+viewer.core.metrics.KNOWN_METRICS, and more when a view asks). `Kernel.read_names` says which names
+were asked of the file, so "not read yet" (`Kernel.was_read` is False: ask the reader) is told apart
 from "the report does not hold it" (read, and absent).
 
 Large reports keep their values compactly: `Metrics` is a read-only mapping over one table of names

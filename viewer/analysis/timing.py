@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from viewer import formatting as fmt
-from viewer.jobs import Job, one_line
-from viewer.predict import DEFAULT_TILE, DerivationError, derive
+from viewer.analysis.predict import DEFAULT_TILE, DerivationError, derive
+from viewer.core import formatting as fmt
+from viewer.core.jobs import Job, one_line
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import KernelTiming, TimingResult

@@ -15,11 +15,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from viewer import formatting as fmt
-from viewer import metrics, reading
-from viewer.formatting import NOT_IN_REPORT
-from viewer.model import Kernel
-from viewer.predict import SECTOR_BYTES, WARP_SIZE
+from viewer.analysis import reading
+from viewer.analysis.predict import SECTOR_BYTES, WARP_SIZE
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.formatting import NOT_IN_REPORT
+from viewer.core.model import Kernel
 
 INSTRUCTIONS = "load instructions"
 BYTES = "bytes"

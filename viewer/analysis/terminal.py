@@ -3,7 +3,7 @@
 
 `python -m viewer roofline FILE... [--json] [-k SPEC]`: the hierarchical FP32 roofline of each
 kernel; with --json one object per kernel per line (its source, index and name, then
-viewer.roofline.Roofline.as_json's keys), null where the report lacks a metric.
+viewer.analysis.roofline.Roofline.as_json's keys), null where the report lacks a metric.
 `python -m viewer summary --by-name [--json] FILE...`: the kernels grouped by name, where the time
 goes. Bad input: one line on stderr naming the file, exit status 1; the other files go on.
 """
@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from viewer import formatting as fmt
-from viewer import kernel_filter, roofline, shipped, time_by_kernel
-from viewer.model import Kernel, Report, ReportError
+from viewer.analysis import roofline, time_by_kernel
+from viewer.core import formatting as fmt
+from viewer.core import kernel_filter, shipped
+from viewer.core.model import Kernel, Report, ReportError
 
 ROOFLINE_DESCRIPTION = (
     "Print each kernel's hierarchical FP32 roofline: achieved and peak FP32 work, and at DRAM, "

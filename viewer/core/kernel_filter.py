@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from viewer.model import Kernel
+from viewer.core.model import Kernel
 
 REGEX = "regex:"
 

@@ -48,7 +48,7 @@ def child(path: Path) -> int:
     report, say so and leave."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(ROOT))
-    from viewer.qt.app import application, open_window
+    from viewer.qt.shell.app import application, open_window
 
     args = argparse.Namespace(files=[path], tab="sol", projector=False, screenshot=Path("unused"))
     window = open_window(args)  # a screenshot's window: 1280x800, remembering nothing

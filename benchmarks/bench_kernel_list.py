@@ -29,10 +29,10 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from viewer.core.jobs import Job  # noqa: E402
 from viewer.core.model import Report  # noqa: E402
-from viewer.qt.app import quiet_offscreen_noise  # noqa: E402
-from viewer.qt.kernel_list import COLUMNS, kernel_entries  # noqa: E402
-from viewer.qt.loading import Loaded  # noqa: E402
-from viewer.qt.main_window import MainWindow  # noqa: E402
+from viewer.qt.kernel_list.kernel_list import COLUMNS, kernel_entries  # noqa: E402
+from viewer.qt.shell.app import quiet_offscreen_noise  # noqa: E402
+from viewer.qt.shell.loading import Loaded  # noqa: E402
+from viewer.qt.shell.main_window import MainWindow  # noqa: E402
 
 BIG_CSV = ROOT / "benchmarks" / "data" / "big-10000.details.csv"
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"

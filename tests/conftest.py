@@ -36,7 +36,7 @@ def shown_window(qtbot, tmp_path):
     its loading worker shut down after the test."""
     from PySide6.QtCore import QSettings
 
-    from viewer.qt.main_window import MainWindow
+    from viewer.qt.shell.main_window import MainWindow
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     win = MainWindow(settings=settings, record_recent=False)

@@ -11,10 +11,10 @@ from PySide6.QtWidgets import QFrame, QLabel, QTabWidget, QWidget
 
 from viewer.analysis import advice
 from viewer.core.model import Report
-from viewer.qt import advice_view
-from viewer.qt.advice_view import AdviceView, estimate_text
-from viewer.qt.stalls_view import StallsView
-from viewer.qt.style import Style
+from viewer.qt.kit.style import Style
+from viewer.qt.views.advice import advice_view
+from viewer.qt.views.advice.advice_view import AdviceView, estimate_text
+from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report
 from viewer.readers.extras import read_extras
 
@@ -136,7 +136,7 @@ def test_projector_mode_is_larger(qtbot) -> None:
 def test_in_the_window_a_link_jumps_to_our_tab(qtbot, tmp_path) -> None:
     from PySide6.QtCore import QSettings
 
-    from viewer.qt.main_window import MainWindow, default_tabs
+    from viewer.qt.shell.main_window import MainWindow, default_tabs
 
     window = MainWindow(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
                         tabs=default_tabs())

@@ -20,10 +20,10 @@ from tests.hostile_disk import FULL, fill_after, full_at_fsync, small_disk
 from viewer.capture import provenance
 from viewer.capture.client import Route, choose_route, explain
 from viewer.capture.events import PERMISSION
-from viewer.qt import capture_dialog, capture_run
-from viewer.qt.capture_dialog import CaptureDialog, open_capture
-from viewer.qt.keys_dialog import key_rows
-from viewer.qt.main_window import MainWindow, default_tabs
+from viewer.qt.capture import capture_dialog, capture_run
+from viewer.qt.capture.capture_dialog import CaptureDialog, open_capture
+from viewer.qt.shell.keys_dialog import key_rows
+from viewer.qt.shell.main_window import MainWindow, default_tabs
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKES = Path(__file__).resolve().parent / "fakes"

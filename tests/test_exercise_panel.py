@@ -16,12 +16,12 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 from tests.conftest import open_shipped
 from viewer.capture import probe
 from viewer.lesson import exercise
-from viewer.qt.exercise_panel import ExercisePanel
-from viewer.qt.keys_dialog import key_rows
-from viewer.qt.main_window import MainWindow
-from viewer.qt.memory_tab import MemoryChartView
-from viewer.qt.row_pick import RowLabel
-from viewer.qt.value_bar import ValueBar
+from viewer.qt.kit.row_pick import RowLabel
+from viewer.qt.kit.value_bar import ValueBar
+from viewer.qt.lesson.exercise_panel import ExercisePanel
+from viewer.qt.shell.keys_dialog import key_rows
+from viewer.qt.shell.main_window import MainWindow
+from viewer.qt.views.memory.memory_tab import MemoryChartView
 
 DAY42 = exercise.load_exercise()
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from tests.many_kernels import BASIC, build
 from viewer.analysis.time_by_kernel import DURATION
 from viewer.core.model import Kernel, Report
-from viewer.qt.kernel_groups import GROUP_COLUMNS, GROUP_FILE_COLUMN, group_rows
-from viewer.qt.kernel_list import KernelList, kernel_entries
+from viewer.qt.kernel_list.kernel_groups import GROUP_COLUMNS, GROUP_FILE_COLUMN, group_rows
+from viewer.qt.kernel_list.kernel_list import KernelList, kernel_entries
 from viewer.readers import read_report
 
 

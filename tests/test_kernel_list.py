@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from viewer.core.model import Kernel, Report
-from viewer.qt.kernel_list import (
+from viewer.qt.kernel_list.kernel_list import (
     COLUMNS,
     KernelList,
     KernelTableModel,

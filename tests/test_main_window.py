@@ -21,10 +21,10 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox, QScrollArea
 
-from viewer.qt import exporting
-from viewer.qt.main_window import MainWindow, default_tabs
-from viewer.qt.opening import REPORT_FILTER
-from viewer.qt.recent import KEY, LIMIT, RecentFiles
+from viewer.qt.shell import exporting
+from viewer.qt.shell.main_window import MainWindow, default_tabs
+from viewer.qt.shell.opening import REPORT_FILTER
+from viewer.qt.shell.recent import KEY, LIMIT, RecentFiles
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 NAIVE = CORPUS / "h200" / "numba-naive.ncu-rep"
@@ -542,7 +542,7 @@ def test_the_status_bar_states_the_current_tabs_thresholds(pair_window) -> None:
 
 
 def test_no_arguments_open_the_shipped_comparison_when_it_is_there(monkeypatch, tmp_path) -> None:
-    from viewer.qt import app
+    from viewer.qt.shell import app
 
     shipped = [tmp_path / "naive.ncu-rep", tmp_path / "tiled.ncu-rep"]
     monkeypatch.setattr("viewer.core.shipped.comparison", lambda: shipped)

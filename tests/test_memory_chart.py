@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from viewer.analysis import chart_layout as cl
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
-from viewer.qt.memory_chart_item import MemoryChartItem
-from viewer.qt.memory_tab import MemoryChartView
-from viewer.qt.style import Style
+from viewer.qt.kit.style import Style
+from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
+from viewer.qt.views.memory.memory_tab import MemoryChartView
 from viewer.readers import read_report
 
 H200 = Path(__file__).parent / "data" / "corpus" / "h200"

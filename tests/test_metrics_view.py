@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QMessageBox
 from viewer.analysis import metric_table
 from viewer.analysis.metric_table import MetricDiff
 from viewer.core.model import Report
-from viewer.qt.metrics_view import NO_DESCRIPTIONS, MetricsView
-from viewer.qt.style import Style
+from viewer.qt.kit.style import Style
+from viewer.qt.views.metrics.metrics_view import NO_DESCRIPTIONS, MetricsView
 from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parent.parent

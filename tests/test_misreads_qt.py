@@ -18,12 +18,12 @@ from viewer.analysis.timing import DeviceCheck
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads, misreads, profiled_duration_note
-from viewer.qt.compare_line import CompareLine, first_sentence
-from viewer.qt.kernel_list import kernel_entries
-from viewer.qt.main_window import MainWindow
-from viewer.qt.sol_tab import SpeedOfLightTab
-from viewer.qt.style import Style
-from viewer.qt.value_bar import ValueBar
+from viewer.qt.kernel_list.kernel_list import kernel_entries
+from viewer.qt.kit.style import Style
+from viewer.qt.kit.value_bar import ValueBar
+from viewer.qt.shell.compare_line import CompareLine, first_sentence
+from viewer.qt.shell.main_window import MainWindow
+from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.readers import read_report
 
 PUBLIC = Path(__file__).parent / "data" / "corpus" / "ncu-public"

@@ -12,10 +12,10 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 from tests.test_occupancy_curves import with_curves
 from viewer.analysis import occupancy_curves as oc
 from viewer.core.model import Report
-from viewer.qt.lesson_hooks import report_of
-from viewer.qt.occupancy_tab import STALLS_TITLE, OccupancyTab
-from viewer.qt.occupancy_whatif import CurveChart, setting_words
-from viewer.qt.style import Style
+from viewer.qt.kit.style import Style
+from viewer.qt.lesson.lesson_hooks import report_of
+from viewer.qt.views.occupancy.occupancy_tab import STALLS_TITLE, OccupancyTab
+from viewer.qt.views.occupancy.occupancy_whatif import CurveChart, setting_words
 from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parent.parent

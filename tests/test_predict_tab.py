@@ -14,10 +14,10 @@ from tests.conftest import open_shipped
 from viewer.core import shipped
 from viewer.core.model import Kernel
 from viewer.lesson.reveal import Guess, SpeedGuess, reveal, speed
-from viewer.qt import predict_text
-from viewer.qt.main_window import MainWindow
-from viewer.qt.predict_tab import ORDER, PredictTab
-from viewer.qt.style import Style
+from viewer.qt.kit.style import Style
+from viewer.qt.lesson import predict_text
+from viewer.qt.lesson.predict_tab import ORDER, PredictTab
+from viewer.qt.shell.main_window import MainWindow
 from viewer.readers import read_report
 
 NAMES = ["matmul_naive", "matmul_tiled"]

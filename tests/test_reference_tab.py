@@ -12,8 +12,8 @@ from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel
 from viewer.lesson import reference
-from viewer.qt.reference_tab import MOVED, NEEDS_PAIR, ReferenceTab, breakable
-from viewer.qt.style import Style
+from viewer.qt.kit.style import Style
+from viewer.qt.lesson.reference_tab import MOVED, NEEDS_PAIR, ReferenceTab, breakable
 from viewer.readers import read_report
 
 NAMES = ["matmul_naive", "matmul_tiled"]

@@ -15,10 +15,10 @@ from tests.test_roofline import with_roofline_metrics
 from viewer.analysis import roofline
 from viewer.core import formatting as fmt
 from viewer.core.model import Report
-from viewer.qt.analysis_views import analysis_views
-from viewer.qt.roofline_chart import TERA, RooflineChart
-from viewer.qt.roofline_view import RooflineView
-from viewer.qt.style import Style
+from viewer.qt.kit.style import Style
+from viewer.qt.shell.analysis_views import analysis_views
+from viewer.qt.views.roofline.roofline_chart import TERA, RooflineChart
+from viewer.qt.views.roofline.roofline_view import RooflineView
 from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parent.parent

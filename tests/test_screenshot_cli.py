@@ -48,7 +48,7 @@ def corners(image) -> set[str]:
 
 @pytest.mark.slow
 def test_a_desk_screenshot_is_1280_by_800_with_its_menu_and_status_line(tmp_path) -> None:
-    from viewer.qt.style import Style
+    from viewer.qt.kit.style import Style
 
     out = tmp_path / "memory.png"
     result = viewer(tmp_path, "--screenshot", out, "--tab", "memory", NAIVE, TILED)
@@ -65,7 +65,7 @@ def test_a_desk_screenshot_is_1280_by_800_with_its_menu_and_status_line(tmp_path
 
 @pytest.mark.slow
 def test_a_projector_screenshot_is_1920_by_1080_without_menu_or_status_line(tmp_path) -> None:
-    from viewer.qt.style import Style
+    from viewer.qt.kit.style import Style
 
     out = tmp_path / "projector.png"
     result = viewer(tmp_path, "--screenshot", out, "--projector", "--tab", "occupancy", NAIVE,
@@ -80,8 +80,8 @@ def test_a_projector_screenshot_is_1920_by_1080_without_menu_or_status_line(tmp_
 
 @pytest.mark.slow
 def test_a_bad_file_beside_a_good_one_is_refused_in_the_banner(tmp_path) -> None:
-    from viewer.qt.banner import BACKGROUND
-    from viewer.qt.style import Style
+    from viewer.qt.kit.banner import BACKGROUND
+    from viewer.qt.kit.style import Style
 
     bad = tmp_path / "bad.ncu-rep"
     bad.write_bytes(b"")
@@ -131,7 +131,7 @@ def colour_counts(path: Path) -> dict[str, int]:
 def test_every_tab_renders_its_reading(tmp_path, tab: str, colour: str, projector: bool) -> None:
     """Each tab's picture carries what only that tab draws: the compute bars, the shared-load
     arrow of the tiled kernel, the highlighted binding limit."""
-    from viewer.qt.style import Style
+    from viewer.qt.kit.style import Style
 
     out = tmp_path / f"{tab}.png"
     args = ["--screenshot", out, "--tab", tab, NAIVE, TILED]
@@ -150,7 +150,7 @@ def test_a_failure_while_showing_the_files_ends_a_screenshot(tmp_path):
     """An exception in a slot: Qt prints it and waits on; a screenshot says so and exits 1."""
     out = tmp_path / "never.png"
     code = ("import sys\n"
-            "from viewer.qt import main_window\n"
+            "from viewer.qt.shell import main_window\n"
             "def boom(*args):\n"
             "    raise RuntimeError('planted failure')\n"
             "main_window.MainWindow._show_loaded = boom\n"
@@ -198,7 +198,7 @@ def test_a_link_that_appears_while_rendering_is_not_written_through(tmp_path) ->
     out, elsewhere = folder / "out.png", tmp_path / "elsewhere.png"
     elsewhere.write_bytes(b"precious")
     code = ("import os, sys\n"
-            "from viewer.qt import main_window\n"
+            "from viewer.qt.shell import main_window\n"
             "grab = main_window.MainWindow.grab\n"
             "def planted(self, *args):\n"
             f"    if not os.path.lexists({str(out)!r}):\n"

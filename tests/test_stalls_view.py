@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QLabel
 
 from viewer.analysis import stalls
 from viewer.core.model import Kernel, Report
-from viewer.qt.stalls_view import StallsView, change_text, stall_text, value_text
-from viewer.qt.style import Style
-from viewer.qt.value_bar import ValueBar
+from viewer.qt.kit.style import Style
+from viewer.qt.kit.value_bar import ValueBar
+from viewer.qt.views.stalls.stalls_view import StallsView, change_text, stall_text, value_text
 from viewer.readers import read_metrics, read_report
 
 ROOT = Path(__file__).resolve().parent.parent

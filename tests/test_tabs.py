@@ -16,12 +16,12 @@ from PySide6.QtWidgets import QLabel, QWidget
 from viewer.analysis import reading
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
-from viewer.qt.memory_tab import MemoryTab
-from viewer.qt.occupancy_tab import OccupancyTab
-from viewer.qt.reading_tab import NOTHING_SELECTED, ReadingTab
-from viewer.qt.sol_tab import SpeedOfLightTab
-from viewer.qt.style import Style
-from viewer.qt.value_bar import ValueBar
+from viewer.qt.kit.reading_tab import NOTHING_SELECTED, ReadingTab
+from viewer.qt.kit.style import Style
+from viewer.qt.kit.value_bar import ValueBar
+from viewer.qt.views.memory.memory_tab import MemoryTab
+from viewer.qt.views.occupancy.occupancy_tab import OccupancyTab
+from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.readers import read_report
 
 CORPUS = Path(__file__).parent / "data" / "corpus"

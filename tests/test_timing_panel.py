@@ -29,8 +29,8 @@ from viewer.analysis.timing import (
 from viewer.core.formatting import milliseconds as ms_text
 from viewer.core.jobs import Job
 from viewer.kernels.runner import KernelTiming, TimingResult
-from viewer.qt.style import Style
-from viewer.qt.timing_panel import TimingPanel
+from viewer.qt.kit.style import Style
+from viewer.qt.views.timing.timing_panel import TimingPanel
 
 # Measured on an NVIDIA H200 by viewer.kernels.runner.time_kernels(512, Job()) (the JSON of
 # `python -m viewer.kernels time --dim 512 --json`), rounded to the nanosecond.

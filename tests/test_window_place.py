@@ -1,5 +1,5 @@
-"""Where the window opens (viewer.qt.window_place): sized from the screen's available geometry,
-so a 1366x768 laptop shows the whole window and its status line; the user's size and place
+"""Where the window opens (viewer.qt.shell.window_place): sized from the screen's available
+geometry, so a 1366x768 laptop shows the whole window and its status line; the user's size and place
 remembered, and restored only where they fit the screen of the day.
 
 The offscreen platform's screen is set by a JSON file (`offscreen:configfile=...`); its
@@ -19,9 +19,9 @@ import pytest
 from PySide6.QtCore import QRect, QSettings, QSize
 from PySide6.QtGui import QImage
 
-from viewer.qt import window_place
-from viewer.qt.main_window import MainWindow, default_tabs
-from viewer.qt.window_place import DESK_SIZE, FRAME, first_geometry, fits, place
+from viewer.qt.shell import window_place
+from viewer.qt.shell.main_window import MainWindow, default_tabs
+from viewer.qt.shell.window_place import DESK_SIZE, FRAME, first_geometry, fits, place
 
 ROOT = Path(__file__).resolve().parent.parent
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
@@ -118,8 +118,8 @@ OPEN_ON_SCREEN = textwrap.dedent("""
     from pathlib import Path
     from PySide6.QtCore import QTimer
     from PySide6.QtGui import QColor, QImage, QPainter
-    from viewer.qt import app as qt_app
-    from viewer.qt.main_window import MainWindow
+    from viewer.qt.shell import app as qt_app
+    from viewer.qt.shell.main_window import MainWindow
 
     out, files = Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]]
     application = qt_app.application()

@@ -1,4 +1,4 @@
-"""viewer.qt.workers: results on the GUI thread, stale ones dropped, every failure one line."""
+"""viewer.qt.kit.workers: results on the GUI thread, stale ones dropped, every failure one line."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from viewer.core.jobs import Job, one_line
 from viewer.core.model import ReportError
-from viewer.qt.workers import Worker
+from viewer.qt.kit.workers import Worker
 from viewer.readers import read_report
 
 H200 = Path(__file__).parent / "data" / "corpus" / "h200"
@@ -205,7 +205,7 @@ GC_SCOPE = textwrap.dedent("""
     import shiboken6
     from PySide6.QtCore import QObject, QTimer
     from PySide6.QtWidgets import QApplication
-    from viewer.qt.workers import Worker
+    from viewer.qt.kit.workers import Worker
 
     app = QApplication([])
     seen = {"before": gc.isenabled()}
@@ -235,7 +235,7 @@ GC_WITHOUT_QUIT = textwrap.dedent("""
     import gc
     import shiboken6
     from PySide6.QtWidgets import QApplication
-    from viewer.qt.workers import Worker
+    from viewer.qt.kit.workers import Worker
 
     app = QApplication([])
     worker = Worker()

@@ -30,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ncu-reader: {problem}", file=sys.stderr)
         print("The reading-order summary instead:\n", file=sys.stderr)
         return cli.summarize(args.files or shipped.comparison())
-    from viewer.qt.app import run
+    from viewer.qt.shell.app import run
 
     return run(args)
 

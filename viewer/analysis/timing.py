@@ -1,6 +1,7 @@
 """The timing run's plain side: which sizes, whether there is a GPU, and the words shown.
 
-The panel in viewer/qt/timing_panel.py runs these off the GUI thread and displays what they say.
+The panel in viewer/qt/views/timing/timing_panel.py runs these off the GUI thread and displays what
+they say.
 """
 
 from __future__ import annotations

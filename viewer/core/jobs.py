@@ -2,8 +2,8 @@
 
 Kernel timing, report loading and captures are plain functions `run(..., job: Job)` that call
 `job.progress(...)` now and then and stop early (raising `Cancelled`) once `job.cancelled` is set.
-viewer/qt/workers.py gives them a Job whose progress goes to the GUI thread; the terminal gives them
-`Job()`, which only remembers the last message.
+viewer/qt/kit/workers.py gives them a Job whose progress goes to the GUI thread; the terminal gives
+them `Job()`, which only remembers the last message.
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Capture in the window: the dialog and the run behind it."""

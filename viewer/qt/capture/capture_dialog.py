@@ -1,0 +1,299 @@
+"""The Capture dialog: which kernel, what size, which section set, which clocks; then progress,
+Cancel, and one line when it fails.
+
+The route (viewer.capture.client.choose_route) is said in a sentence at the top; without one the
+sentence says why and Capture stays disabled. The run itself is
+viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open_capture` opens the
+new reports beside what is on screen. Enter starts, Esc cancels a run (or closes the dialog when
+nothing runs).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QValidator
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.capture.client import Request, Route, choose_route
+from viewer.capture.helper import CLOCKS, DIM_MAX, DIM_MIN, SETS, TARGETS, TILE
+from viewer.qt.capture.capture_run import CaptureRun
+from viewer.qt.kit.style import Style
+
+if TYPE_CHECKING:
+    from viewer.qt.shell.main_window import MainWindow
+
+DEFAULT_DIM = 512
+DESK_WIDTH, PROJECTOR_WIDTH = 600, 960  # the projector's fits a 1024-wide screen
+SHORTCUT = "Ctrl+Shift+C"
+
+ROUTE_TEXT = {
+    "direct": "Runs ncu as you: this driver lets every user read counters.",
+    "pkexec": "Asks for an administrator's password (pkexec), then runs ncu as root.",
+}
+KERNELS = {"naive": ("naive",), "tiled": ("tiled",), "both (one report each)": TARGETS}
+CLOCK_TEXT = ("base locks the GPU's clocks at their base value, so two captures compare; "
+              "none leaves them alone, for machines that refuse to lock them.")
+
+
+class TileSpinBox(QSpinBox):
+    """N for an N x N matmul: DIM_MIN..DIM_MAX in steps of the tile; other values are corrected
+    to the nearest multiple of the tile when the box loses focus."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(DIM_MIN, DIM_MAX)
+        self.setSingleStep(TILE)
+        self.setValue(DEFAULT_DIM)
+        self.setCorrectionMode(QSpinBox.CorrectionMode.CorrectToNearestValue)
+
+    def validate(self, text: str, pos: int) -> object:
+        state, text, pos = super().validate(text, pos)
+        if state == QValidator.State.Acceptable and int(text) % TILE:
+            state = QValidator.State.Intermediate
+        return state, text, pos
+
+    def fixup(self, text: str) -> str:
+        digits = "".join(c for c in text if c.isdigit())
+        value = round(int(digits or DEFAULT_DIM) / TILE) * TILE
+        return str(min(DIM_MAX, max(DIM_MIN, value)))
+
+
+def route_sentence(route: Route) -> str:
+    """The route in a sentence; root running the installed helper (a direct route with no
+    interpreter before it) and no route at all are said in the client's own words."""
+    if route.kind == "direct" and not route.prefix:
+        return route.reason
+    return ROUTE_TEXT.get(route.kind) or route.reason
+
+
+class CaptureDialog(QDialog):
+    """Choose and run a capture. `captured(paths)` carries the new reports, naive first."""
+
+    captured = Signal(list)
+
+    def __init__(self, route: Route, style: Style | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Capture - ncu-reader")
+        self.setModal(True)
+        self.route = route
+        self.message = ""
+        self.run = CaptureRun(route, self)
+
+        self.route_text = QLabel(route_sentence(route), self)
+        self.route_text.setObjectName("route")
+        self.route_text.setWordWrap(True)
+        self.kernel = QComboBox(self)
+        self.kernel.addItems(list(KERNELS))
+        self.dim = TileSpinBox(self)
+        self.set_box = QComboBox(self)
+        self.set_box.addItems(list(SETS))
+        self.set_box.setCurrentText("full")
+        self.clock = QComboBox(self)
+        self.clock.addItems(list(CLOCKS))
+        self.clock.setCurrentText("base")
+        self.clock_text = QLabel(CLOCK_TEXT, self)
+        self.clock_text.setObjectName("clock_text")
+        self.clock_text.setWordWrap(True)
+        self.form = form = QFormLayout()
+        form.addRow("&Kernel", self.kernel)
+        form.addRow("&Size N (N x N)", self.dim)
+        form.addRow("Section s&et", self.set_box)
+        form.addRow("C&lock control", self.clock)
+        form.addRow("", self.clock_text)
+
+        self.stage = QLabel("", self)
+        self.stage.setObjectName("stage")
+        self.stage.setWordWrap(True)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.error = QLabel("", self)
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons = QDialogButtonBox(self)
+        self.capture_button = QPushButton("Capture", self)
+        self.capture_button.setDefault(True)
+        self.close_button = QPushButton("Close", self)
+        self.close_button.setAutoDefault(False)
+        self.buttons.addButton(self.capture_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.RejectRole)
+        self.capture_button.clicked.connect(self.start)
+        self.close_button.clicked.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.route_text)
+        layout.addLayout(form)
+        layout.addWidget(self.stage)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.error)
+        layout.addStretch(1)
+        layout.addWidget(self.buttons)
+
+        self.run.stage.connect(self.stage.setText)
+        self.run.progress.connect(lambda f: self.progress.setValue(round(f * 1000)))
+        self.run.succeeded.connect(self._succeeded)
+        self.run.failed.connect(self._failed)
+        self.run.cancelled.connect(self._cancelled)
+        self.run.running_changed.connect(self._update)
+        self._update()
+        self.set_style(style or Style())
+
+    # ------------------------------------------------------------------ what is asked
+
+    @property
+    def can_capture(self) -> bool:
+        return self.route.kind != "none" and not self.run.running
+
+    def requests(self) -> list[Request]:
+        """One request per kernel chosen, naive first."""
+        return [Request(target, self.dim.value(), self.set_box.currentText(),
+                        self.clock.currentText()) for target in KERNELS[self.kernel.currentText()]]
+
+    def start(self) -> None:
+        """Validate and start the capture (Enter)."""
+        if not self.can_capture:
+            return
+        self.dim.interpretText()
+        requests = self.requests()
+        try:
+            for request in requests:
+                request.validate()
+        except ValueError as exc:
+            self._failed(" ".join(str(exc).split()))
+            return
+        self.message = ""
+        self.error.hide()
+        self.progress.setValue(0)
+        self.run.start(requests)
+
+    def cancel(self) -> None:
+        self.run.cancel()
+
+    def shutdown(self) -> None:
+        """Stop a run now (the window is closing)."""
+        self.run.shutdown()
+
+    # ------------------------------------------------------------------ outcomes
+
+    def _succeeded(self, paths: list[Path]) -> None:
+        self.stage.setText("Captured: " + ", ".join(p.name for p in paths))
+        self.captured.emit(list(paths))
+        self.accept()
+
+    def _failed(self, message: str) -> None:
+        self.message = message
+        print(f"ncu-reader: {message}", file=sys.stderr)
+        self.error.setText(message)
+        self.error.show()
+        self.stage.setText("")
+
+    def _cancelled(self) -> None:
+        self.progress.setValue(0)
+
+    def _update(self, *_args: object) -> None:
+        running = self.run.running
+        self.capture_button.setEnabled(self.can_capture)
+        self.close_button.setText("Cancel" if running else "Close")
+        for box in (self.kernel, self.dim, self.set_box, self.clock):
+            box.setEnabled(not running and self.route.kind != "none")
+        self.progress.setVisible(running)
+        self.stage.setVisible(running or bool(self.stage.text()))
+        self.error.setVisible(bool(self.message) and not running)
+        self._fit()
+
+    # ------------------------------------------------------------------ look and keys
+
+    def set_style(self, style: Style) -> None:
+        """Desk or projector scale: the window's own Style."""
+        c = style.colors
+        self.setFont(style.font("body"))
+        # Fonts of single labels go in the sheet too: a label's own setFont does not survive a
+        # style sheet that matches it.
+        self.setStyleSheet(
+            f"QDialog {{ background: {c.background}; }} QLabel {{ color: {c.text}; }}"
+            f" QPushButton {{ padding: {style.px(4)}px {style.px(14)}px; }}"
+            f" #route {{ font-weight: bold; }}"
+            f" #clock_text {{ color: {c.secondary}; font-size: {style.points('small')}pt; }}"
+            f" #error {{ color: {c.warning}; font-weight: bold; }}")
+        margin = style.px(14)
+        self.layout().setContentsMargins(margin, margin, margin, margin)
+        self.layout().setSpacing(style.px(8))
+        self.form.setHorizontalSpacing(style.px(12))
+        self.form.setVerticalSpacing(style.px(6))
+        self.setMinimumWidth(PROJECTOR_WIDTH if style.projector else DESK_WIDTH)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow to show every wrapped line (a long error, the route's reason)."""
+        self.layout().activate()
+        height = self.heightForWidth(max(self.width(), self.minimumWidth()))
+        if height > self.height():
+            self.resize(max(self.width(), self.minimumWidth()), height)
+
+    def reject(self) -> None:
+        """Esc or Cancel: stop a run; with none running, close."""
+        if self.run.running:
+            self.cancel()
+        else:
+            super().reject()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.run.running:
+            self.cancel()
+            event.ignore()
+            return
+        super().closeEvent(event)
+
+
+# ---------------------------------------------------------------------- the window's side
+
+
+def comparison_paths(on_screen: Path | None, captured: Sequence[Path]) -> list[Path]:
+    """What opens after a capture: one kernel captured compares what is on screen (A) with the
+    capture (B); both kernels compare the naive capture (A) with the tiled one (B)."""
+    if len(captured) == 1 and on_screen is not None:
+        return [on_screen, captured[0]]
+    return list(captured)
+
+
+def on_screen_path(window: MainWindow) -> Path | None:
+    """The file of the kernel shown first (A), or None."""
+    return Path(window.picks[0].source) if window.picks else None
+
+
+def open_capture(window: MainWindow, route: Route | None = None) -> CaptureDialog:
+    """Open the Capture dialog over `window`; on success the window compares the new reports."""
+    for old in window.findChildren(CaptureDialog):
+        if old.isVisible():
+            old.raise_()
+            old.activateWindow()
+            return old
+    dialog = CaptureDialog(route or choose_route(), window.tab_style, window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.captured.connect(
+        lambda paths: window.open_paths(comparison_paths(on_screen_path(window), paths)))
+    dialog.show()
+    return dialog
+
+
+def shutdown_captures(window: QWidget) -> None:
+    """Stop every capture still running under `window` (its close event)."""
+    for dialog in window.findChildren(CaptureDialog):
+        dialog.shutdown()

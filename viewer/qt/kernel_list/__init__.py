@@ -1,0 +1,1 @@
+"""The kernel list: its dock, its table, grouping by name."""

@@ -1,0 +1,166 @@
+"""Time by kernel: the kernel list grouped by kernel name, the largest total duration first.
+
+Each row is one name (per file, when several are open): its launches, total and mean duration
+and share of its report's kernel time (viewer.analysis.time_by_kernel.group_by_name, vectorised: ten
+thousand kernels group in milliseconds on the GUI thread). Picking a group picks its longest
+launch; Ctrl+click a second group to compare the two longest launches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from viewer.analysis.time_by_kernel import KernelGroup, group_by_name
+from viewer.core import formatting as fmt
+
+if TYPE_CHECKING:
+    from viewer.qt.kernel_list.kernel_table import KernelEntry
+
+GROUP_COLUMNS = ("Kernel", "Launches", "Total", "Mean", "Share", "File")
+GROUP_FILE_COLUMN = 5
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """One group of one report, its cells, and the entry of its longest launch (None when no
+    launch has a duration)."""
+
+    group: KernelGroup
+    file_name: str
+    longest: KernelEntry | None
+    cells: tuple[str, ...]
+    search: str
+
+
+def group_rows(entries: Sequence[KernelEntry]) -> list[GroupRow]:
+    """`entries` grouped by kernel name, each report on its own, the largest total first."""
+    by_report: dict[int, list[KernelEntry]] = {}
+    for entry in entries:
+        by_report.setdefault(entry.report_index, []).append(entry)
+    rows: list[GroupRow] = []
+    for members in by_report.values():
+        by_index = {e.kernel.index: e for e in members}
+        for group in group_by_name([e.kernel for e in members]):
+            longest = by_index.get(group.longest) if group.longest is not None else None
+            cells = (group.name, f"{group.launches:,}", fmt.duration(group.total_ns),
+                     fmt.duration(group.mean_ns), fmt.percent(group.share_pct),
+                     members[0].file_name)
+            rows.append(GroupRow(group, members[0].file_name, longest, cells,
+                                 " ".join((group.name, members[0].file_name)).lower()))
+    rows.sort(key=lambda r: (r.group.total_ns is None, -(r.group.total_ns or 0.0)))
+    return rows
+
+
+class GroupModel(QAbstractTableModel):
+    """Group rows, filtered on every word of a text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._all: list[GroupRow] = []
+        self._shown: list[GroupRow] = []
+        self._words: tuple[str, ...] = ()
+
+    def set_rows(self, rows: Sequence[GroupRow]) -> None:
+        self.beginResetModel()
+        self._all = list(rows)
+        self._shown = self._filtered()
+        self.endResetModel()
+
+    def set_filter_text(self, text: str) -> None:
+        words = tuple(text.lower().split())
+        if words == self._words:
+            return
+        self.beginResetModel()
+        self._words = words
+        self._shown = self._filtered()
+        self.endResetModel()
+
+    def _filtered(self) -> list[GroupRow]:
+        return [r for r in self._all if all(w in r.search for w in self._words)]
+
+    def row(self, number: int) -> GroupRow:
+        return self._shown[number]
+
+    def rows(self) -> list[GroupRow]:
+        return list(self._shown)
+
+    def total(self) -> int:
+        return len(self._all)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._shown)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(GROUP_COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        row = self._shown[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.cells[index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            right = 0 < index.column() < GROUP_FILE_COLUMN
+            flag = Qt.AlignmentFlag.AlignRight if right else Qt.AlignmentFlag.AlignLeft
+            return int(flag | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            longest = row.longest.kernel.label if row.longest else "no timed launch"
+            return f"{row.group.name}: {row.group.launches:,} launches; picks {longest}"
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return GROUP_COLUMNS[section]
+        return None
+
+
+class GroupView(QTableView):
+    """The groups table; `picked` carries the longest launches of the one or two groups
+    selected (most recent last)."""
+
+    picked = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.groups = GroupModel(self)
+        self.setModel(self.groups)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().hide()
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().setStretchLastSection(True)
+        self._order: list[int] = []
+        self.selectionModel().selectionChanged.connect(self._on_selection)
+
+    def set_rows(self, rows: Sequence[GroupRow], several_files: bool) -> None:
+        self._order = []
+        self.groups.set_rows(rows)
+        self.setColumnHidden(GROUP_FILE_COLUMN, not several_files)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Widths from the header and the first rows; the name at most 28 characters."""
+        metrics = self.fontMetrics()
+        sample = self.groups.rows()[:100]
+        for column, title in enumerate(GROUP_COLUMNS[:-1]):
+            widest = max([metrics.horizontalAdvance(title) + 24]
+                         + [metrics.horizontalAdvance(r.cells[column]) + 12 for r in sample])
+            self.horizontalHeader().resizeSection(
+                column, min(widest, 28 * metrics.averageCharWidth()))
+
+    def _on_selection(self, *_args: object) -> None:
+        selected = sorted(i.row() for i in self.selectionModel().selectedRows())
+        self._order = [r for r in self._order if r in selected] + [
+            r for r in selected if r not in self._order]
+        picks = [self.groups.row(r).longest for r in self._order[-2:]]
+        chosen = [p for p in picks if p is not None]
+        if chosen:
+            self.picked.emit(chosen)

@@ -1,0 +1,292 @@
+"""The kernel list: every kernel of the open reports, searchable and sortable, pick one or two;
+or grouped by kernel name, where the time goes (viewer.qt.kernel_list.kernel_groups).
+
+The rows, model and filter live in viewer.qt.kernel_list.kernel_table (re-exported here): cells and
+sort keys made once, off the GUI thread, so ten thousand kernels stay smooth.
+
+Picking: select one row to read one kernel, two rows (Ctrl/Shift+click) to compare them; the
+first picked is A. Selecting a third drops the oldest pick, so the selection always shows what is
+compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.core.names import distinct_names
+from viewer.qt.kernel_list.kernel_groups import GroupView, group_rows
+from viewer.qt.kernel_list.kernel_table import (
+    COLUMNS,
+    FILE_COLUMN,
+    NUMERIC_COLUMNS,
+    Index,
+    KernelEntry,
+    KernelFilterProxy,
+    KernelTableModel,
+    SortKey,
+    kernel_entries,
+    kernel_entry,
+)
+
+__all__ = ["COLUMNS", "FILE_COLUMN", "NUMERIC_COLUMNS", "Index", "KernelEntry",
+           "KernelFilterProxy", "KernelList", "KernelTableModel", "SortKey", "compare_names",
+           "kernel_entries", "kernel_entry"]
+
+
+def compare_names(entries: Sequence[KernelEntry]) -> list[str]:
+    """Short names for the picked kernels: function names, else file stems, else '#3 name'
+    (lettered (A), (B) when even those repeat)."""
+    return distinct_names([e.kernel.name for e in entries],
+                          [e.file_name.rsplit(".", 1)[0] for e in entries],
+                          [e.kernel.label for e in entries])
+
+
+class KernelList(QWidget):
+    """Filter box, table and count; `picked` carries the one or two entries picked, A first."""
+
+    picked = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.filter_box = QLineEdit(self)
+        self.filter_box.setPlaceholderText("Filter kernels: name, file, verdict  (Ctrl+F)")
+        self.filter_box.setClearButtonEnabled(True)
+        self.model = KernelTableModel(self)
+        self.proxy = KernelFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.view = QTableView(self)
+        self.view.setModel(self.proxy)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setAlternatingRowColors(True)
+        self.view.setWordWrap(False)
+        self.view.setCornerButtonEnabled(False)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.view.setSortingEnabled(True)
+        self.count_label = QLabel(self)
+        self.hint = QLabel(self)
+        self.hint.setWordWrap(True)
+        self.group_box = QCheckBox("Group by name (G): where the time goes", self)
+        self.group_view = GroupView(self)
+        self.group_view.hide()
+        self.group_action = QAction("Group by name", self)
+        self.group_action.setShortcut("G")
+        self.group_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.group_action.triggered.connect(self.toggle_grouped)
+        for table in (self.view, self.group_view):
+            table.addAction(self.group_action)
+        self._groups_stale = True
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.filter_box)
+        layout.addWidget(self.group_box)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.group_view, 1)
+        layout.addWidget(self.count_label)
+        layout.addWidget(self.hint)
+
+        self._picks: list[KernelEntry] = []
+        self._syncing = False
+        self.filter_box.textChanged.connect(self.set_filter_text)
+        self.view.selectionModel().selectionChanged.connect(self._on_selection)
+        self.group_box.toggled.connect(self.set_grouped)
+        self.group_view.picked.connect(self._pick_group)
+        self._apply_metrics()
+        self._update_count()
+
+    # ---------------------------------------------------------------- content
+
+    def set_entries(self, entries: Sequence[KernelEntry],
+                    picks: Sequence[KernelEntry] = ()) -> None:
+        """Show `entries`; select `picks` (no `picked` signal: the caller already knows)."""
+        self._syncing = True
+        try:
+            self.model.set_entries(entries)
+        finally:
+            self._syncing = False
+        self.view.setColumnHidden(FILE_COLUMN, len({e.source for e in entries}) <= 1)
+        self._fit_columns(entries)
+        self._groups_stale = True
+        if self.grouped:
+            self._show_groups()
+        self.set_picks(picks)
+        self._update_count()
+
+    # ---------------------------------------------------------------- grouping
+
+    @property
+    def grouped(self) -> bool:
+        return self.group_box.isChecked()
+
+    def toggle_grouped(self) -> None:
+        self.set_grouped(not self.grouped)
+
+    def set_grouped(self, on: bool) -> None:
+        """Show the kernels grouped by name (launches, total, mean, share) or one a row."""
+        if self.group_box.isChecked() != on:
+            self.group_box.setChecked(on)  # comes back here through toggled
+            return
+        focused = self.view.hasFocus() or self.group_view.hasFocus()
+        if on:
+            self._show_groups()
+        self.group_view.setVisible(on)
+        self.view.setVisible(not on)
+        if not on:
+            self._select_picks()
+        if focused:
+            (self.group_view if on else self.view).setFocus()
+        self._update_count()
+
+    def _show_groups(self) -> None:
+        if self._groups_stale:
+            entries = self.model.entries()
+            self.group_view.set_rows(group_rows(entries),
+                                     len({e.source for e in entries}) > 1)
+            self._groups_stale = False
+        self.group_view.groups.set_filter_text(self.filter_box.text())
+
+    def _pick_group(self, longest: list[KernelEntry]) -> None:
+        """A group picked: read its longest launch (two groups: compare theirs)."""
+        if [id(e) for e in longest] == [id(e) for e in self._picks]:
+            return
+        self._picks = list(longest)[-2:]
+        self.picked.emit(list(self._picks))
+
+    def entries(self) -> list[KernelEntry]:
+        return self.model.entries()
+
+    def picks(self) -> list[KernelEntry]:
+        return list(self._picks)
+
+    def set_picks(self, picks: Sequence[KernelEntry]) -> None:
+        """Select `picks` (A first) without emitting `picked`."""
+        self._picks = list(picks)[-2:]
+        self._select_picks()
+
+    def set_filter_text(self, text: str) -> None:
+        if self.filter_box.text() != text:
+            self.filter_box.setText(text)  # comes back here through textChanged
+            return
+        self._syncing = True
+        try:
+            self.proxy.set_filter_text(text)
+        finally:
+            self._syncing = False
+        if self.grouped:
+            self.group_view.groups.set_filter_text(text)
+        self._select_picks()
+        self._update_count()
+
+    def visible_entries(self) -> list[KernelEntry]:
+        """The entries the filter lets through, in the order shown."""
+        rows = (self.proxy.mapToSource(self.proxy.index(r, 0)).row()
+                for r in range(self.proxy.rowCount()))
+        return [self.model.entry(row) for row in rows]
+
+    def focus_filter(self) -> None:
+        self.filter_box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_box.selectAll()
+
+    # ---------------------------------------------------------------- picking
+
+    def _on_selection(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        if self._syncing:
+            return
+        chosen = [self.model.entry(self.proxy.mapToSource(i).row())
+                  for i in self.view.selectionModel().selectedRows()]
+        if not chosen:
+            return
+        ids = {id(e) for e in chosen}
+        kept = [p for p in self._picks if id(p) in ids]
+        kept_ids = {id(p) for p in kept}
+        picks = kept + [e for e in chosen if id(e) not in kept_ids]
+        trimmed = picks[-2:]
+        if [id(p) for p in trimmed] == [id(p) for p in self._picks]:
+            if len(picks) != len(trimmed):
+                self._select_picks()
+            return
+        self._picks = trimmed
+        if len(picks) != len(trimmed):
+            self._select_picks()
+        self.picked.emit(list(self._picks))
+
+    def _select_picks(self) -> None:
+        selection = QItemSelection()
+        current = QModelIndex()
+        for pick in self._picks:
+            row = self.model.row_of(pick)
+            if row is None:
+                continue
+            index = self.proxy.mapFromSource(self.model.index(row, 0))
+            if index.isValid():
+                selection.select(index, index.siblingAtColumn(len(COLUMNS) - 1))
+                current = index
+        model = self.view.selectionModel()
+        self._syncing = True
+        try:
+            model.select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            if current.isValid():
+                model.setCurrentIndex(current, QItemSelectionModel.SelectionFlag.NoUpdate)
+                self.view.scrollTo(current)
+        finally:
+            self._syncing = False
+
+    # ---------------------------------------------------------------- looks
+
+    def _update_count(self) -> None:
+        total, shown = self.model.rowCount(), self.proxy.rowCount()
+        noun = "kernel" if total == 1 else "kernels"
+        text = f"{total:,} {noun}" if shown == total else f"{shown:,} of {total:,} {noun}"
+        if self.grouped:
+            groups = self.group_view.groups
+            names = f"{groups.total():,} names" if groups.rowCount() == groups.total() else \
+                f"{groups.rowCount():,} of {groups.total():,} names"
+            text = f"{names}, {total:,} {noun}"
+        self.count_label.setText(text)
+        self.hint.setText("Click a name to read its longest launch; Ctrl+click a second name to "
+                          "compare." if self.grouped else
+                          "Click a kernel to read it; Ctrl+click a second to compare them.")
+
+    def _apply_metrics(self) -> None:
+        rows = self.view.fontMetrics().height() + 8
+        for table in (self.view, self.group_view):
+            table.verticalHeader().setDefaultSectionSize(rows)
+            table.verticalHeader().setMinimumSectionSize(rows)
+
+    def _fit_columns(self, entries: Sequence[KernelEntry]) -> None:
+        """Widths from the header and a sample of cells (never all ten thousand)."""
+        metrics = self.view.fontMetrics()
+        header = self.view.horizontalHeader()
+        sample = list(entries[:200])
+        pad = 24
+        for column, title in enumerate(COLUMNS[:-1]):
+            widest = max([metrics.horizontalAdvance(title) + pad]
+                         + [metrics.horizontalAdvance(e.cells[column]) + 12 for e in sample])
+            header.resizeSection(column, min(widest, 28 * metrics.averageCharWidth()))
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._apply_metrics()
+            self._fit_columns(self.model.entries()[:200])
+            self.group_view.fit_columns()

@@ -1,0 +1,334 @@
+"""The frame every reading-order tab shares: its question on top, its answer in a scroll area.
+
+A tab shows one kernel, or two side by side (compare mode). Subclasses fill `_build` from
+`self.kernels` and `self.names`; the frame rebuilds the answer whenever the kernels or the style
+change, and `clear()` leaves only the question and a line saying nothing is selected.
+
+Rows are pickable (viewer.qt.kit.row_pick): while `set_picking(True)` (the exercise is open) a click
+or Enter on one emits `row_picked(key)`; `mark_row(key)` frames the row the exercise jumped to.
+The misreads of viewer.lesson.misreads sit under the row they are about (`misread_rows`), with
+any `set_notes` the window adds; `report_of` (set by the window) finds a kernel's report, for the
+misreads only a report shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.core.model import Kernel, Report
+from viewer.core.names import kernel_names
+from viewer.lesson.misreads import Misread, misreads
+from viewer.qt.kit.row_pick import Pickable, RowLabel, same_row
+from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.value_bar import ValueBar
+
+NOTHING_SELECTED = "No kernel selected."
+
+
+def launch_text(kernel: Kernel) -> str:
+    """'grid 32x32x1, block 16x16x1, NVIDIA H200 (CC 9.0)', leaving out what the report lacks."""
+    parts = []
+    if kernel.grid is not None:
+        parts.append("grid " + "x".join(str(d) for d in kernel.grid))
+    if kernel.block is not None:
+        parts.append("block " + "x".join(str(d) for d in kernel.block))
+    device = kernel.device_label
+    if device or kernel.cc:
+        parts.append(" ".join(p for p in (device, f"(CC {kernel.cc})" if kernel.cc else "") if p))
+    return ", ".join(parts)
+
+
+class WrappedColumn(QWidget):
+    """The scrolled content: with wrapped text its height follows its width, not its minimum.
+
+    QScrollArea takes the larger of a widget's minimum height and its height for the viewport's
+    width; a layout's minimum height is the one at its narrowest, where every wrapped line is at
+    its tallest, which would scroll a page that fits.
+    """
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            return QSize(hint.width(), 0)
+        return hint
+
+
+class ReadingTab(QWidget):
+    """One step of the reading order: `STEP` (its key in viewer.analysis.reading.READING_ORDER),
+    `TITLE`, `QUESTION`, `set_kernels`, `set_style`, `clear`; `row_picked(key)` when the student
+    picks a row, `mark_row(key)` to frame one."""
+
+    STEP: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+    QUESTION: ClassVar[str] = ""
+
+    row_picked = Signal(str)
+
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._style = style or Style()
+        self._kernels: list[Kernel] = []
+        self._names: list[str] = []
+        self._pickables: list[Pickable] = []
+        self._marked: str | None = None
+        self._picking = False
+        self._notes: list[Misread] = []
+        self._misreads: list[list[Misread]] = []
+        self.report_of: Callable[[Kernel], Report | None] = lambda _kernel: None
+        self.setAutoFillBackground(True)
+        layout = QVBoxLayout(self)
+        self._question = QLabel(self.QUESTION)
+        self._question.setObjectName("question")
+        self._question.setWordWrap(True)
+        self._question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._scroll = QScrollArea()
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        layout.addWidget(self._question)
+        layout.addWidget(self._scroll, 1)
+        self._render()
+
+    @property
+    def kernels(self) -> list[Kernel]:
+        return list(self._kernels)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def style_(self) -> Style:
+        """The style in use (named so as not to shadow QWidget.style())."""
+        return self._style
+
+    @property
+    def compare_mode(self) -> bool:
+        return len(self._kernels) == 2
+
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None) -> None:
+        """Show one kernel, or two side by side; `names` label them (default: function names)."""
+        kernels = list(kernels)
+        if not kernels:
+            self.clear()
+            return
+        if len(kernels) > 2:
+            raise ValueError(f"a tab shows one or two kernels, not {len(kernels)}")
+        chosen = list(names) if names else kernel_names(kernels)
+        if len(chosen) != len(kernels):
+            raise ValueError("one name per kernel")
+        if [id(k) for k in kernels] != [id(k) for k in self._kernels]:
+            self._marked = None  # a row framed for other kernels
+        self._kernels, self._names = kernels, chosen
+        self._render()
+
+    def set_style(self, style: Style) -> None:
+        self._style = style
+        self._render()
+
+    def clear(self) -> None:
+        self._kernels, self._names = [], []
+        self._render()
+
+    def set_notes(self, notes: Sequence[Misread]) -> None:
+        """Misreads that hold for every kernel shown (the window's, such as durations from a
+        profiled run), placed like the kernels' own."""
+        self._notes = list(notes)
+        self._render()
+
+    # ------------------------------------------------------------ rows to pick
+
+    def row_keys(self) -> list[str]:
+        """The rows shown that can be picked, each once, in the order they are shown."""
+        self._ensure_rendered()
+        return list(dict.fromkeys(w.row_key for w in self._pickables if w.row_key))
+
+    def row_widgets(self, key: str) -> list[QWidget]:
+        """The widgets that show row `key` (a summary key or its metric name)."""
+        self._ensure_rendered()
+        return [w for w in self._pickables  # type: ignore[misc]
+                if w.row_key is not None and same_row(w.row_key, key)]
+
+    @property
+    def marked_row(self) -> str | None:
+        return self._marked
+
+    def mark_row(self, key: str | None) -> bool:
+        """Frame the row `key` (None: no row) and scroll it into view; False when not shown."""
+        self._marked = key
+        found = self.row_widgets(key) if key is not None else []
+        for widget in self._pickables:
+            widget.set_marked(widget in found)
+        if found:
+            self._scroll.ensureWidgetVisible(found[0])
+        return bool(found)
+
+    @property
+    def picking(self) -> bool:
+        return self._picking
+
+    def set_picking(self, on: bool) -> None:
+        """Let the student pick rows (the exercise is open: focus, cursor, cues), or stop."""
+        self._picking = on
+        for widget in self._pickables:
+            widget.set_picking(on)
+
+    def _pickable(self, widget: QWidget) -> None:
+        self._pickables.append(widget)  # type: ignore[arg-type]
+        widget.set_picking(self._picking)  # type: ignore[attr-defined]
+        widget.picked.connect(self.row_picked)  # type: ignore[attr-defined]
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        """Add the answer for `self.kernels` to `layout`."""
+        raise NotImplementedError
+
+    def _render(self) -> None:
+        """Build the answer now; a tab hidden in a window builds it when next shown (picking two
+        kernels must not rebuild every tab on the GUI thread at once)."""
+        self._stale = self._hidden_in_window()
+        if not self._stale:
+            self._render_now()
+
+    def _hidden_in_window(self) -> bool:
+        return not self.isVisible() and self.window() is not self
+
+    def _ensure_rendered(self) -> None:
+        if getattr(self, "_stale", False):
+            self._stale = False
+            self._render_now()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self._ensure_rendered()
+        super().showEvent(event)
+
+    def _render_now(self) -> None:
+        style = self._style
+        style.apply_palette(self)
+        self._question.setFont(style.font("heading", bold=True))
+        margin = style.px(10)
+        self.layout().setContentsMargins(margin, margin, margin, margin)
+        self.layout().setSpacing(style.px(8))
+        content = WrappedColumn()
+        content.setObjectName("answer")
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, style.px(6), 0)
+        layout.setSpacing(style.px(8))
+        self._pickables = []
+        self._misreads = [misreads(k, self.report_of(k)) for k in self._kernels]
+        if self._kernels:
+            self._build(layout)
+        else:
+            layout.addWidget(self.label(NOTHING_SELECTED, "body", color="secondary",
+                                        name="placeholder"))
+        layout.addStretch(1)
+        old = self._scroll.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self._scroll.setWidget(content)
+        if self._marked is not None:
+            self.mark_row(self._marked)
+
+    # ------------------------------------------------------------ helpers for subclasses
+
+    def label(self, text: str, role: Role = "body", *, bold: bool = False, color: str = "text",
+              name: str = "", wrap: bool = False, highlight: bool = False,
+              row: str | None = None) -> QLabel:
+        """A label in this tab's style; `name` becomes its objectName for tests and styling;
+        `row` makes it pick that row (a summary key or an ncu metric name)."""
+        if row is None:
+            widget = self._style.label(text, role, bold=bold, color=color, name=name,
+                                       wrap=wrap, highlight=highlight)
+        else:
+            widget = RowLabel(text, self._style, row, role, bold=bold, color=color,
+                              highlight=highlight)
+            widget.setObjectName(name)
+            widget.setWordWrap(wrap)
+            self._pickable(widget)
+        if wrap:
+            widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        return widget
+
+    def bar(self, name: str, value: float | None, full: float, text: str,
+            **options: Any) -> ValueBar:
+        """A ValueBar in this tab's style, named `name` for tests (options as ValueBar's; with
+        `row_key` it is a row to pick)."""
+        widget = ValueBar(self._style, value, full, text, **options)
+        widget.setObjectName(name)
+        if widget.row_key is not None:
+            self._pickable(widget)
+        return widget
+
+    def misreads_of(self, column: int, key: str) -> list[Misread]:
+        """The misreads of kernel `column` (1, 2) that sit next to row `key`."""
+        return [m for m in self._misreads[column - 1] if same_row(m.key, key)]
+
+    def misread_rows(self, grid: QGridLayout, row: int, key: str, *, span: bool = False) -> int:
+        """Each kernel's misreads of row `key` under its value (`span`: one line across the
+        grid, each led by its kernel's name in compare mode), then the window's notes on the
+        row once across the kernels ('note_<key>'); returns the next free row."""
+        texts = [(column, m.text) for column in range(1, len(self._kernels) + 1)
+                 for m in self.misreads_of(column, key)]
+        if texts and span:
+            lead = [f"{self._names[c - 1]}: " if self.compare_mode else "" for c, _ in texts]
+            words = "\n".join(prefix + text for prefix, (_, text) in zip(lead, texts,
+                                                                         strict=True))
+            grid.addWidget(self.misread_label(words, f"misread_{key}"), row, 0, 1, -1)
+            row += 1
+        elif texts:
+            for column in sorted({c for c, _ in texts}):
+                words = "\n".join(text for c, text in texts if c == column)
+                grid.addWidget(self.misread_label(words, f"misread_{key}_{column}"), row,
+                               column)
+            row += 1
+        notes = [m.text for m in self._notes if same_row(m.key, key)]
+        if notes:
+            grid.addWidget(self.misread_label("\n".join(notes), f"note_{key}"), row,
+                           0 if span else 1, 1, -1)
+            row += 1
+        return row
+
+    def misread_label(self, text: str, name: str) -> QLabel:
+        """A misread in words, in the warning colour, wrapped."""
+        return self.label(text, color="warning", name=name, wrap=True)
+
+    def explanations(self, layout: QVBoxLayout, texts: Sequence[str]) -> None:
+        """Each kernel's reading in words, side by side; in compare mode led by its name."""
+        row = QHBoxLayout()
+        row.setSpacing(self._style.px(14))
+        for column, (text, name) in enumerate(zip(texts, self._names, strict=True), 1):
+            prefix = f"{name}: " if self.compare_mode else ""
+            row.addWidget(self.label(prefix + text, name=f"explanation_{column}", wrap=True), 1)
+        layout.addLayout(row)
+
+    def grid(self) -> QGridLayout:
+        """A grid of rows: a label column, then one column per kernel, sharing the width."""
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(self._style.px(14))
+        grid.setVerticalSpacing(self._style.px(5))
+        for column in range(1, len(self._kernels) + 1):
+            grid.setColumnStretch(column, 1)
+        return grid
+
+    def header_row(self, grid: QGridLayout, row: int) -> int:
+        """Kernel names and launch shapes over the kernel columns; returns the next row."""
+        for column, (kernel, name) in enumerate(zip(self._kernels, self._names, strict=True), 1):
+            grid.addWidget(self.label(name, "heading", bold=True, name=f"kernel_name_{column}"),
+                           row, column)
+            grid.addWidget(self.label(launch_text(kernel), "small", color="secondary",
+                                      wrap=True), row + 1, column)
+        return row + 2

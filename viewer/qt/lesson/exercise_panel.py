@@ -1,0 +1,339 @@
+"""The lesson's exercise beside the reading tabs: one question at a time, answered by a row.
+
+The student answers by picking, in the open report, the row or counter that settles the question
+(a click, or Tab and Enter: viewer.qt.kit.row_pick). The panel checks the pick with
+viewer.lesson.exercise.answer, explains the option it names, and on a right answer jumps to the row
+(its tab, framed) and explains every option. A check without a row is refused. Hints come one at a
+time; the solution is a separate reveal. Question 4 says this machine's own driver setting where
+there is one. `install(window)` docks it on the right of a MainWindow, toggled with E, and hands
+the window's reports to the tabs' misreads that need them.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.lesson.exercise import Exercise, Option, Question, Verdict, answer, load_exercise
+from viewer.lesson.exercise import machine_answer as machine_words
+from viewer.qt.kit.reading_tab import WrappedColumn
+from viewer.qt.kit.row_pick import row_name, same_row
+from viewer.qt.kit.style import Role, Style
+from viewer.qt.lesson.lesson_hooks import connect_misreads, jump_to_row
+
+if TYPE_CHECKING:
+    from viewer.qt.shell.main_window import MainWindow
+
+KEY = "E"
+HOW = ("Answer by picking the row or counter in the report that settles it: click it, or Tab "
+       "to it and press Enter.")
+
+
+@dataclass
+class Progress:
+    """One question's state: the row picked, the verdict, hints shown, the solution shown."""
+
+    pick: str | None = None
+    verdict: Verdict | None = None
+    hints: int = 0
+    solution: bool = False
+
+
+class ExercisePanel(QWidget):
+    """The exercise, one question at a time. `pick(key)` answers with a row; `check()` checks
+    the last pick (refusing none); `show_hint()`, `show_solution()`; `jump_requested(step, key)`
+    asks the window to show a row."""
+
+    jump_requested = Signal(str, str)
+    question_changed = Signal(int)
+
+    def __init__(self, exercise: Exercise, style: Style | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("exercise_panel")
+        self.exercise = exercise
+        self._style = style or Style()
+        self.index = 0
+        self.progress = [Progress() for _ in exercise.questions]
+        self.setAutoFillBackground(True)
+        self._scroll = QScrollArea(self)
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self._scroll)
+        self._render()
+
+    # ------------------------------------------------------------------ the state
+
+    @property
+    def question(self) -> Question:
+        return self.exercise.questions[self.index]
+
+    @property
+    def state(self) -> Progress:
+        return self.progress[self.index]
+
+    @property
+    def style_(self) -> Style:
+        return self._style
+
+    def set_style(self, style: Style) -> None:
+        self._style = style
+        self._render()
+
+    def set_question(self, index: int) -> None:
+        index = max(0, min(index, len(self.exercise.questions) - 1))
+        changed = index != self.index
+        self.index = index
+        self._render()
+        if changed:
+            self.question_changed.emit(index)
+
+    def next_question(self) -> None:
+        self.set_question(self.index + 1)
+
+    def previous_question(self) -> None:
+        self.set_question(self.index - 1)
+
+    def pick(self, key: str) -> Verdict:
+        """Answer the question shown with row `key` (a summary key or an ncu metric name)."""
+        self.state.pick = key
+        return self.check()
+
+    def check(self) -> Verdict:
+        """Check the row picked for this question; with none picked the answer is refused."""
+        state = self.state
+        state.verdict = answer(self.question, self._option_key(state.pick))
+        self._render()
+        self._reveal("verdict")
+        option = state.verdict.option
+        if state.verdict.correct and option is not None and option.target.step != "none":
+            self.jump_requested.emit(option.target.step, option.target.key)
+        return state.verdict
+
+    def show_hint(self) -> bool:
+        """Show the next hint; False when every hint is already shown."""
+        if self.state.hints >= len(self.question.hints):
+            return False
+        self.state.hints += 1
+        self._render()
+        self._reveal(f"hint_{self.state.hints}")
+        return True
+
+    def show_solution(self) -> None:
+        self.state.solution = True
+        self._render()
+        self._reveal("solution")
+
+    def go_to(self, option: Option) -> None:
+        """Ask the window to show the row `option` names."""
+        if option.target.step != "none":
+            self.jump_requested.emit(option.target.step, option.target.key)
+
+    def _reveal(self, name: str) -> None:
+        """Scroll what was just shown into view (in a room, the verdict under a long question)."""
+        content = self._scroll.widget()
+        shown = content.findChild(QLabel, name) if content is not None else None
+        if shown is not None:
+            content.layout().activate()
+            self._scroll.ensureWidgetVisible(shown, 0, self._style.px(40))
+
+    def _option_key(self, key: str | None) -> str | None:
+        """The picked row in the spelling the question's options use (a summary key and its
+        metric name are the same row)."""
+        if key is None:
+            return None
+        spelled = (o.target.key for o in self.question.options if same_row(o.target.key, key))
+        return next(spelled, key)
+
+    # ------------------------------------------------------------------ drawing
+
+    def _label(self, text: str, role: Role = "body", *, bold: bool = False,
+               color: str = "text", name: str = "") -> QLabel:
+        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=True)
+        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        return label
+
+    def _button(self, text: str, name: str, slot: Callable[[], object],
+                enabled: bool = True) -> QPushButton:
+        button = QPushButton(text)
+        button.setObjectName(name)
+        button.setFont(self._style.font("body"))
+        button.setEnabled(enabled)
+        button.clicked.connect(lambda _checked=False: slot())
+        return button
+
+    def _render(self) -> None:
+        style, question, state = self._style, self.question, self.state
+        style.apply_palette(self)
+        content = WrappedColumn()
+        layout = QVBoxLayout(content)
+        margin = style.px(10)
+        layout.setContentsMargins(margin, margin, margin, margin)
+        layout.setSpacing(style.px(8))
+        count = len(self.exercise.questions)
+        layout.addWidget(self._label(self.exercise.title, "small", color="secondary",
+                                     name="exercise_title"))
+        layout.addWidget(self._label(f"Question {self.index + 1} of {count}", "heading",
+                                     bold=True, name="question_number"))
+        # in a room the question is read once and the verdict often: body size keeps both near
+        layout.addWidget(self._label(question.text, "body" if style.projector else "heading",
+                                     bold=True, name="question_text"))
+        machine = machine_words(question)
+        if machine:
+            layout.addWidget(self._label(self._rich("This machine:", "text", machine),
+                                         name="machine_answer"))
+        layout.addWidget(self._label(HOW, "small", color="secondary", name="how"))
+        layout.addLayout(self._actions())
+        layout.addLayout(self._navigation())
+        for number, hint in enumerate(question.hints[:state.hints], 1):
+            layout.addWidget(self._label(self._rich(f"Hint {number}:", "text", hint),
+                                         name=f"hint_{number}"))
+        if state.verdict is not None:
+            layout.addWidget(self._verdict_label(state))
+        if state.solution:
+            layout.addWidget(self._label(self._rich("Solution:", "text", question.solution),
+                                         name="solution"))
+        if state.solution or (state.verdict is not None and state.verdict.correct):
+            self._options(layout)
+        layout.addStretch(1)
+        old = self._scroll.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self._scroll.setWidget(content)
+
+    def _navigation(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        count = len(self.exercise.questions)
+        row.addWidget(self._button("&Previous", "previous_button", self.previous_question,
+                                   self.index > 0))
+        row.addWidget(self._button("&Next", "next_button", self.next_question,
+                                   self.index < count - 1))
+        row.addStretch(1)
+        return row
+
+    def _actions(self) -> QHBoxLayout:
+        question, state = self.question, self.state
+        row = QHBoxLayout()
+        left = len(question.hints) - state.hints
+        hint = (f"H&int ({state.hints + 1} of {len(question.hints)})" if left else
+                "No more hints" if question.hints else "No hints")
+        row.addWidget(self._button(hint, "hint_button", self.show_hint, left > 0))
+        row.addWidget(self._button("&Solution", "solution_button", self.show_solution,
+                                   not state.solution))
+        row.addWidget(self._button("&Check", "check_button", self.check))
+        row.addStretch(1)
+        return row
+
+    def _verdict_label(self, state: Progress) -> QLabel:
+        """'Right: DRAM Throughput.' (or 'Not this row: ...', 'Not accepted.') in its colour,
+        then the explanation of what was picked."""
+        verdict = state.verdict
+        assert verdict is not None
+        if state.pick is None:
+            lead, color = "Not accepted.", "warning"
+        elif verdict.correct:
+            lead, color = f"Right: {self._row_words(state.pick)}.", "shared"
+        else:
+            lead, color = f"Not this row: {self._row_words(state.pick)}.", "warning"
+        return self._label(self._rich(lead, color, verdict.explanation), name="verdict")
+
+    def _rich(self, lead: str, color: str, text: str) -> str:
+        """A bold coloured lead, then plain text, as rich text."""
+        shade = getattr(self._style.colors, color)
+        return (f"<b style='color:{shade}'>{html.escape(lead, False)}</b> "
+                f"{html.escape(text, False)}")
+
+    def _row_words(self, key: str) -> str:
+        """The picked row's name: its option's label, else the app's label of the row."""
+        option = next((o for o in self.question.options if same_row(o.target.key, key)), None)
+        return (option.target.label if option is not None else "") or row_name(key)
+
+    def _options(self, layout: QVBoxLayout) -> None:
+        """Every option: whether it settles the question, why, and a button to its row."""
+        layout.addWidget(self._label("Every option", "heading", bold=True, name="options_title"))
+        for number, option in enumerate(self.question.options, 1):
+            mark, color = ("Right", "shared") if option.correct else ("Wrong", "warning")
+            lead = f"{mark}: {option.target.label or row_name(option.target.key)}."
+            row = QHBoxLayout()
+            row.addWidget(self._label(f"{self._rich(lead, color, '')}<b>"
+                                      f"{html.escape(option.text, False)}</b><br>"
+                                      f"{html.escape(option.explanation, False)}",
+                                      name=f"option_{number}"), 1)
+            if option.target.step != "none":
+                row.addWidget(self._button("Show", f"go_{number}",
+                                           lambda o=option: self.go_to(o)),
+                              0, Qt.AlignmentFlag.AlignTop)
+            layout.addLayout(row)
+
+
+# ---------------------------------------------------------------------- in the window
+
+
+def install(window: MainWindow) -> QDockWidget:
+    """Dock the exercise on the right of `window`, hidden; E (listed by F1, in View) shows it.
+    Rows picked in the reading tabs answer the question shown while the panel is visible."""
+    panel = ExercisePanel(load_exercise(), window.tab_style)
+    dock = QDockWidget("Exercise", window)
+    dock.setObjectName("exercise_dock")
+    dock.setWidget(panel)
+    dock.setAllowedAreas(Qt.DockWidgetArea.RightDockWidgetArea
+                         | Qt.DockWidgetArea.LeftDockWidgetArea)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    dock.hide()
+    action = dock.toggleViewAction()
+    action.setText("&Exercise")
+    action.setShortcut(QKeySequence(KEY))
+    window.addAction(action)
+    view = next((a.menu() for a in window.menuBar().actions() if a.text() == "&View"), None)
+    if view is not None:
+        view.addAction(action)
+    pages = [p for p in window.tab_pages if hasattr(p, "row_picked")]
+    for page in pages:
+        page.row_picked.connect(lambda key: panel.pick(key) if dock.isVisible() else None)
+    panel.jump_requested.connect(lambda step, key: jump_to_row(window, step, key))
+    panel.question_changed.connect(lambda _index: jump_to_row(window, "", ""))
+    connect_misreads(window)
+
+    def restyle(_on: bool = False) -> None:
+        dock.setFont(window.tab_style.font("body"))  # its title bar
+        panel.set_style(window.tab_style)
+        if dock.isVisible():
+            _size(window, dock)
+
+    restyle()
+    window.projector_action.toggled.connect(restyle)
+    def shown(on: bool) -> None:
+        for page in pages:  # the rows answer while the exercise is open
+            page.set_picking(on)
+        if on:
+            _size(window, dock)
+
+    action.toggled.connect(shown)
+    window.exercise_dock, window.exercise_panel = dock, panel  # type: ignore[attr-defined]
+    window.exercise_action = action  # type: ignore[attr-defined]
+    return dock
+
+
+def _size(window: MainWindow, dock: QDockWidget) -> None:
+    """A third of the window at the desk, more in projector mode, where the type is larger."""
+    share = 0.38 if window.projector else 0.32
+    window.resizeDocks([dock], [round(window.width() * share)], Qt.Orientation.Horizontal)

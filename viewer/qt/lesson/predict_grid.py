@@ -1,0 +1,180 @@
+"""The Predict step's table: one row per kernel and quantity, then the speed row.
+
+Each row holds the student's input until it is revealed; then the input gives way to what was
+typed (as the lesson read it), and the row's cells get the derivation, the counter, the two
+differences and the lesson's reading. Before that every cell says only '?', and its width is
+already the width of the figure to come, so a row revealed in front of a room moves nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QWidget
+
+from viewer.lesson import reveal as lesson
+from viewer.qt.kit.style import Style
+from viewer.qt.lesson import predict_text as text
+from viewer.qt.lesson.guess_inputs import FasterBox, GuessEdit
+from viewer.qt.lesson.lesson_pair import ROLES, LessonPair
+
+SPEED = "speed"
+ORDER: tuple[str, ...] = (*(f"{role}.{q}" for q in lesson.QUANTITIES for role in ROLES), SPEED)
+"""The rows in the order they are revealed: each quantity for both kernels, then the speed."""
+
+HEADERS = ("", "", "Your\nprediction", "Derived", "Measured", "You vs\nmeasured",
+           "The lesson's reading")
+READING = len(HEADERS) - 1  # the reading's column at the desk; under the row in projector mode
+HIDDEN = "?"
+# The widest figure each revealed cell is expected to hold (derived, measured, the difference).
+_SAMPLES = ("16,777,216", "16,777,216", "-100.00 %")
+_INPUT_SAMPLE = "16,777,216 B"
+_QUANTITY_SAMPLE = "Global load requests"
+
+Label = Callable[..., QLabel]  # ReadingTab.label
+
+
+@dataclass
+class RowCells:
+    """One row's widgets: its inputs, what was typed (shown once revealed) and the cells."""
+
+    name: QLabel
+    inputs: list[QWidget]
+    typed: QLabel
+    cells: list[QLabel]  # derived, measured, you vs measured, the lesson's reading
+
+
+def _width(style: Style, sample: str, bold: bool = False) -> int:
+    return QFontMetrics(style.font("body", bold=bold)).horizontalAdvance(sample) + style.px(12)
+
+
+def guess_edit(style: Style, texts: dict[str, str], key: str, hint: str,
+               sample: str = _INPUT_SAMPLE,
+               enter: Callable[[GuessEdit], None] | None = None) -> GuessEdit:
+    """A field for `key`'s prediction, holding and updating `texts[key]`; Enter calls
+    `enter(field)` (default: on to the next field)."""
+    edit = GuessEdit()
+    edit.returnPressed.connect(lambda: (enter or _next_field)(edit))
+    edit.setObjectName(f"guess_{key}")
+    edit.setFont(style.font("body"))
+    edit.setFixedWidth(_width(style, sample))
+    edit.setPlaceholderText(hint)
+    edit.setText(texts.get(key, ""))
+    edit.textEdited.connect(lambda value: texts.__setitem__(key, value))
+    return edit
+
+
+def _next_field(edit: GuessEdit) -> None:
+    edit.focusNextChild()
+
+
+def faster_box(style: Style, pair: LessonPair, chosen: str | None,
+               choose: Callable[[str | None], None]) -> FasterBox:
+    """'?' or one of the two kernels by the names shown."""
+    box = FasterBox()
+    box.setObjectName("faster")
+    box.setFont(style.font("body"))
+    box.addItem(HIDDEN, None)
+    for role in ROLES:
+        box.addItem(pair.name(role), role)
+    box.setCurrentIndex(max(0, box.findData(chosen)))
+    box.currentIndexChanged.connect(lambda _i: choose(box.currentData()))
+    return box
+
+
+def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, str],
+               box: FasterBox, enter: Callable[[GuessEdit], None]
+               ) -> tuple[QGridLayout, dict[str, RowCells]]:
+    """The table, every row hidden, and its rows by key. At the desk the reading is the last
+    column; in projector mode it runs under its row, across the table, in larger type."""
+    projector = style.projector
+    headers = HEADERS[:READING] if projector else HEADERS
+    grid = QGridLayout()
+    grid.setHorizontalSpacing(style.px(12))
+    grid.setVerticalSpacing(style.px(4))
+    grid.setColumnStretch(len(headers) - 1 if not projector else len(headers), 1)
+    for column, head in enumerate(headers):
+        align = Qt.AlignmentFlag.AlignRight if 2 < column < READING else Qt.AlignmentFlag.AlignLeft
+        grid.addWidget(label(head, "small", bold=True, color="secondary"), 0, column,
+                       align | Qt.AlignmentFlag.AlignBottom)
+    rows: dict[str, RowCells] = {}
+    row = 1
+    for key in ORDER:
+        role, _, quantity = key.partition(".")
+        typed = label("", bold=True, name=f"typed_{key}")
+        typed.hide()
+        if key == SPEED:
+            name = _quantity(label, style, text.SPEED_LABEL)  # the box names the kernel
+            name.setObjectName("name_speed")
+            grid.addWidget(name, row, 0)
+            ratio = guess_edit(style, texts, SPEED, "by how much", "by how much", enter)
+            grid.addWidget(box, row, 1)
+            grid.addWidget(ratio, row, 2)
+            grid.addWidget(typed, row, 1, 1, 2)
+            inputs: list[QWidget] = [box, ratio]
+        else:
+            if role == ROLES[0]:
+                grid.addWidget(_quantity(label, style, text.quantity_label(quantity)), row, 0)
+            name = label(pair.name(role), name=f"name_{key}")
+            edit = guess_edit(style, texts, key, text.EXAMPLES[quantity], enter=enter)
+            grid.addWidget(name, row, 1)
+            grid.addWidget(edit, row, 2)
+            grid.addWidget(typed, row, 2)
+            inputs = [edit]
+        cells = []
+        for column, sample in enumerate(_SAMPLES, 3):
+            cell = label(HIDDEN, color="secondary", name=f"cell_{key}_{column}")
+            cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            cell.setMinimumWidth(_width(style, sample, bold=column == 4))
+            grid.addWidget(cell, row, column)
+            cells.append(cell)
+        reading = label("", name=f"cell_{key}_{READING}", wrap=True)
+        reading.hide()
+        if projector:
+            grid.addWidget(reading, row + 1, 1, 1, READING)
+        else:
+            grid.addWidget(reading, row, READING)
+        cells.append(reading)
+        rows[key] = RowCells(name, inputs, typed, cells)
+        row += 2 if projector else 1
+    return grid, rows
+
+
+def _quantity(label: Label, style: Style, words: str) -> QLabel:
+    """A quantity's name, wrapped at the width of the shortest one."""
+    widget = label(words, bold=True, wrap=True)
+    widget.setMinimumWidth(_width(style, _QUANTITY_SAMPLE, bold=True))
+    return widget
+
+
+def fill_row(cells: RowCells, shown: text.Shown, style: Style, clicks: QObject) -> None:
+    """Reveal one row: what was typed in place of the input, then the lesson's cells; a click
+    on the row then asks for its counter (`clicks` filters the events)."""
+    for widget in cells.inputs:
+        widget.hide()
+        if isinstance(widget, QLineEdit):
+            widget.setReadOnly(True)
+    cells.typed.setText(shown.guess or text.NO_GUESS)
+    style.paint_label(cells.typed, bold=bool(shown.guess),
+                      color="text" if shown.guess else "secondary")
+    cells.typed.show()
+    reading = len(cells.cells) - 1
+    for column, (cell, value) in enumerate(zip(cells.cells, shown.cells, strict=True)):
+        cell.setText(value)
+        style.paint_label(cell, bold=column == 1, color="accent" if column == reading else "text")
+        cell.show()
+    for widget in (cells.name, cells.typed, *cells.cells):
+        widget.setProperty("metric", shown.metric)
+        widget.setToolTip(text.jump_tip(shown.metric))
+        widget.setCursor(Qt.CursorShape.PointingHandCursor)
+        widget.installEventFilter(clicks)
+
+
+def mark_next(rows: dict[str, RowCells], shown: int, style: Style) -> None:
+    """Highlight the name of the row the room is asked about now (none once all are shown)."""
+    for index, key in enumerate(ORDER):
+        style.paint_label(rows[key].name, highlight=index == shown,
+                          bold=index == shown or key == SPEED)

@@ -1,0 +1,238 @@
+"""The Predict step, before Speed Of Light: commit to numbers first, then read the counters.
+
+For the naive and tiled matmuls of one size and tile (the app's own kernels, whose launch gives
+the size, or a size typed in), the student types what each kernel's global loads will cost
+(requests, sectors, sectors per request), the compulsory DRAM bytes, and which kernel is faster
+by how much. Nothing derived or measured is on the page until Reveal; then beside each entry the
+derivation, the counter, the differences in percent and the lesson's reading, all from
+viewer.lesson.reveal. Reveal uncovers every row at the desk and one row at a time in projector
+mode; Space or Enter (the window's "Reveal the next row") always uncovers one, so a room predicts
+aloud first, and in projector mode so does Enter in the field where the room's guess was typed
+(at the desk it moves on to the next field). A revealed row is locked, and clicking it asks the
+window for its counter's row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+
+from viewer.core.model import Kernel
+from viewer.qt.kit.reading_tab import ReadingTab, launch_text
+from viewer.qt.kit.style import Style
+from viewer.qt.lesson import predict_text as text
+from viewer.qt.lesson.lesson_pair import LessonPair, lesson_pair
+from viewer.qt.lesson.predict_grid import (
+    ORDER,
+    RowCells,
+    build_grid,
+    faster_box,
+    fill_row,
+    guess_edit,
+)
+from viewer.qt.lesson.predict_grid import mark_next as mark_next_row
+
+__all__ = ["ORDER", "PredictState", "PredictTab"]
+
+
+@dataclass
+class PredictState:
+    """What the student typed and how far the reveal has gone: kept across rebuilds (style,
+    swap), cleared when other kernels are opened and on Start over."""
+
+    texts: dict[str, str] = field(default_factory=dict)  # row key, "size" or "tile" -> text
+    faster: str | None = None  # "naive", "tiled" or None
+    shown: int = 0  # rows revealed, in ORDER
+    kernels: tuple[int, ...] = ()  # the kernels the predictions are about (ids, sorted)
+
+
+class _Clicks(QObject):
+    """A left click on a revealed row's labels: the tab's `jump(metric)`."""
+
+    def __init__(self, tab: PredictTab) -> None:
+        super().__init__(tab)
+        self.tab = tab
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent)
+                and event.button() == Qt.MouseButton.LeftButton and watched.property("metric")):
+            self.tab.jump.emit(str(watched.property("metric")))
+            return True
+        return False
+
+
+class PredictTab(ReadingTab):
+    """Signals: `jump(metric)` when a revealed row is clicked; `revealed(shown)` after rows
+    are uncovered."""
+
+    STEP = "predict"
+    TITLE = "Predict"
+    QUESTION = ("Predict before you read: how many global load requests and sectors will each "
+                "kernel make, how many DRAM bytes at the least, and which kernel is faster, by "
+                "how much?")
+
+    jump = Signal(str)
+    revealed = Signal(int)
+
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+        self.state = PredictState()
+        self.rows: dict[str, RowCells] = {}
+        self.pair: LessonPair | None = None
+        self.message: QLabel | None = None
+        self.reveal_button: QPushButton | None = None
+        self.shape_inputs: list[QLineEdit] = []
+        super().__init__(style, parent)
+        self._clicks = _Clicks(self)
+
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None) -> None:
+        """As ReadingTab's; predictions survive a swap of the same two kernels, not a change."""
+        ids = tuple(sorted(id(k) for k in kernels))
+        if ids != self.state.kernels:
+            self.state = PredictState(kernels=ids)
+        super().set_kernels(kernels, names)
+
+    def clear(self) -> None:
+        self.state = PredictState()
+        super().clear()
+
+    # ------------------------------------------------------------------ building
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        self.rows, self.message, self.reveal_button, self.shape_inputs = {}, None, None, []
+        self.pair = pair = lesson_pair(self.kernels, self.names)
+        if pair is None:
+            layout.addWidget(self.label(text.NEEDS_PAIR, wrap=True, name="needs_pair"))
+            return
+        layout.addLayout(self._shape_row(pair))
+        if pair.order_note:
+            layout.addWidget(self.label(pair.order_note, color="secondary", wrap=True,
+                                        name="order_note"))
+        layout.addWidget(self.label(text.how_to(self.style_.projector), color="secondary",
+                                    wrap=True, name="how_to"))
+        box = faster_box(self.style_, pair, self.state.faster,
+                         lambda role: setattr(self.state, "faster", role))
+        grid, self.rows = build_grid(self.label, self.style_, pair, self.state.texts, box,
+                                     self._enter)
+        layout.addLayout(grid)
+        layout.addLayout(self._buttons())
+        shown = ORDER[:self.state.shown]
+        if shown:
+            results = text.results(pair, self.state, shown)
+            for key in shown:
+                fill_row(self.rows[key], results[key], self.style_, self._clicks)
+        self._show_progress()
+
+    def _shape_row(self, pair: LessonPair) -> QHBoxLayout:
+        """The size and tile the derivation uses: from the launch, or typed in."""
+        row = QHBoxLayout()
+        row.setSpacing(self.style_.px(8))
+        if pair.dim is not None:
+            words = text.shape_text(pair.dim, pair.tile, launch_text(pair.naive))
+            row.addWidget(self.label(words, bold=True, wrap=True, name="shape"), 1)
+            return row
+        row.addWidget(self.label(text.SIZE_PROMPT, bold=True, wrap=True, name="shape"), 1)
+        for key, hint in (("size", "N"), ("tile", str(pair.tile))):
+            row.addWidget(self.label(key, bold=True))
+            edit = guess_edit(self.style_, self.state.texts, key, hint, "00000")
+            edit.setReadOnly(self.state.shown > 0)  # the revealed rows were derived for it
+            self.shape_inputs.append(edit)
+            row.addWidget(edit)
+        return row
+
+    def _buttons(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.setSpacing(self.style_.px(10))
+        self.reveal_button = QPushButton()
+        self.reveal_button.setObjectName("reveal")
+        self.reveal_button.clicked.connect(self.press_reveal)
+        again = QPushButton("Start over")
+        again.setObjectName("start_over")
+        again.clicked.connect(self.start_over)
+        for button in (self.reveal_button, again):
+            button.setFont(self.style_.font("body", bold=True))
+            row.addWidget(button)
+        self.message = self.label("", wrap=True, name="message")
+        row.addWidget(self.message, 1)
+        return row
+
+    # ------------------------------------------------------------------ revealing
+
+    @property
+    def row_count(self) -> int:
+        """How many rows there are to reveal (0 when no lesson pair is open)."""
+        return len(ORDER) if self.pair is not None else 0
+
+    @property
+    def shown(self) -> int:
+        return self.state.shown
+
+    def press_reveal(self) -> None:
+        """The Reveal button: every row at the desk, the next one in projector mode."""
+        if self.style_.projector:
+            self.reveal_next()
+        else:
+            self.reveal_to(len(ORDER))
+
+    def reveal_next(self) -> bool:
+        """Uncover the next row (Space or Enter); False when none is left or a prediction is
+        not a number."""
+        return self.reveal_to(self.state.shown + 1)
+
+    def reveal_to(self, shown: int) -> bool:
+        """Uncover rows until `shown` are; False, with a sentence why, when none is."""
+        shown = min(shown, self.row_count)
+        if self.pair is None or shown <= self.state.shown:
+            return False
+        try:
+            results = text.results(self.pair, self.state, ORDER[:shown])
+        except ValueError as exc:  # a number that is not one, a size the derivation refuses
+            self._say(str(exc), "warning")
+            return False
+        for key in ORDER[self.state.shown:shown]:
+            fill_row(self.rows[key], results[key], self.style_, self._clicks)
+        for edit in self.shape_inputs:
+            edit.setReadOnly(True)
+        self.state.shown = shown
+        self._show_progress()
+        QTimer.singleShot(0, lambda: self._follow(shown))  # once the rows are laid out
+        self.revealed.emit(shown)
+        return True
+
+    def _enter(self, edit: QLineEdit) -> None:
+        """Enter in a prediction: on to the next field at the desk; in projector mode, where the
+        room has just said it aloud, reveal the next row and go on to the one after."""
+        if not self.style_.projector:
+            edit.focusNextChild()
+            return
+        if self.reveal_next() and self.state.shown < len(ORDER):
+            self.rows[ORDER[self.state.shown]].inputs[0].setFocus()
+
+    def _follow(self, shown: int) -> None:
+        """Scroll the last row revealed, and the one asked about next, into view."""
+        keys = [k for k in ORDER[max(0, shown - 1):shown + 1] if k in self.rows]
+        for key in keys:
+            self._scroll.ensureWidgetVisible(self.rows[key].cells[-1]
+                                             if self.rows[key].cells[-1].isVisible()
+                                             else self.rows[key].name)
+
+    def start_over(self) -> None:
+        """Forget the predictions and hide every row again."""
+        self.state = PredictState(kernels=self.state.kernels)
+        self._render()
+
+    def _show_progress(self) -> None:
+        if self.reveal_button is None:
+            return
+        self.reveal_button.setText(text.reveal_button_text(self.style_.projector))
+        self.reveal_button.setEnabled(self.state.shown < len(ORDER))
+        self._say(text.progress_text(self.state.shown, len(ORDER)), "secondary")
+        mark_next_row(self.rows, self.state.shown, self.style_)
+
+    def _say(self, words: str, color: str) -> None:
+        if self.message is not None:
+            self.message.setText(words)
+            self.style_.paint_label(self.message, color=color, bold=color == "warning")

@@ -1,0 +1,127 @@
+"""T4 vs this report: the lesson's published Tesla T4 rows beside the open report's.
+
+What moved across GPUs (hit rates, durations, throughput percentages) and what did not (request
+and sector counts, the order between the kernels) comes first, in viewer.lesson.reference's words
+computed from the values; then the rows as the lesson spells them, the T4's pair beside this
+report's, each row's own words in its tooltip; then where the T4 figures come from. Without the
+naive and tiled kernels open, the T4's rows stand alone. A value a report lacks is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QVBoxLayout, QWidget
+
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.model import Kernel, Report
+from viewer.lesson import reference
+from viewer.lesson.reference import CrossRow
+from viewer.qt.kit.reading_tab import ReadingTab
+from viewer.qt.kit.style import Style
+from viewer.qt.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
+
+NEEDS_PAIR = ("Open the naive and the tiled kernel side by side (the app opens the shipped pair "
+              "when no file is named) to set this report's rows beside the T4's.")
+MOVED = {True: "moved", False: "did not move", None: "not in both"}
+_BREAK = "\u200b"  # lets a long metric name wrap after its unit's prefix (l1tex__)
+
+
+def breakable(label: str) -> str:
+    """`label`, where it is a metric name, with a break allowed after each '__'."""
+    if not metrics.is_metric_name(label):
+        return label
+    return label.replace("__", "__" + _BREAK)
+
+
+class ReferenceTab(ReadingTab):
+    """The published T4 table beside the naive and tiled kernels open now."""
+
+    STEP = "reference"
+    TITLE = "T4 vs this report"
+    QUESTION = ("The lesson's Tesla T4 beside this report: which rows moved across GPUs, and "
+                "which did not?")
+
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+        self._t4: Report | None = None
+        super().__init__(style, parent)
+
+    def t4(self) -> Report:
+        """The published table, read once."""
+        if self._t4 is None:
+            self._t4 = reference.reference_report()
+        return self._t4
+
+    def t4_pair(self) -> tuple[Kernel, Kernel]:
+        by_name = {k.name: k for k in self.t4().kernels}
+        return by_name[ROLES[0]], by_name[ROLES[1]]
+
+    def cross_rows(self) -> list[CrossRow]:
+        """The rows shown: beside the open pair, or the T4's alone (its `here` unused)."""
+        pair = lesson_pair(self.kernels, self.names)
+        here = (pair.naive, pair.tiled) if pair is not None else self.t4_pair()
+        return reference.cross_gpu(self.t4_pair(), here)
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        pair = lesson_pair(self.kernels, self.names)
+        rows = self.cross_rows()
+        if pair is None:
+            layout.addWidget(self.label(NEEDS_PAIR, "heading", bold=True, wrap=True,
+                                        name="needs_pair"))
+        else:
+            lead = "body" if self.style_.projector else "heading"  # the table must fit too
+            for number, words in enumerate(reference.summary_words(rows)):
+                layout.addWidget(self.label(words, lead if number < 2 else "body",
+                                            bold=number < 2, wrap=True,
+                                            name=f"summary_{number}"))
+            if pair.order_note:
+                layout.addWidget(self.label(pair.order_note, color="secondary", wrap=True,
+                                            name="order_note"))
+        layout.addLayout(self._table(rows, pair))
+        layout.addWidget(self.label(reference.provenance_text(self.t4()), "small",
+                                    color="secondary", wrap=True, name="provenance"))
+
+    def _table(self, rows: Sequence[CrossRow], pair: LessonPair | None) -> QGridLayout:
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(self.style_.px(14))
+        grid.setVerticalSpacing(self.style_.px(3))
+        grid.setColumnStretch(0, 1)
+        right = Qt.AlignmentFlag.AlignRight
+        sides = [(self.t4_pair()[0].device_label or "T4", ROLES)]
+        if pair is not None:
+            sides.append((pair.naive.device_label or "this report",
+                          (pair.naive_name, pair.tiled_name)))
+        for side, (device, names) in enumerate(sides):
+            grid.addWidget(self.label(device, bold=True, name=f"device_{side}"), 0,
+                           1 + 2 * side, 1, 2, Qt.AlignmentFlag.AlignHCenter)
+            for offset, name in enumerate(names):
+                grid.addWidget(self.label(name, "small", bold=True, color="secondary"), 1,
+                               1 + 2 * side + offset, right)
+        last = 1 + 2 * len(sides)
+        if pair is not None:
+            grid.addWidget(self.label("Across GPUs", "small", bold=True, color="secondary"), 1,
+                           last)
+        for number, row in enumerate(rows, 2):
+            held = pair is not None and row.moved is False
+            tip = row.words if pair is not None else ""
+            name = self.label(breakable(row.label), bold=held, wrap=True,
+                              name=f"label_{number}")
+            name.setToolTip(tip)
+            grid.addWidget(name, number, 0)
+            values = (*row.t4, *row.here) if pair is not None else row.t4
+            for column, value in enumerate(values, 1):
+                cell = self.label(fmt.by_unit(value, row.unit), bold=held,
+                                  color="text" if value is not None else "missing",
+                                  name=f"value_{number}_{column}")
+                cell.setToolTip(tip)
+                grid.addWidget(cell, number, column, right)
+            if pair is not None:
+                verdict = self.label(MOVED[row.moved], bold=held, highlight=held,
+                                     color="text" if row.moved is not None else "missing",
+                                     name=f"moved_{number}")
+                verdict.setToolTip(tip)
+                grid.addWidget(verdict, number, last,
+                               Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        return grid

@@ -1,0 +1,100 @@
+"""Export: the current tab as a picture (PNG, SVG), the comparison as a table (CSV, Markdown).
+
+Every export is written to a temporary file in the target's folder and renamed into place
+(viewer.core.atomic_write), so a slide that links the file never sees half of one. An existing file
+is replaced only when asked: the dialog asks, and `export(..., replace=False)` refuses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from viewer.analysis import export as tables
+from viewer.core.atomic_write import write_atomically, write_text_atomically
+from viewer.qt.kit import pictures
+
+if TYPE_CHECKING:
+    from viewer.qt.shell.main_window import MainWindow
+
+EXPORT_FILTERS = {
+    ".png": "Current tab as PNG (*.png)",
+    ".svg": "Current tab as SVG (*.svg)",
+    ".csv": "Comparison as CSV (*.csv)",
+    ".md": "Comparison as Markdown (*.md)",
+}
+
+
+def export(window: MainWindow, path: Path | str, replace: bool = False) -> Path:
+    """Write the current tab (.png, .svg) or the comparison (.csv, .md) to `path`.
+
+    ValueError for nothing open or an unknown suffix; FileExistsError if `path` exists and
+    `replace` is false (the file is left as it was).
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if not window.picks:
+        raise ValueError("nothing to export: open a report first")
+    page, names, kernels = window.current_tab(), window.names, window.kernels
+    if suffix == ".png":
+        write_atomically(path, lambda out: pictures.save_png(page, out), replace=replace)
+    elif suffix == ".svg":
+        subject = " against ".join(names)
+        write_atomically(path, lambda out: pictures.save_svg(page, out, subject),
+                         replace=replace)
+    elif suffix == ".csv":
+        write_text_atomically(path, tables.comparison_csv(kernels, names), replace=replace)
+    elif suffix == ".md":
+        sources = [e.file_name for e in window.picks]
+        write_text_atomically(path, tables.comparison_markdown(kernels, names, sources),
+                              replace=replace)
+    else:
+        raise ValueError(f"cannot export as '{suffix or path.name}': use .png, .svg, .csv or .md")
+    window.statusBar().showMessage(f"Exported {path}", 5000)
+    return path
+
+
+def confirm_replace(window: MainWindow, path: Path) -> bool:
+    """Ask whether to replace the file at `path`; No is the default."""
+    answer = QMessageBox.question(
+        window, "Replace file?",
+        f"{path.name} already exists in {path.parent}.\nReplace it?",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def export_path(name: str, chosen_filter: str) -> Path:
+    """The file picked, with the chosen filter's suffix when it has none of the four."""
+    path = Path(name)
+    if path.suffix.lower() not in EXPORT_FILTERS:
+        suffix = next((s for s, f in EXPORT_FILTERS.items() if f == chosen_filter), ".png")
+        path = path.with_name(path.name + suffix)
+    return path
+
+
+def export_dialog(window: MainWindow) -> Path | None:
+    """Ask where (and whether to replace what is there), then export; the path written or None."""
+    if not window.picks:
+        window.show_error("Nothing to export: open a report first.")
+        return None
+    stem = "-vs-".join(window.names)
+    # The file dialog does not ask about replacing: the suffix may still change below, and the
+    # one question is asked about the file that would really be replaced.
+    name, chosen = QFileDialog.getSaveFileName(
+        window, "Export", f"{stem}.png", ";;".join(EXPORT_FILTERS.values()),
+        options=QFileDialog.Option.DontConfirmOverwrite)
+    if not name:
+        return None
+    path = export_path(name, chosen)
+    replace = path.exists()
+    if replace and not confirm_replace(window, path):
+        window.statusBar().showMessage(f"Not exported: {path} was kept.", 5000)
+        return None
+    try:
+        return export(window, path, replace=replace)
+    except (OSError, ValueError) as exc:
+        window.show_error(f"{path}: {' '.join(str(exc).split())}")
+        return None

@@ -1,0 +1,43 @@
+"""The window's keys, listed from its own actions, so the list cannot drift from what works."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QWidget
+
+from viewer.qt.kit.style import Style
+
+
+def key_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
+    """(what it does, its keys) for every action that has a key, in the order given."""
+    rows = []
+    for action in actions:
+        keys = [text for k in action.shortcuts()
+                if (text := k.toString(QKeySequence.SequenceFormat.NativeText))]
+        if keys:
+            rows.append((action.text().replace("&", "").rstrip("."), " or ".join(keys)))
+    return rows
+
+
+class KeysDialog(QDialog):
+    """A non-modal list of the keys; F1 (or Esc) closes it again."""
+
+    def __init__(self, actions: Iterable[QAction], style: Style,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keys - ncu-reader")
+        self.setModal(False)
+        grid = QGridLayout(self)
+        grid.setHorizontalSpacing(style.px(24))
+        self.rows = key_rows(actions)
+        for row, (what, keys) in enumerate(self.rows):
+            key = QLabel(keys, self)
+            key.setFont(style.font("body", bold=True))
+            key.setAlignment(Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(key, row, 0)
+            label = QLabel(what, self)
+            label.setFont(style.font("body"))
+            grid.addWidget(label, row, 1)

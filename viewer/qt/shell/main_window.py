@@ -1,0 +1,333 @@
+"""The window around the reading tabs: what is open, what is read, and the steps through it.
+
+Reports are read by a job on viewer.qt.kit.workers.Worker, never on the GUI thread; the window only
+applies what comes back. A file that cannot be read is refused with one line naming it (banner and
+stderr) while the others open; when none can be read, what was open stays. One kernel is read
+alone; two (two files, one file with two kernels, or two rows picked in the kernel list) are
+compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4
+beside this report after Timing (reading_page). The window's other jobs live beside it:
+window_menus (actions and menus), reading_page, compare_line, projector_mode, exporting, opening
+(Open, drops), window_place (its size and place), exercise_panel (the exercise's dock).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QSize, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
+from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
+
+from viewer.core.model import Kernel, Report
+from viewer.qt.capture.capture_dialog import shutdown_captures
+from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
+from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
+from viewer.qt.kit.style import Style
+from viewer.qt.kit.workers import Worker
+from viewer.qt.lesson import exercise_panel
+from viewer.qt.shell import exporting, opening, projector_mode, window_menus, window_place
+from viewer.qt.shell import recent as recent_files
+from viewer.qt.shell.empty_page import EmptyPage
+from viewer.qt.shell.keys_dialog import KeysDialog
+from viewer.qt.shell.loading import Loaded, first_picks, read_reports
+from viewer.qt.shell.reading_page import ReadingPage, default_tabs
+from viewer.qt.shell.status_line import StatusLine, open_text, threshold_text
+
+__all__ = ["MainWindow", "default_tabs"]
+
+READING_PAGE, EMPTY_PAGE = 1, 0
+
+
+class MainWindow(QMainWindow):
+    """The reading window. Signals: `loaded()` after reports are applied (some files may have
+    been refused: `last_error`), `load_failed(message)` after no file could be read (what was
+    open stays). With `record_recent`, it remembers what was opened and its own size and place."""
+
+    loaded = Signal()
+    load_failed = Signal(str)
+
+    def __init__(self, settings: QSettings | None = None, tabs: Sequence[QWidget] | None = None,
+                 record_recent: bool = True, parent: QWidget | None = None,
+                 worker: Worker | None = None) -> None:
+        """`worker` may already be reading (viewer.qt.shell.app starts the read before the window is
+        built): its result is applied once the event loop runs; `show_reading` says so."""
+        super().__init__(parent)
+        self.setWindowTitle("ncu-reader")
+        self.setAcceptDrops(True)
+        self.tab_style = Style(projector=False)
+        self.worker = worker if worker is not None else Worker(self)
+        self.worker.setParent(self)
+        self.recent = recent_files.RecentFiles(settings)
+        self.settings = self.recent.settings
+        self.record_recent = record_recent
+        self.paths: list[Path] = []
+        self.reports: list[Report] = []
+        self.picks: list[KernelEntry] = []
+        self.names: list[str] = []
+        self.projector = False
+        self.last_error = ""
+        self.was_maximized = self.list_was_visible = False
+        self._showing: int | None = None  # the generation read but not shown yet
+        self.keys_dialog: KeysDialog | None = None
+        self._build_reading_page(tabs)
+
+        self.empty_page = EmptyPage(self)
+        self.empty, self.empty_text, self.empty_banner = (self.empty_page, self.empty_page.text,
+                                                          self.empty_page.banner)
+        self.stack = QStackedWidget(self)
+        self.stack.insertWidget(EMPTY_PAGE, self.empty_page)
+        self.stack.insertWidget(READING_PAGE, self.reading_page)
+        self.setCentralWidget(self.stack)
+
+        self.kernel_list = KernelList(self)
+        self.kernel_dock = kernel_dock(self, self.kernel_list)
+
+        self.status_line = line = StatusLine(self.statusBar(), self)
+        self.status_text, self.threshold_text = line.text, line.thresholds
+        self.progress, self.cancel_button = line.progress, line.cancel_button
+        self.capture_button = line.capture_button
+
+        window_menus.build_menus(self)
+        self.empty_page.open_button.clicked.connect(self.open_dialog)
+        for button in (self.empty_page.capture_button, self.capture_button):
+            button.clicked.connect(self.capture_action.trigger)
+        self.cancel_button.clicked.connect(self.cancel_loading)
+        self.kernel_list.picked.connect(self.show_entries)
+        self.tabs.currentChanged.connect(self.update_status)
+        self.worker.done.connect(self._apply_loaded)
+        self.worker.failed.connect(self._show_failure)
+        self.worker.progress.connect(line.show_progress)
+        self.worker.cancelled.connect(self._show_cancelled)
+        self.worker.busy_changed.connect(self._show_busy)
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.predict_tab.jump.connect(self.show_metric)
+        self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
+        projector_mode.apply_style(self)
+        exercise_panel.install(self)  # the exercise dock: its key, View entry, jumps
+
+    def _build_reading_page(self, tabs: Sequence[QWidget] | None) -> None:
+        page = ReadingPage(default_tabs() if tabs is None else tabs, self.tab_style, self)
+        self.reading_page, self.reading_column = page, page.column
+        self.tab_pages, self.tabs = page.tab_pages, page.tabs
+        self.timing_panel, self.timing_scroll = page.timing_panel, page.timing_scroll
+        self.banner, self.compare_line = page.banner, page.compare_line
+        self.predict_tab, self.reference_tab = page.predict_tab, page.reference_tab
+        self.lesson_pages = page.lesson_pages
+        self.analysis_pages = page.analysis_pages
+
+    def open_dialog(self) -> None:
+        opening.open_dialog(self)
+
+    def open_paths(self, paths: Sequence[Path | str]) -> int:
+        """Start reading `paths` off the GUI thread; returns the job's generation."""
+        paths = [Path(p) for p in paths]
+        generation = self.worker.submit(read_reports, paths)
+        self.show_reading(paths)
+        return generation
+
+    def show_reading(self, paths: Sequence[Path]) -> None:
+        """Say that `paths` are being read, with progress and Cancel while they are."""
+        self.status_line.show_busy(self.worker.busy)
+        self.status_text.setText("Reading " + ", ".join(p.name for p in paths) + "...")
+
+    def cancel_loading(self) -> None:
+        self.worker.cancel()
+
+    @property
+    def busy(self) -> bool:
+        """Whether files are being read or what was read is not shown yet."""
+        return self.worker.busy or self._showing is not None
+
+    def _apply_loaded(self, loaded: Loaded) -> None:
+        """Show what a loading job read: the kernel list now, the tabs on the next turn of the
+        event loop, so that neither step holds the GUI thread for both."""
+        if not loaded.reports:
+            self._show_failure("\n".join(loaded.refused) or "no file to open")
+            return
+        self.paths, self.reports = list(loaded.paths), list(loaded.reports)
+        picks = first_picks(loaded)
+        self.kernel_list.set_entries(loaded.entries, picks)
+        self.kernel_list.set_filter_text("")
+        self._show_list(len(loaded.entries) > 2 and not self.projector)
+        self.banner.hide()
+        self.empty_banner.hide()
+        self.last_error = ""
+        self.stack.setCurrentIndex(READING_PAGE)
+        if loaded.refused:
+            self.show_error("\n".join(loaded.refused))
+        self.update_status()
+        self._showing = generation = self.worker.generation
+        QTimer.singleShot(0, lambda: self._show_loaded(generation, picks))
+
+    def _show_loaded(self, generation: int, picks: list[KernelEntry]) -> None:
+        if generation != self._showing:
+            return  # a later load was applied meanwhile and shows its own
+        self._showing = None
+        self.show_entries(picks)
+        if self.record_recent:
+            self.recent.add(self.paths)
+        self.loaded.emit()
+
+    def _show_failure(self, message: str) -> None:
+        """No file could be read: say why; what was open stays."""
+        self.show_error(message)
+        self.update_status()
+        self.load_failed.emit(message)
+
+    def show_error(self, message: str) -> None:
+        """The message (one line a file) in the banner over what is shown, and on stderr."""
+        self.last_error = message
+        for line in message.splitlines():
+            print(f"ncu-reader: {line}", file=sys.stderr)
+        banner = self.banner if self.stack.currentIndex() == READING_PAGE else self.empty_banner
+        banner.show_message(message, self.tab_style)
+
+    def _show_cancelled(self) -> None:
+        self.update_status()
+        self.statusBar().showMessage("Loading cancelled; what was open stays.", 5000)
+
+    def _show_busy(self, busy: bool) -> None:
+        self.status_line.show_busy(busy)
+        if not busy:
+            self.update_status()
+
+    @property
+    def kernels(self) -> list[Kernel]:
+        return [e.kernel for e in self.picks]
+
+    @property
+    def compare_mode(self) -> bool:
+        return len(self.picks) == 2
+
+    def show_entries(self, entries: Sequence[KernelEntry]) -> None:
+        """Read one kernel, or compare two (A first), in every tab."""
+        self.picks = list(entries)[:2]
+        self.names = compare_names(self.picks)
+        kernels = self.kernels
+        for page in [*self.tab_pages, *self.lesson_pages]:
+            if kernels:
+                page.set_kernels(kernels, self.names)
+            else:
+                page.clear()
+        reports = [self.reports[e.report_index] for e in self.picks]
+        for view in self.analysis_pages:
+            if kernels:
+                view.set_kernels(kernels, self.names, reports)
+            else:
+                view.clear()
+        self.swap_action.setEnabled(self.compare_mode)
+        self.show_compare_line()
+        self.update_status()
+
+    def show_compare_line(self) -> None:
+        """What is compared, with the pair's misread warnings except on Predict: they quote
+        measured values, and nothing measured shows there before Reveal."""
+        predicting = self.tabs.currentWidget() is self.predict_tab
+        self.compare_line.show_picks(self.picks, self.names, self.tab_style,
+                                     () if predicting else self.reports)
+        self.place_compare_line()
+
+    def _tab_changed(self) -> None:
+        window_menus.enable_reveal(self)
+        self.show_compare_line()
+
+    def swap(self) -> None:
+        """Swap A and B of the comparison."""
+        if not self.compare_mode:
+            return
+        self.show_entries(self.picks[::-1])
+        self.kernel_list.set_picks(self.picks)
+
+    def find_kernel(self) -> None:
+        if self.projector:
+            return
+        self._show_list(True)
+        self.kernel_list.focus_filter()
+
+    def _show_list(self, visible: bool) -> None:
+        show_dock(self, self.kernel_dock, visible)
+
+    def set_tab(self, index: int) -> None:
+        """Show reading step `index` (0: Speed Of Light)."""
+        self.reading_page.set_tab(index)
+
+    def next_tab(self) -> None:
+        """The next step, Predict and the reading order round (from Timing or the T4: Predict)."""
+        self.tabs.setCurrentWidget(self.reading_page.step_after(+1))
+
+    def previous_tab(self) -> None:
+        self.tabs.setCurrentWidget(self.reading_page.step_after(-1))
+
+    def show_metric(self, metric: str) -> None:
+        """Show the reading tab that holds a counter's row, the row framed (a revealed
+        prediction was clicked)."""
+        self.reading_page.show_metric(metric)
+
+    def current_tab(self) -> QWidget:
+        return self.tabs.currentWidget()
+
+    def show_keys(self) -> None:
+        """Show (or hide again) the list of keys, in the current style."""
+        window_menus.show_keys(self)
+
+    def toggle_projector(self) -> None:
+        self.set_projector(not self.projector)
+
+    def set_projector(self, on: bool, full_screen: bool = True) -> None:
+        """Large type, high contrast, no side panels; full screen unless told otherwise."""
+        projector_mode.set_projector(self, on, full_screen)
+        for page in self.lesson_pages:
+            if page.style_ != self.tab_style:
+                page.set_style(self.tab_style)
+        for view in self.analysis_pages:
+            view.set_style(self.tab_style)
+        self.show_compare_line()
+
+    def place_compare_line(self) -> None:
+        self.reading_page.place_compare_line(self.tab_style, self.width())
+
+    def status_message(self) -> str:
+        """What is open, in words."""
+        return open_text(self.reports, self.picks, self.names)
+
+    def thresholds(self) -> str:
+        """The thresholds the current tab judges by, in the tab's own words ('' if none)."""
+        return threshold_text(self.current_tab())
+
+    def update_status(self) -> None:
+        self.status_text.setText(self.status_message())
+        self.status_line.show_thresholds(self.thresholds())
+        files = " + ".join(r.file_name for r in self.reports)
+        self.setWindowTitle(f"{files} - ncu-reader" if files else "ncu-reader")
+
+    def export_dialog(self) -> Path | None:
+        return exporting.export_dialog(self)
+
+    def export(self, path: Path | str, replace: bool = False) -> Path:
+        """Write the current tab (.png, .svg) or the comparison (.csv, .md) to `path`; an
+        existing file is replaced only with `replace` (FileExistsError otherwise)."""
+        return exporting.export(self, path, replace)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        opening.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        opening.drop(self, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.projector:
+            self.place_compare_line()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.record_recent:
+            window_place.save_geometry(self.settings, self)
+        self.worker.cancel()
+        shutdown_captures(self)
+        self.timing_panel.shutdown(5_000)
+        super().closeEvent(event)
+
+    def sizeHint(self) -> QSize:
+        return window_place.DESK_SIZE

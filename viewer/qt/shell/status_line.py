@@ -1,0 +1,76 @@
+"""The status line: what is open in words, the current tab's thresholds, loading progress with
+Cancel, and the Capture button."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
+
+from viewer.core.model import Report
+from viewer.qt.kernel_list.kernel_list import KernelEntry
+
+
+def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
+              names: Sequence[str]) -> str:
+    """'a.ncu-rep + b.ncu-rep: 2 kernels, comparing A naive with B tiled'."""
+    if not reports:
+        return "No report open. Ctrl+O opens one; so does dropping files here."
+    files = (" + ".join(r.file_name for r in reports) if len(reports) <= 2
+             else f"{len(reports)} files")
+    total = sum(len(r.kernels) for r in reports)
+    noun = "kernel" if total == 1 else "kernels"
+    if len(picks) == 2:
+        what = f"comparing A {names[0]} with B {names[1]}"
+    elif picks:
+        what = f"reading {picks[0].kernel.label}"
+    else:
+        what = "no kernel picked"
+    return f"{files}: {total:,} {noun}, {what}"
+
+
+def threshold_text(page: QWidget | None) -> str:
+    """The thresholds `page` judges by, in its own words ('' if it has none): a tab states them
+    through a `threshold_text()` function, its own or its module's."""
+    if page is None:
+        return ""
+    source = getattr(page, "threshold_text", None) or getattr(
+        sys.modules.get(type(page).__module__), "threshold_text", None)
+    return source() if callable(source) else ""
+
+
+class StatusLine:
+    """The status bar's parts, added to `bar`; progress and Cancel show only while loading."""
+
+    def __init__(self, bar: QStatusBar, parent: QWidget) -> None:
+        self.text = QLabel(parent)
+        self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.thresholds = QLabel(parent)
+        self.progress = QProgressBar(parent)
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(True)
+        self.cancel_button = QToolButton(parent)
+        self.cancel_button.setText("Cancel")
+        self.capture_button = QToolButton(parent)
+        self.capture_button.setText("Capture...")
+        bar.addWidget(self.text, 1)
+        for part in (self.thresholds, self.progress, self.cancel_button, self.capture_button):
+            bar.addPermanentWidget(part)
+        self.show_busy(False)
+
+    def show_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        if busy:
+            self.progress.setValue(0)
+
+    def show_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(round(fraction * 1000))
+        self.progress.setFormat(message or "%p%")
+
+    def show_thresholds(self, text: str) -> None:
+        """The first sentence on the line, all of it in the tooltip."""
+        self.thresholds.setText(text.split(". ")[0].rstrip(".") if text else "")
+        self.thresholds.setToolTip(text)

@@ -1,0 +1,1 @@
+"""ncu's own advice (its rule results)."""

@@ -1,0 +1,243 @@
+"""ncu's own advice: the report's rule results, the largest estimated speedup first (A).
+
+The rule results are read when the view is shown, off the GUI thread (viewer.readers.extras
+.read_extras with rules=True), each kernel's once. ncu's link markup is rendered from
+viewer.analysis.advice's parts, never raw: a link to one of our views switches to its tab, a web
+link opens in the browser. With two kernels: which advice appeared, went away or changed its
+estimate from A to B. An export holds no rule results: said plainly.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget
+
+from viewer.analysis import advice
+from viewer.analysis.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
+from viewer.core import formatting as fmt
+from viewer.core.model import Report
+from viewer.qt.kit.on_demand import OnDemandTab
+from viewer.qt.kit.style import Style
+from viewer.qt.lesson.reference_tab import breakable
+from viewer.readers.extras import read_extras
+
+VIEW_LINK = "view:"
+# Our views by the words of their tab titles (the reading steps are found by their STEP).
+VIEW_TITLES: dict[str, tuple[str, ...]] = {
+    "roofline": ("roofline",), "advice": ("ncu's advice",), "stalls": ("warp stalls",),
+    "metrics": ("every metric", "metrics", "all metrics"),
+}
+READING = "Reading ncu's advice from the report…"
+NO_ADVICE = "ncu's rules found nothing to say about this kernel."
+STATUS_WORDS = {
+    advice.APPEARED: "Appeared in B (not in A)",
+    advice.WENT_AWAY: "Went away in B (was in A)",
+    advice.CHANGED: "Changed its estimate from A to B",
+    advice.SAME: "The same in A and B",
+}
+
+
+def parts_html(parts: Sequence[Part]) -> str:
+    """The parts as rich text: our views as 'view:<name>' links, web links as themselves."""
+    out = []
+    for part in parts:
+        text = html.escape(part.text)
+        if isinstance(part, ViewLink):
+            out.append(f'<a href="{VIEW_LINK}{part.view}">{text}</a>')
+        elif isinstance(part, UrlLink):
+            out.append(f'<a href="{html.escape(part.url, quote=True)}">{text}</a>')
+        else:
+            assert isinstance(part, Text)
+            out.append(text)
+    return "".join(out)
+
+
+def estimate_text(item: Advice | None) -> str:
+    """'est. speedup 34.38 % (of the run time)', or what there is instead."""
+    if item is None:
+        return "not given"
+    if item.speedup_pct is None:
+        return f"{item.kind}, no estimate"
+    scope = {"global": " of the run time", "local": " of the unit's use"}.get(
+        item.speedup_scope or "", "")
+    return f"est. speedup {fmt.percent(item.speedup_pct)}{scope}"
+
+
+def find_tab(widget: QWidget, view: str) -> tuple[QTabWidget, int] | None:
+    """The tab widget holding `widget` and the index of our view `view` in it."""
+    parent = widget.parentWidget()
+    while parent is not None and not isinstance(parent, QTabWidget):
+        parent = parent.parentWidget()
+    if parent is None:
+        return None
+    for index in range(parent.count()):
+        page = parent.widget(index)
+        if getattr(page, "STEP", None) == view or getattr(page, "VIEW", None) == view:
+            return parent, index
+        title = str(getattr(page, "TITLE", "") or parent.tabText(index)).strip().lower()
+        if title in VIEW_TITLES.get(view, ()):
+            return parent, index
+    return None
+
+
+RulesKey = tuple[str, str, int]
+
+
+def rules_key(report: Report, index: int) -> RulesKey:
+    """What names a kernel's rule results: its file, as read (its stamp), and its index."""
+    return (str(report.source), repr(report.stamp), index)
+
+
+def read_rules(pairs: Sequence[tuple[Report, int]], *, job: Any = None
+               ) -> list[list[dict[str, Any]] | None]:
+    """Each (report, kernel index)'s rule results (None: the file holds none we read)."""
+    return [read_extras(report, [index], rules=True, job=job)[index].rules
+            for report, index in pairs]
+
+
+class AdviceView(OnDemandTab):
+    """ncu's rule results for one kernel, or what changed between two."""
+
+    VIEW = "advice"
+    TITLE = "ncu's advice"
+    KEY = "A"
+    QUESTION = ("What does ncu itself advise, and how much might each change gain? (Its "
+                "estimates are upper bounds, worked out from the counters.)")
+
+
+    READING = READING
+    READER = read_rules
+
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+        self._rules: dict[RulesKey, list[dict[str, Any]] | None] = {}
+        super().__init__(style, parent)
+
+    @property
+    def ready(self) -> bool:
+        """Whether every kernel shown has its rule results read."""
+        keys = self._keys()
+        return len(keys) == len(self.kernels) and all(k in self._rules for k in keys)
+
+    def _keys(self) -> list[RulesKey]:
+        return [rules_key(r, k.index) for r, k in zip(self._reports, self.kernels, strict=False)]
+
+    def _wanted(self) -> list[tuple[Report, int]]:
+        """The (report, kernel index) pairs whose rule results are not read yet."""
+        return [(r, k.index) for r, k in zip(self._reports, self.kernels, strict=True)
+                if rules_key(r, k.index) not in self._rules]
+
+    def _take(self, wanted: list[tuple[Report, int]],
+              answers: list[list[dict[str, Any]] | None]) -> None:
+        keys = [rules_key(r, index) for r, index in wanted]
+        self._rules.update(zip(keys, answers, strict=True))
+
+    # ------------------------------------------------------------ what is shown
+
+    def advice_of(self, column: int) -> tuple[Advice, ...] | None:
+        """Kernel `column`'s (0: A) advice, ranked; None when not read or the file holds none."""
+        keys = self._keys()
+        rules = self._rules.get(keys[column]) if column < len(keys) else None
+        return None if rules is None else advice.ranked(rules)
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        keys = self._keys()
+        if self._error:
+            layout.addWidget(self.label(self._error, color="warning", wrap=True, name="status"))
+            return
+        if not self.ready:
+            layout.addWidget(self.label(self._progress, color="secondary", wrap=True,
+                                        name="status"))
+            return
+        held = [self.advice_of(c) for c in range(len(keys))]
+        missing = [self.names[c] for c, a in enumerate(held) if a is None]
+        if missing:
+            who = f" ({', '.join(missing)})" if len(missing) < len(held) else ""
+            layout.addWidget(self.label(advice.RULES_MISSING + who + ".", "heading", wrap=True,
+                                        name="missing"))
+        found = [a for a in held if a is not None]
+        if len(found) == 2:
+            self._compare(layout, advice.compare(found[0], found[1]))
+        elif found:
+            if self.compare_mode:
+                name = self.names[held.index(found[0])]
+                layout.addWidget(self.label(f"{name} alone:", "heading", bold=True))
+            if not found[0]:
+                layout.addWidget(self.label(NO_ADVICE, wrap=True, name="none"))
+            for number, item in enumerate(found[0]):
+                layout.addWidget(self._card(item, estimate_text(item), f"advice_{number}"))
+
+    def _compare(self, layout: QVBoxLayout, changes: Sequence[AdviceChange]) -> None:
+        a, b = self.names
+        counts = [(sum(c.status == s for c in changes), words)
+                  for s, words in ((advice.APPEARED, "appeared"), (advice.WENT_AWAY, "went away"),
+                                   (advice.CHANGED, "changed its estimate"),
+                                   (advice.SAME, "the same"))]
+        layout.addWidget(self.label(f"From A ({a}) to B ({b}): "
+                                    + ", ".join(f"{n} {words}" for n, words in counts) + ".",
+                                    bold=True, wrap=True, name="summary"))
+        status = None
+        for number, change in enumerate(changes):
+            if change.status != status:
+                status = change.status
+                layout.addWidget(self.label(STATUS_WORDS[status], "heading", bold=True,
+                                            name=f"status_{status}"))
+            if change.status == advice.SAME and change.speedup_change in (None, 0.0):
+                estimate = f"A and B: {estimate_text(change.second)}"
+            elif change.status in (advice.CHANGED, advice.SAME):
+                moved = change.speedup_change
+                delta = "" if moved is None else f" ({moved:+.2f} points)"
+                estimate = (f"A: {estimate_text(change.first)}  →  "
+                            f"B: {estimate_text(change.second)}{delta}")
+            else:
+                side = "B" if change.status == advice.APPEARED else "A"
+                estimate = f"{side}: {estimate_text(change.advice)}"
+            card = self._card(change.advice, estimate, f"advice_{number}")
+            card.setProperty("status", change.status)
+            layout.addWidget(card)
+
+    def _card(self, item: Advice, estimate: str, name: str) -> QFrame:
+        """One piece of advice: its heading and estimate, then ncu's message with its links."""
+        style = self.style_
+        card = QFrame()
+        card.setObjectName(name)
+        card.setFrameShape(QFrame.Shape.StyledPanel)
+        column = QVBoxLayout(card)
+        column.setContentsMargins(style.px(8), style.px(6), style.px(8), style.px(6))
+        column.setSpacing(style.px(3))
+        strong = item.speedup_pct is not None and item.kind in ("optimization", "warning")
+        column.addWidget(self.label(item.heading, "heading", bold=True, wrap=True,
+                                    name="heading"))
+        column.addWidget(self.label(estimate, bold=strong, highlight=strong,
+                                    color="text" if item.speedup_pct is not None
+                                    else "secondary", wrap=True, name="estimate"))
+        message = QLabel(parts_html(item.parts))
+        message.setObjectName("message")
+        style.paint_label(message, "body")
+        message.setTextFormat(Qt.TextFormat.RichText)
+        message.setWordWrap(True)
+        message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        message.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        message.setOpenExternalLinks(False)
+        message.linkActivated.connect(self.follow)
+        column.addWidget(message)
+        if item.focus:
+            focus = "; ".join(f"{breakable(f.metric)} = {fmt.count(f.value)}"
+                              for f in item.focus)
+            column.addWidget(self.label(f"ncu looked at: {focus}", "small", color="secondary",
+                                        wrap=True, name="focus"))
+        return card
+
+    def follow(self, link: str) -> None:
+        """A link in a message: one of our views (switch to its tab), else the browser."""
+        if link.startswith(VIEW_LINK):
+            view = link[len(VIEW_LINK):]
+            found = find_tab(self, view)
+            if found is not None:
+                found[0].setCurrentIndex(found[1])
+        else:
+            QDesktopServices.openUrl(QUrl(link))

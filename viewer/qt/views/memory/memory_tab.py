@@ -1,0 +1,220 @@
+"""Step 2, the memory chart: what crossed each arrow from the kernel out to DRAM.
+
+One band per kernel, one above the other in compare mode, followed by the comparison rows (sectors
+moved, load requests, ...) each saying which kernel has more and by how much.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QResizeEvent, QTransform
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsScene,
+    QGraphicsView,
+    QGridLayout,
+    QSizePolicy,
+    QVBoxLayout,
+)
+
+from viewer.analysis.chart_layout import (
+    BYTES,
+    INSTRUCTIONS,
+    ChartBand,
+    chart_band,
+    memory_ratios,
+    memory_values,
+)
+from viewer.lesson import derivation_check
+from viewer.qt.kit.reading_tab import ReadingTab
+from viewer.qt.kit.style import Style
+from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
+
+# The rows that carry the lesson are written larger than the rest.
+_HEADLINE_ROWS = 2
+
+
+class MemoryChartView(QGraphicsView):
+    """Shows a MemoryChartItem at its own size, shrunk to the width only when it must be."""
+
+    def __init__(self, bands: Sequence[ChartBand], style: Style) -> None:
+        super().__init__()
+        self._bands, self._style = list(bands), style
+        self.item = MemoryChartItem()
+        self.item.set_bands(self._bands, style)
+        self._laid_out_for = 0.0
+        scene = QGraphicsScene(self)
+        scene.addItem(self.item)
+        self.setScene(scene)
+        self.setBackgroundBrush(style.color("background"))
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.TextAntialiasing)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._fit(self.item.natural_width)
+
+    @property
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def sizeHint(self) -> QSize:
+        rect = self.item.boundingRect()
+        return QSize(math.ceil(self.item.natural_width),
+                     math.ceil(rect.height() * self.scale_factor))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(200, self.sizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit(event.size().width())
+
+    def _fit(self, available: float) -> None:
+        """Fill `available` pixels of width: wider gaps when there is room, narrower labels
+        and then a smaller picture when there is not."""
+        if abs(available - self._laid_out_for) > 0.5:
+            self.item.set_bands(self._bands, self._style, available)
+            self._laid_out_for = available
+        rect = self.item.boundingRect()
+        self.scene().setSceneRect(rect)
+        scale = min(1.0, available / rect.width()) if rect.width() > 0 else 1.0
+        if abs(scale - self.scale_factor) > 1e-6:
+            self.setTransform(QTransform.fromScale(scale, scale))
+        self.setFixedHeight(math.ceil(rect.height() * scale))
+
+
+def legend_text(compare: bool) -> str:
+    shared = ", one scale for both kernels" if compare else ""
+    return (f"Arrow width: {INSTRUCTIONS} from the kernel, {BYTES} from L1/TEX outward, on a log "
+            f"scale{shared}. Dashed grey: the report does not hold that counter.")
+
+
+class MemoryTab(ReadingTab):
+    STEP = "memory"
+    TITLE = "2  Memory chart"
+    QUESTION = ("Memory chart: what crossed each arrow from the kernel out to DRAM, and how "
+                "many sectors did each request pull?")
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        bands = [chart_band(k, n) for k, n in zip(self.kernels, self.names, strict=True)]
+        chart = MemoryChartView(bands, self.style_)
+        chart.setObjectName("chart")
+        chart.item.picked.connect(self.row_picked)
+        chart.item.set_picking(self.picking)
+        layout.addWidget(chart)
+        layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
+                                    name="legend", wrap=True))
+        layout.addLayout(self._ratio_table() if self.compare_mode else self._value_table())
+        checks = [(name, derivation_check.predictions(k))
+                  for k, name in zip(self.kernels, self.names, strict=True)]
+        if any(rows for _, rows in checks):
+            layout.addLayout(self._prediction_table(checks))
+
+    def _value_table(self) -> QGridLayout:
+        """The chart's numbers as the rows a text export prints them in."""
+        grid = self.grid()
+        grid.setVerticalSpacing(self.style_.px(2))
+        grid.setColumnStretch(1, 0)
+        grid.setColumnStretch(2, 1)
+        row = 0
+        for number, (key, label, text) in enumerate(memory_values(self.kernels[0])):
+            headline = number < _HEADLINE_ROWS
+            role = "heading" if headline else "body"
+            grid.addWidget(self.label(label, role, bold=headline, row=key), row, 0)
+            grid.addWidget(self.label(text, role, bold=headline, name=f"value_{key}", row=key),
+                           row, 1, Qt.AlignmentFlag.AlignRight)
+            row = self._misread_rows(grid, row + 1, key)
+        return grid
+
+    def _misread_rows(self, grid: QGridLayout, row: int, key: str) -> int:
+        """The misreads of a compared row, across the table; Duration's are Speed Of Light's."""
+        return row if key == "duration_ns" else self.misread_rows(grid, row, key, span=True)
+
+    def _ratio_table(self) -> QGridLayout:
+        """Each compared row: both kernels' values and which has more, by how much."""
+        grid = self.grid()
+        grid.setVerticalSpacing(self.style_.px(2))
+        grid.setColumnStretch(0, 2)
+        grid.setColumnStretch(1, 0)
+        grid.setColumnStretch(2, 0)
+        grid.setColumnStretch(3, 3)
+        for column, name in enumerate(self.names, 1):
+            grid.addWidget(self.label(name, bold=True), 0, column, Qt.AlignmentFlag.AlignRight)
+        grid.addWidget(self.label("Which has more", bold=True), 0, 3)
+        row = 1
+        for number, ratio in enumerate(memory_ratios(*self.kernels, *self.names)):
+            headline = number < _HEADLINE_ROWS
+            role = "heading" if headline else "body"
+            key = ratio.key
+            grid.addWidget(self.label(ratio.label, role, bold=headline, wrap=True, row=key),
+                           row, 0)
+            for column, text in enumerate((ratio.first, ratio.second), 1):
+                grid.addWidget(self.label(text, role, bold=headline, row=key), row, column,
+                               Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(self.label(ratio.direction, role, bold=headline,
+                                      name=f"ratio_{key}", wrap=True, row=key), row, 3)
+            row = self._misread_rows(grid, row + 1, key)
+        return grid
+
+    def _prediction_table(
+        self, checks: Sequence[tuple[str, Sequence[derivation_check.PredictionCheck]]]
+    ) -> QGridLayout:
+        """The lesson's derivation for this size and tile, against the counters."""
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(self.style_.px(14))
+        grid.setVerticalSpacing(self.style_.px(2))
+        grid.setColumnStretch(4, 1)  # the numbers stay together at the left
+        title = "The derivation, against the card"
+        grid.addWidget(self.label(title, "heading", bold=True, name="derivation_title"), 0, 0,
+                       1, 5)
+        for column, head in enumerate(("derived", "measured", "measured / derived"), 1):
+            grid.addWidget(self.label(head, bold=True), 1, column, Qt.AlignmentFlag.AlignRight)
+        row = 2
+        fewer_shared = False
+        for name, rows in checks:
+            if not rows:
+                continue
+            grid.addWidget(self.label(name, bold=True), row, 0, 1, 4)
+            row += 1
+            for check in rows:
+                grid.addWidget(self.label("    " + check.label, row=check.key), row, 0)
+                key = f"derivation_{name}_{check.label.replace(' ', '_')}"
+                texts = (check.derived_text, check.measured_text, check.ratio_text)
+                for column, text in enumerate(texts, 1):
+                    grid.addWidget(self.label(text, name=f"{key}_{column + 1}", row=check.key),
+                                   row, column, Qt.AlignmentFlag.AlignRight)
+                fewer_shared |= check.fewer_shared_loads
+                row += 1
+        if fewer_shared:
+            grid.addWidget(self.label(derivation_check.SHARED_LOAD_NOTE, "small", color="secondary",
+                                      wrap=True,
+                                      name="derivation_note"), row, 0, 1, 5)
+        return grid
+
+    def set_picking(self, on: bool) -> None:
+        super().set_picking(on)
+        item = self.chart_item()
+        if item is not None:
+            item.set_picking(on)
+
+    def mark_row(self, key: str | None) -> bool:
+        """Frame row `key` in the tables and on the chart; False when neither shows it."""
+        in_tables = super().mark_row(key)
+        item = self.chart_item()
+        on_chart = item.mark(key) if item is not None else False
+        if on_chart and not in_tables:
+            view = self.findChild(MemoryChartView)
+            self._scroll.ensureWidgetVisible(view)
+        return in_tables or on_chart
+
+    def chart_item(self) -> MemoryChartItem | None:
+        """The drawn chart, or None when no kernel is shown."""
+        self._ensure_rendered()
+        view = self.findChild(MemoryChartView)
+        return view.item if view is not None else None

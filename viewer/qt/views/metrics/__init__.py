@@ -1,0 +1,1 @@
+"""Every metric, and the full diff of two kernels."""

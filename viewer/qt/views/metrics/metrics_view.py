@@ -1,0 +1,320 @@
+"""Every metric: a searchable table of every metric in the kernel, with its unit and ncu's own
+description where the report carries one; with two kernels, the full diff of every metric both
+hold, the largest relative change first, a filter on the size of the change, CSV export, and a
+warning at the top when the two ran on different GPUs, clocks or ncu versions.
+
+The first read keeps a few hundred metrics; the rest (and ncu's descriptions) are read when the
+view is shown, off the GUI thread, with progress here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDoubleSpinBox,
+    QFileDialog,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.analysis import metric_table
+from viewer.analysis.metric_table import MetricDiff, MetricRow
+from viewer.core.model import Kernel, Report
+from viewer.lesson.misreads import compare_misreads
+from viewer.qt.kit.style import Style
+from viewer.qt.kit.workers import Worker
+from viewer.qt.views.metrics.metric_model import (
+    ROW_COLUMNS,
+    Found,
+    MetricModel,
+    diff_columns,
+    diff_line,
+    read_everything,
+    row_line,
+)
+from viewer.readers.extras import MetricAbout
+
+NO_DESCRIPTIONS = ("This file is an export: it carries values and names but not ncu's units or "
+                   "descriptions (a .ncu-rep does).")
+
+
+class MetricsView(QWidget):
+    """Every metric of one kernel, or the full diff of two (A first)."""
+
+    TITLE = "Every metric"
+    QUESTION = "Every metric the report holds, with ncu's words on each; what changed from A to B?"
+    KEY = "M"
+
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.style_ = style or Style()
+        self.kernels: list[Kernel] = []
+        self.names: list[str] = []
+        self.reports: list[Report] = []
+        self.about: dict[tuple[str, int], dict[str, MetricAbout]] = {}
+        self._pending = False
+        self._reading: list[tuple[Report, int]] = []
+        self.worker = Worker(self, max_threads=1)
+        self.worker.done.connect(self._read)
+        self.worker.failed.connect(self._failed)
+        self.worker.progress.connect(self._progress)
+
+        self.heading = QLabel(self)
+        self.heading.setWordWrap(True)
+        self.warnings = QLabel(self)
+        self.warnings.setObjectName("warnings")
+        self.warnings.setWordWrap(True)
+        self.note = QLabel(self)
+        self.note.setWordWrap(True)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Search metric names, labels and descriptions")
+        self.search.setClearButtonEnabled(True)
+        self.threshold_label = QLabel("Only what changed by more than", self)
+        self.threshold = QDoubleSpinBox(self)
+        self.threshold.setRange(0.0, 1e6)
+        self.threshold.setDecimals(1)
+        self.threshold.setSuffix(" %")
+        self.export_button = QPushButton("Export CSV...", self)
+        self.model = MetricModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.horizontalHeader().setSortIndicatorShown(True)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.count = QLabel(self)
+
+        self.controls = QGridLayout()
+        layout = QVBoxLayout(self)
+        for widget in (self.heading, self.warnings, self.note, self.progress):
+            layout.addWidget(widget)
+        layout.addLayout(self.controls)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.count)
+        self.search.textChanged.connect(self._filter)
+        self.threshold.valueChanged.connect(self._filter)
+        self.export_button.clicked.connect(lambda: self.export_csv())
+        self.set_style(self.style_)
+        self.clear()
+
+    # ---------------------------------------------------------------- content
+
+    @property
+    def compare_mode(self) -> bool:
+        return len(self.kernels) == 2
+
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
+                    reports: Sequence[Report]) -> None:
+        self.kernels, self.names, self.reports = list(kernels), list(names), list(reports)
+        self._pending = True  # the table is made, and the rest read, when the view is shown
+        if self.isVisible():
+            self._show()
+            self.read_rest()
+
+    def clear(self) -> None:
+        self.kernels, self.names, self.reports = [], [], []
+        self._pending = False
+        self.worker.cancel()
+        self.heading.setText("Open a report and pick a kernel to list its metrics.")
+        for widget in (self.warnings, self.note, self.progress):
+            widget.hide()
+        self.model.set_lines([], ROW_COLUMNS)
+        self._controls()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._pending:
+            self._show()
+            self.read_rest()
+
+    def read_rest(self) -> None:
+        """Read every metric and ncu's words on them, off the GUI thread (once per kernel)."""
+        self._pending = False
+        targets = [(r, k.index) for k, r in zip(self.kernels, self.reports, strict=True)
+                   if k.read_names is not None or (r.source, k.index) not in self.about]
+        if not targets:
+            return
+        self.progress.setValue(0)
+        self.progress.setFormat("Reading every metric...")
+        self.progress.show()
+        self._reading = targets
+        self.worker.submit(read_everything, targets)
+
+    def _read(self, found: list[Found]) -> None:
+        """Take in what the job read (on the GUI thread: the kernels change in place)."""
+        self.progress.hide()
+        for (report, index), (values, about) in zip(self._reading, found, strict=True):
+            if values:
+                report.add_metrics(values, None)
+            self.about[(report.source, index)] = about
+        self._show()
+
+    def _failed(self, message: str) -> None:
+        self.progress.hide()
+        self.note.setText(f"Could not read the rest of the metrics: {message}")
+        self.note.show()
+
+    def _progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(round(1000 * max(0.0, min(1.0, fraction))))
+        self.progress.setFormat(message[:1].upper() + message[1:] + "...")
+
+    def about_of(self, which: int) -> dict[str, MetricAbout]:
+        return self.about.get((self.reports[which].source, self.kernels[which].index), {})
+
+    def _show(self) -> None:
+        """The table from what the kernels hold now."""
+        if not self.kernels:
+            return
+        if self.compare_mode:
+            about = {**self.about_of(1), **self.about_of(0)}
+            diffs = metric_table.diff(*self.kernels, about)
+            self.model.set_lines([diff_line(d) for d in diffs], diff_columns(self.names))
+            both = f"{len(diffs):,} metrics both {self.names[0]} (A) and {self.names[1]} (B) hold"
+            self.heading.setText(f"{both}, the largest change first." if self.style_.projector
+                                 else f"{both}, the largest relative change first; coloured "
+                                 "where higher or lower is known to be better.")
+            self._warn(self.warning_texts())
+        else:
+            found = metric_table.rows(self.kernels[0], self.about_of(0))
+            self.model.set_lines([row_line(r) for r in found], ROW_COLUMNS)
+            self.heading.setText(f"{len(found):,} metrics of {self.names[0]}.")
+            self._warn([])
+        exported = self.reports[0].format != "ncu-rep"
+        self.note.setText(NO_DESCRIPTIONS)
+        self.note.setVisible(exported)
+        self._controls()
+        self._fit()
+
+    def warning_texts(self) -> list[str]:
+        """Why A and B may differ beyond their code: GPUs, clocks, ncu versions."""
+        a, b = self.kernels
+        texts = metric_table.provenance_warnings(a, b)
+        texts += [m.text for m in compare_misreads(a, b, *self.reports)
+                  if m.kind.endswith(("-clocks", "-ncu"))]
+        return texts
+
+    def _warn(self, texts: list[str]) -> None:
+        self.warnings.setText("\n".join(f"\u26a0 {t}" for t in texts))
+        self.warnings.setVisible(bool(texts))
+
+    def _filter(self) -> None:
+        least = self.threshold.value() if self.compare_mode else 0.0
+        self.model.set_filter(self.search.text(), least)
+        self._count()
+
+    def _controls(self) -> None:
+        for widget in (self.threshold_label, self.threshold):
+            widget.setVisible(self.compare_mode)
+        self.export_button.setEnabled(bool(self.kernels))
+        self._filter()
+        self._count()
+
+    def _count(self) -> None:
+        shown, total = self.model.rowCount(), self.model.total()
+        self.count.setText(f"{total:,} metrics" if shown == total
+                           else f"{shown:,} of {total:,} metrics")
+
+    # ---------------------------------------------------------------- CSV
+
+    def csv_text(self) -> str:
+        """What the table shows now, as CSV."""
+        shown = self.model.shown()
+        if self.compare_mode:
+            return metric_table.diff_csv([d for d in shown if isinstance(d, MetricDiff)],
+                                         *self.names)
+        return metric_table.rows_csv([r for r in shown if isinstance(r, MetricRow)])
+
+    def export_csv(self, path: Path | str | None = None) -> Path | None:
+        """Write the table shown as CSV to `path` (asked for when None); asks before replacing a
+        file. The path written, or None."""
+        if path is None:
+            stem = "-vs-".join(self.names) or "metrics"
+            chosen, _ = QFileDialog.getSaveFileName(
+                self, "Export the table as CSV", f"{stem}.csv", "CSV (*.csv)",
+                options=QFileDialog.Option.DontConfirmOverwrite)
+            if not chosen:
+                return None
+            path = chosen
+        path = Path(path)
+        replace = False
+        if path.exists():
+            answer = QMessageBox.question(self, "Replace?", f"{path.name} exists. Replace it?")
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+            replace = True
+        try:
+            written = metric_table.write_csv(path, self.csv_text(), replace=replace)
+        except OSError as exc:
+            self.note.setText(f"Could not write {path.name}: {exc.strerror or exc}")
+            self.note.show()
+            return None
+        self.count.setText(f"{self.count.text()}; written to {written}")
+        return written
+
+    # ---------------------------------------------------------------- looks
+
+    def set_style(self, style: Style) -> None:
+        self.style_ = style
+        style.apply_palette(self)
+        style.paint_label(self.heading, "body" if style.projector else "heading", bold=True)
+        style.paint_label(self.warnings, "body", bold=True, color="warning")
+        style.paint_label(self.note, "small", color="secondary")
+        style.paint_label(self.count, "small", color="secondary")
+        style.paint_label(self.threshold_label, "body")
+        for widget in (self.search, self.threshold, self.export_button, self.table,
+                       self.progress, self.table.horizontalHeader()):
+            widget.setFont(style.font("body"))
+        self._place_controls(style.projector)
+        if self.kernels and self.isVisible():
+            self._show()
+        elif self.kernels:
+            self._pending = True
+        self.model.colors = {"better": style.color("shared"), "worse": style.color("accent")}
+        rows = self.table.fontMetrics().height() + style.px(6)
+        self.table.verticalHeader().setDefaultSectionSize(rows)
+        self.table.verticalHeader().setMinimumSectionSize(rows)
+        self._fit()
+
+    def _place_controls(self, stacked: bool) -> None:
+        """Search, threshold and export on one line; in projector mode the search alone."""
+        for widget in (self.search, self.threshold_label, self.threshold, self.export_button):
+            self.controls.removeWidget(widget)
+        self.controls.addWidget(self.search, 0, 0, 1, 1 if not stacked else 3)
+        row, column = (1, 0) if stacked else (0, 1)
+        self.controls.addWidget(self.threshold_label, row, column)
+        self.controls.addWidget(self.threshold, row, column + 1)
+        self.controls.addWidget(self.export_button, row, column + 2)
+        for c in range(4):
+            self.controls.setColumnStretch(c, 0)
+        self.controls.setColumnStretch(0, 1)
+
+    def _fit(self) -> None:
+        metrics = self.table.fontMetrics()
+        header = self.table.horizontalHeader()
+        widths = {"Metric": 40 if self.style_.projector else 46, "Description": 60,
+                  "Unit": 12, "Better when": 12, "Verdict": 9, "B/A": 9, "Change": 14}
+        for column, title in enumerate(self.model.columns):
+            chars = widths.get(title, 18)
+            header.resizeSection(column, max(metrics.horizontalAdvance(title) + 24,
+                                             chars * metrics.averageCharWidth()))

@@ -1,0 +1,1 @@
+"""Occupancy, the reading order's third step, and its what-if curves."""

@@ -1,0 +1,214 @@
+"""Step 3, occupancy: could the launch fill the machine, and did the workload fill it?
+
+Theoretical and achieved occupancy as bars, the block limits that set the theoretical figure with
+the binding one highlighted, the launch facts a gap is explained by (waves, barriers, shared
+memory), each a row to pick, and the gap explained as viewer.analysis.reading explains it, with a
+link to the Warp stalls view (where the warps waited). Below, what if: ncu's occupancy curves with
+the kernel's own setting marked (viewer.qt.views.occupancy.occupancy_whatif), read when the tab is
+shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QGridLayout, QTabWidget, QVBoxLayout, QWidget
+
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.formatting import NOT_IN_REPORT
+from viewer.qt.kit.reading_tab import ReadingTab
+from viewer.qt.views.occupancy import occupancy_whatif
+
+_STATIC_SHARED = metrics.LABELS[(metrics.LAUNCH, "Static Shared Memory Per Block")]
+# The launch facts: what the block limits are priced from, and what a gap is explained by (an
+# uneven tail, barriers). Labelled as the report prints them; the two barrier rows are not
+# printed by a section, so they are in the lesson's words.
+LAUNCH_ROWS: tuple[tuple[str, str, Callable[[float | None], str]], ...] = (
+    ("launch__block_size", metrics.label("launch__block_size"), fmt.count),
+    ("launch__registers_per_thread", metrics.label("launch__registers_per_thread"), fmt.count),
+    (_STATIC_SHARED, metrics.label(_STATIC_SHARED), fmt.size),
+    (metrics.WAVES_PER_SM, metrics.label(metrics.WAVES_PER_SM), fmt.count),
+    (metrics.BARRIER_COUNT, "Barriers per block", fmt.count),
+    (metrics.BARRIER_STALL, "Warps stalled at a barrier, per issued instruction",
+     lambda v: fmt.MISSING if v is None else f"{v:.2f}"),
+)
+# The two occupancy bars: (summary key, Occupancy attribute, bar colour).
+_BARS = (("theoretical_occupancy_pct", "theoretical_pct", "memory"),
+         ("achieved_occupancy_pct", "achieved_pct", "shared"))
+STALLS_TITLE = "Warp stalls"
+STALLS_LINK = (f'Where the resident warps waited instead of issuing: <a href="stalls">'
+               f'{STALLS_TITLE}</a> (W).')
+
+
+def gap_text(occ: reading.Occupancy) -> str:
+    gap = occ.gap_pct
+    if gap is None:
+        return f"unknown: one of the two is {NOT_IN_REPORT}"
+    return f"{gap:.2f} points below theoretical"
+
+
+def threshold_text() -> str:
+    return (f"A gap of {reading.OCCUPANCY_GAP_PCT:.0f} points or more between theoretical and "
+            "achieved is worth explaining. The smallest block limit binds: it sets how many "
+            "blocks fit on one SM, and so the theoretical figure.")
+
+
+def achieved_comparison(first: reading.Occupancy, second: reading.Occupancy, first_name: str,
+                        second_name: str) -> str:
+    """Which kernel kept more warps resident, in points of occupancy."""
+    a, b = first.achieved_pct, second.achieved_pct
+    if a is None or b is None:
+        return f"Achieved Occupancy: {NOT_IN_REPORT} for both kernels."
+    if a == b:
+        return f"Achieved Occupancy: equal ({fmt.percent(a)})."
+    (high, high_pct), (low, low_pct) = sorted(((first_name, a), (second_name, b)),
+                                              key=lambda pair: -pair[1])
+    return (f"Achieved Occupancy: {high} {fmt.percent(high_pct)} against {low} "
+            f"{fmt.percent(low_pct)}, {high_pct - low_pct:.2f} points higher.")
+
+
+def _short(limit: str) -> str:
+    """'Block Limit Registers' -> 'Registers'."""
+    return limit.removeprefix("Block Limit ")
+
+
+class OccupancyTab(ReadingTab):
+    STEP = "occupancy"
+    TITLE = "3  Occupancy"
+    QUESTION = ("Occupancy: could the launch have filled the machine, and did the workload "
+                "fill it?")
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        occs = [reading.occupancy(k) for k in self.kernels]
+        grid = self.grid()
+        row = self.header_row(grid, 0)
+        for key, attr, color in _BARS:
+            grid.addWidget(self.label(metrics.row_label(key), bold=True, row=key), row, 0)
+            for column, occ in enumerate(occs, 1):
+                value = getattr(occ, attr)
+                grid.addWidget(self.bar(f"bar_{attr}_{column}", value, 100.0,
+                                        fmt.percent(value), color=color, row_key=key),
+                               row, column)
+            row = self.misread_rows(grid, row + 1, key)
+        grid.addWidget(self.label("Gap", bold=True), row, 0)
+        for column, occ in enumerate(occs, 1):
+            wide = occ.gap_pct is not None and occ.gap_pct >= reading.OCCUPANCY_GAP_PCT
+            grid.addWidget(self.label(gap_text(occ), "heading", bold=True,
+                                      color="warning" if wide else "text",
+                                      name=f"gap_{column}", wrap=True), row, column)
+        row = self._limit_rows(grid, row + 1, occs)
+        row = self._launch_rows(grid, row)
+        layout.addLayout(grid)
+        if self.compare_mode:
+            layout.addWidget(self.label(achieved_comparison(*occs, *self.names), "heading",
+                                        bold=True, name="achieved_comparison", wrap=True))
+        layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
+                                    wrap=True))
+        self.explanations(layout, [occ.explanation for occ in occs])
+        if self.stalls_tab() is not None:
+            link = self.label(STALLS_LINK, name="stalls_link", wrap=True)
+            link.setTextFormat(Qt.TextFormat.RichText)
+            link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+            link.linkActivated.connect(lambda _href: self.show_stalls())
+            layout.addWidget(link)
+        reports = [self.report_of(k) for k in self.kernels]
+        if any(r is None for r in reports):
+            return  # not in a window that knows the reports: nothing to read the curves from
+        if self.isVisible():
+            self.curve_reader.request(self.kernels, reports)
+        layout.addWidget(occupancy_whatif.section(self.curve_reader, self.kernels, self.names,
+                                                  self.style_))
+
+    @property
+    def curve_reader(self) -> occupancy_whatif.CurveReader:
+        """The occupancy curves read so far, per kernel (made on first use)."""
+        reader = getattr(self, "_curve_reader", None)
+        if reader is None:
+            reader = self._curve_reader = occupancy_whatif.CurveReader(self)
+            reader.updated.connect(self._render)
+        return reader
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        reports = [self.report_of(k) for k in self.kernels]
+        if self.kernels and all(r is not None for r in reports) and \
+                self.curve_reader.request(self.kernels, reports):  # type: ignore[arg-type]
+            self._render()  # an export's missing curves, or the reading line
+
+    def _tab_widget(self) -> QTabWidget | None:
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QTabWidget):
+            parent = parent.parentWidget()
+        return parent
+
+    def stalls_tab(self) -> QWidget | None:
+        """The tab whose TITLE is 'Warp stalls', where this tab sits beside one."""
+        tabs = self._tab_widget()
+        if tabs is None:
+            return None
+        pages = (tabs.widget(i) for i in range(tabs.count()))
+        return next((p for p in pages if getattr(p, "TITLE", "") == STALLS_TITLE), None)
+
+    def show_stalls(self) -> bool:
+        """Switch to the Warp stalls tab; False when there is none."""
+        page, tabs = self.stalls_tab(), self._tab_widget()
+        if page is None or tabs is None:
+            return False
+        tabs.setCurrentWidget(page)
+        return True
+
+    def _launch_rows(self, grid: QGridLayout, row: int) -> int:
+        """The launch facts, one row each ('launch_<metric>_<column>'); a fact no kernel's
+        report holds is left out."""
+        grid.addWidget(self.label("Launch", bold=True), row, 0, 1, len(self.kernels) + 1)
+        row += 1
+        for metric, text, written in LAUNCH_ROWS:
+            values = [k.metric(metric) for k in self.kernels]
+            if all(v is None for v in values):
+                continue
+            grid.addWidget(self.label(text, wrap=True, row=metric), row, 0)
+            for column, value in enumerate(values, 1):
+                shown = NOT_IN_REPORT if value is None else written(value)
+                grid.addWidget(self.label(shown, color="missing" if value is None else "text",
+                                          name=f"launch_{metric}_{column}", row=metric),
+                               row, column, Qt.AlignmentFlag.AlignLeft)
+            row = self.misread_rows(grid, row + 1, metric)
+        return row
+
+    def _limit_rows(self, grid: QGridLayout, row: int, occs: list[reading.Occupancy]) -> int:
+        """One bar per block limit (blocks per SM), the binding ones highlighted."""
+        grid.addWidget(self.label("Block limits, blocks per SM: the smallest binds", bold=True,
+                                  wrap=True), row, 0, 1, len(occs) + 1)
+        row += 1
+        names = list(dict.fromkeys(lim.name for occ in occs for lim in occ.limits))
+        full = max((lim.blocks for occ in occs for lim in occ.limits if lim.blocks is not None),
+                   default=0.0)
+        metric_of = {lim.name: lim.metric for occ in occs for lim in occ.limits}
+        for name in names:
+            metric = metric_of[name]
+            grid.addWidget(self.label(name, row=metric), row, 0)
+            for column, occ in enumerate(occs, 1):
+                limit = next((lim for lim in occ.limits if lim.name == name), None)
+                blocks = limit.blocks if limit is not None else None
+                binds = limit is not None and limit in occ.binding
+                text = fmt.count(blocks) + ("  binds" if binds else "")
+                grid.addWidget(self.bar(f"limit_{_short(name)}_{column}", blocks, full, text,
+                                        color="accent" if binds else "neutral",
+                                        emphasis=binds, text_sample="88  binds",
+                                        row_key=metric), row, column)
+            row = self.misread_rows(grid, row + 1, metric)
+        grid.addWidget(self.label("Binding limit", bold=True), row, 0)
+        for column, occ in enumerate(occs, 1):
+            binding = occ.binding
+            if binding:
+                text = ", ".join(_short(lim.name) for lim in binding)
+            else:
+                text = f"block limits {NOT_IN_REPORT}"
+            grid.addWidget(self.label(text, "heading", bold=True, name=f"binding_{column}",
+                                      highlight=bool(binding)), row, column,
+                           Qt.AlignmentFlag.AlignLeft)
+        return row + 1

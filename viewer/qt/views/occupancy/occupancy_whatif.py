@@ -1,0 +1,210 @@
+"""Occupancy, what if: ncu's occupancy curves as three small charts (block size, registers per
+thread, shared memory per block), each kernel's own setting marked: the answer to "why 256
+threads?".
+
+The curves are instanced metrics only a .ncu-rep holds (viewer.analysis.occupancy_curves);
+`CurveReader` reads them, and the settings they are marked at, off the GUI thread when the tab is
+shown, and keeps them per kernel. A report without them says so (occupancy_curves.MISSING_TEXT).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from viewer.analysis import occupancy_curves as oc
+from viewer.core.jobs import Job
+from viewer.core.model import Kernel, Report
+from viewer.qt.kit.style import Style
+from viewer.qt.kit.workers import Worker
+from viewer.readers import read_metrics, sniff
+from viewer.readers.extras import Series, read_extras
+
+HEADING = "What if: ncu's occupancy curves"
+READING_TEXT = "Reading ncu's occupancy curves..."
+COLORS = ("memory", "shared")  # kernel A, kernel B
+KEEP = 256  # kernels whose curves are kept at most
+UNITS = {"block_size": "threads per block", "registers": "registers per thread",
+         "shared_mem": "bytes of shared memory per block"}
+
+Found = list[tuple[Report, int, Mapping[str, float], Mapping[str, Series]]]
+
+
+def read_curves(wanted: Sequence[tuple[Report, int]], job: Job | None = None) -> Found:
+    """Off the GUI thread: each kernel's settings and curve instances (report, kernel index)."""
+    out = []
+    for report, index in wanted:
+        settings = read_metrics(report, [index], oc.SETTING_METRICS, job).get(index, {})
+        extras = read_extras(report, [index], instances=oc.CURVE_METRICS, job=job)
+        instances = extras[index].instances if index in extras else {}
+        out.append((report, index, settings, instances))
+    return out
+
+
+def setting_words(curve: oc.OccupancyCurve, name: str) -> str:
+    """'naive, 256 threads per block: 64 active warps per SM, the most any setting gives (33 of
+    the 65 settings on the curve do, from 48 up)', from the values on the curve."""
+    unit = UNITS[curve.spec.key]
+    if curve.at is None or curve.setting is None:
+        return f"{name}: its own setting is not in the report."
+    warps = curve.at[1]
+    reach = [i for i, y in enumerate(curve.ys) if y == curve.best]
+    low, high = curve.xs[reach[0]], curve.xs[reach[-1]]
+    if len(reach) == reach[-1] - reach[0] + 1:
+        span = f"{low:g} to {high:g} all do"
+    else:
+        span = f"{len(reach)} of the {len(curve.xs)} settings on the curve do, from {low:g} up"
+    if warps >= curve.best:
+        verdict = f"the most any setting gives ({span})"
+    else:
+        verdict = f"below the best, {curve.best:g} ({span})"
+    return f"{name}, {curve.setting:g} {unit}: {warps:g} {oc.Y_LABEL}, {verdict}."
+
+
+class CurveReader(QObject):
+    """Each kernel's curves once read (`curves_of(kernel)`); `updated` when more arrive. Kept
+    by the kernel object itself (an id alone could be a freed kernel's)."""
+
+    updated = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.curves: dict[int, tuple[Kernel, tuple[oc.OccupancyCurve, ...]]] = {}
+        self.error = ""
+        self.worker = Worker(self)
+        self.worker.done.connect(self._apply)
+        self.worker.failed.connect(self._failed)
+
+    @property
+    def reading(self) -> bool:
+        return self.worker.busy
+
+    def curves_of(self, kernel: Kernel) -> tuple[oc.OccupancyCurve, ...] | None:
+        """The kernel's curves (empty: the report holds none); None while not read."""
+        entry = self.curves.get(id(kernel))
+        return entry[1] if entry is not None and entry[0] is kernel else None
+
+    def known(self, kernels: Sequence[Kernel]) -> bool:
+        return all(self.curves_of(k) is not None for k in kernels)
+
+    def _keep(self, kernel: Kernel, curves: tuple[oc.OccupancyCurve, ...]) -> None:
+        if len(self.curves) > KEEP:
+            self.curves.clear()
+        self.curves[id(kernel)] = (kernel, curves)
+
+    def request(self, kernels: Sequence[Kernel], reports: Sequence[Report]) -> bool:
+        """Read what the kernels lack (a kernel of an export has no curves: empty at once);
+        whether anything changed (say so again)."""
+        wanted, changed = [], False
+        for kernel, report in zip(kernels, reports, strict=True):
+            if self.curves_of(kernel) is not None:
+                continue
+            if report.format != sniff.NCU_REP:
+                self._keep(kernel, ())
+                changed = True
+            else:
+                wanted.append((report, kernel.index))
+        if wanted and not self.worker.busy and not self.error:
+            self.worker.submit(read_curves, wanted)
+            changed = True
+        return changed
+
+    def _apply(self, found: Found) -> None:
+        for report, index, settings, instances in found:
+            kernel = report.kernels[index]
+            report.add_metrics({index: settings}, oc.SETTING_METRICS)
+            self._keep(kernel, oc.curves(kernel, instances))
+        self.updated.emit()
+
+    def _failed(self, message: str) -> None:
+        self.error = message
+        self.updated.emit()
+
+
+class CurveChart(pg.PlotWidget):
+    """One curve of every kernel shown, its own setting marked with a dashed line and a dot.
+    `drawn`: (column, xs, ys, at) per kernel, for tests."""
+
+    def __init__(self, key: str, curves: Sequence[oc.OccupancyCurve | None], style: Style
+                 ) -> None:
+        c = style.colors
+        super().__init__(background=c.background)
+        self.drawn: list[tuple[int, tuple[float, ...], tuple[float, ...],
+                               tuple[float, float] | None]] = []
+        item = self.getPlotItem()
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(x=False, y=False)
+        item.showGrid(x=False, y=True, alpha=0.25)
+        spec = next(cv.spec for cv in curves if cv is not None)
+        item.setTitle(spec.title, color=c.text, size=f"{style.points('small')}pt")
+        for name, text in (("bottom", spec.x_label), ("left", "warps per SM")):
+            axis = item.getAxis(name)
+            axis.setPen(pg.mkPen(c.outline, width=style.px(1)))
+            axis.setTextPen(pg.mkPen(c.text))
+            axis.setTickFont(style.font("small"))
+            axis.enableAutoSIPrefix(False)
+            axis.setLabel(text, color=c.text, **{"font-size": f"{style.points('small')}pt"})
+        for column, curve in enumerate(curves):
+            if curve is None:
+                continue
+            color = getattr(c, COLORS[column])
+            item.addItem(pg.PlotDataItem(curve.xs, curve.ys, pen=pg.mkPen(
+                color, width=style.px(3) if style.projector else style.px(2))))
+            if curve.at is not None:
+                item.addItem(pg.InfiniteLine(curve.at[0], angle=90, pen=pg.mkPen(
+                    color, width=style.px(2), style=Qt.PenStyle.DashLine)))
+                item.addItem(pg.PlotDataItem([curve.at[0]], [curve.at[1]], pen=None,
+                                             symbol="o", symbolSize=style.px(12),
+                                             symbolBrush=color, symbolPen=pg.mkPen(c.outline)))
+            self.drawn.append((column, curve.xs, curve.ys, curve.at))
+        top = max(cv.best for cv in curves if cv is not None)
+        item.setYRange(0, top * 1.1, padding=0)
+        self.setObjectName(f"curve_{key}")
+        self.setMinimumHeight(style.px(190))
+        self.setMinimumWidth(style.px(200))
+
+
+def section(reader: CurveReader, kernels: Sequence[Kernel], names: Sequence[str],
+            style: Style) -> QWidget:
+    """The what-if part of the occupancy tab for `kernels` as `reader` knows them now."""
+    widget = QWidget()
+    widget.setObjectName("whatif")
+    box = QVBoxLayout(widget)
+    box.setContentsMargins(0, style.px(6), 0, 0)
+    box.addWidget(style.label(HEADING, "heading", bold=True))
+
+    def words(text: str, name: str, color: str = "text") -> None:
+        """A wrapped line of the section, named for tests."""
+        label: QLabel = style.label(text, color=color, name=name, wrap=True)
+        box.addWidget(label)
+
+    if reader.error:
+        words(reader.error, "whatif_error", "warning")
+        return widget
+    if not reader.known(kernels):
+        words(READING_TEXT, "whatif_reading", "secondary")
+        return widget
+    found = [reader.curves_of(k) or () for k in kernels]
+    if not any(found):
+        words(oc.MISSING_TEXT[0].upper() + oc.MISSING_TEXT[1:] + ".", "whatif_missing",
+              "secondary")
+        return widget
+    charts = QBoxLayout(QBoxLayout.Direction.TopToBottom if style.projector
+                        else QBoxLayout.Direction.LeftToRight)
+    for spec in oc.CURVES:
+        per_kernel = [next((cv for cv in curves if cv.spec.key == spec.key), None)
+                      for curves in found]
+        if any(cv is not None for cv in per_kernel):
+            charts.addWidget(CurveChart(spec.key, per_kernel, style), 1)
+    box.addLayout(charts)
+    for column, (curves, name) in enumerate(zip(found, names, strict=True)):
+        if not curves:
+            words(f"{name}: {oc.MISSING_TEXT}.", f"whatif_missing_{column + 1}", "secondary")
+        for curve in curves:
+            words(setting_words(curve, name), f"setting_{curve.spec.key}_{column + 1}",
+                  COLORS[column] if len(kernels) == 2 else "text")
+    return widget

@@ -1,0 +1,1 @@
+"""The hierarchical roofline: the view, its chart and its words."""

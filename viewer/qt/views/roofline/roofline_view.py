@@ -1,0 +1,269 @@
+"""The hierarchical roofline (key O): where each kernel sits under the FP32 ceiling at DRAM, L2
+and L1, and, beside the chart, the lesson's day-30 flaw.
+
+The metrics come from viewer.analysis.roofline; those the first read left out are read when the
+view is shown, off the GUI thread (read_metrics through viewer.qt.kit.workers.Worker), with progress
+here. What the report lacks is said (roofline.MISSING_TEXT names the section set that has it), never
+drawn as zeros. The words under the chart are computed from the values drawn
+(viewer.qt.views.roofline.roofline_words).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFrame,
+    QLabel,
+    QProgressBar,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.analysis import roofline
+from viewer.core.jobs import Job
+from viewer.core.model import Kernel, Report
+from viewer.qt.kit.reading_tab import NOTHING_SELECTED, WrappedColumn
+from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.workers import Worker
+from viewer.qt.views.roofline import roofline_words as words
+from viewer.qt.views.roofline.roofline_chart import RooflineChart
+from viewer.readers import read_metrics, sniff
+
+READING_TEXT = "Reading the roofline's metrics from {files}..."
+NO_DAY_THIRTY = ("The day-30 count is made for the lesson's naive matmul: open it (the app opens "
+                 "the shipped pair when no file is named) to set the hand count beside the "
+                 "measured DRAM bytes.")
+CEILINGS_NOTE = "Ceilings: {name}'s peaks at its measured clocks."
+
+Wanted = list[tuple[Report, list[int]]]
+
+
+def read_roofline_metrics(wanted: Wanted, job: Job | None = None
+                          ) -> list[tuple[Report, Mapping[int, Mapping[str, float]]]]:
+    """Off the GUI thread: the roofline's metrics of each report's kernels (Report.add_metrics
+    takes them in on the GUI thread)."""
+    return [(report, read_metrics(report, indices, roofline.ROOFLINE_METRICS, job))
+            for report, indices in wanted]
+
+
+def unread(kernels: Sequence[Kernel], reports: Sequence[Report]) -> Wanted:
+    """The kernels whose roofline metrics a .ncu-rep still holds unread, by report."""
+    out: dict[int, tuple[Report, list[int]]] = {}
+    for kernel, report in zip(kernels, reports, strict=True):
+        if report.format == sniff.NCU_REP and kernel.unread(roofline.ROOFLINE_METRICS):
+            out.setdefault(id(report), (report, []))[1].append(kernel.index)
+    return list(out.values())
+
+
+class RooflineView(QWidget):
+    TITLE = "Roofline"
+    QUESTION = ("Roofline: how far below the FP32 ceiling is each kernel, and what does each "
+                "memory level say about it?")
+    KEY = "O"
+
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._style = style or Style()
+        self.kernels: list[Kernel] = []
+        self.names: list[str] = []
+        self.reports: list[Report] = []
+        self.rooflines: list[roofline.Roofline] = []
+        self.error = ""
+        self.chart: RooflineChart | None = None
+        self.worker = Worker(self)
+        self.worker.done.connect(self._apply)
+        self.worker.failed.connect(self._failed)
+        self.worker.progress.connect(lambda fraction, _m: self.progress.setValue(
+            round(100 * fraction)))
+        self.setAutoFillBackground(True)
+        layout = QVBoxLayout(self)
+        self.question = QLabel(self.QUESTION)
+        self.question.setWordWrap(True)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.hide()
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        for widget in (self.question, self.progress):
+            layout.addWidget(widget)
+        layout.addWidget(self.scroll, 1)
+        self._render()
+
+    @property
+    def style_(self) -> Style:
+        return self._style
+
+    @property
+    def compare_mode(self) -> bool:
+        return len(self.kernels) == 2
+
+    @property
+    def reading(self) -> bool:
+        return self.worker.busy
+
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
+                    reports: Sequence[Report]) -> None:
+        self.kernels, self.names, self.reports = list(kernels), list(names), list(reports)
+        self.error = ""
+        self.worker.cancel()
+        self._read_if_shown()
+        self._render()
+
+    def clear(self) -> None:
+        self.worker.cancel()
+        self.kernels, self.names, self.reports, self.error = [], [], [], ""
+        self._render()
+
+    def set_style(self, style: Style) -> None:
+        self._style = style
+        self._render()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._read_if_shown() or getattr(self, "_stale", False):
+            self._render()
+
+    def _read_if_shown(self) -> bool:
+        """Start reading what the kernels lack, when shown and not reading already."""
+        wanted = unread(self.kernels, self.reports)
+        if not wanted or not self.isVisible() or self.worker.busy or self.error:
+            return False
+        self.progress.setValue(0)
+        self.worker.submit(read_roofline_metrics, wanted)
+        return True
+
+    def _apply(self, found: list[tuple[Report, Mapping[int, Mapping[str, float]]]]) -> None:
+        for report, values in found:
+            report.add_metrics(values, roofline.ROOFLINE_METRICS)
+        self._render()
+
+    def _failed(self, message: str) -> None:
+        self.error = message
+        self._render()
+
+    # ------------------------------------------------------------ drawing
+
+    def label(self, text: str, role: Role = "body", *, bold: bool = False,
+              color: str = "text", name: str = "") -> QLabel:
+        widget = self._style.label(text, role, bold=bold, color=color, name=name, wrap=True)
+        widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        return widget
+
+    def _render(self) -> None:
+        """Draw now; hidden in a window, draw when next shown (as viewer.qt.kit.reading_tab
+        does)."""
+        self._stale = not self.isVisible() and self.window() is not self
+        if not self._stale:
+            self._render_now()
+
+    def _render_now(self) -> None:
+        style = self._style
+        style.apply_palette(self)
+        self.question.setFont(style.font("heading", bold=True))
+        margin = style.px(10)
+        self.layout().setContentsMargins(margin, margin, margin, margin)
+        content = WrappedColumn()
+        content.setObjectName("answer")
+        column = QVBoxLayout(content)
+        column.setContentsMargins(0, 0, style.px(6), 0)
+        column.setSpacing(style.px(8))
+        self.chart = None
+        self.rooflines = [roofline.roofline(k) for k in self.kernels]
+        self.progress.setVisible(self.reading)
+        if not self.kernels:
+            column.addWidget(self.label(NOTHING_SELECTED, color="secondary", name="placeholder"))
+        elif self.reading or (unread(self.kernels, self.reports) and not self.error):
+            files = ", ".join(dict.fromkeys(r.file_name for r in self.reports))
+            column.addWidget(self.label(READING_TEXT.format(files=files), color="secondary",
+                                        name="reading"))
+        else:
+            self._build(column)
+        column.addStretch(1)
+        old = self.scroll.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.scroll.setWidget(content)
+
+    def _build(self, column: QVBoxLayout) -> None:
+        if self.error:  # the metrics could not be read: nothing to say of what the file holds
+            column.addWidget(self.label(self.error, color="warning", name="error"))
+            return
+        missing = [(name, rf.missing_text) for name, rf in zip(self.names, self.rooflines,
+                                                               strict=True) if rf.missing_text]
+        for number, (name, text) in enumerate(missing):
+            lead = f"{name}: " if self.compare_mode else ""
+            column.addWidget(self.label(lead + text[0].upper() + text[1:] + ".", "heading",
+                                        bold=True, color="warning", name=f"missing_{number}"))
+        drawn = [(rf, n) for rf, n in zip(self.rooflines, self.names, strict=True)
+                 if not rf.empty]
+        if not drawn:
+            return
+        if self.compare_mode and len(drawn) == 2:
+            pair = (self.names[0], self.names[1])
+            hidden = words.hidden_words(*self.rooflines, pair)
+            if hidden:
+                role: Role = "body" if self._style.projector else "heading"
+                column.addWidget(self.label(hidden, role, bold=True, name="hidden"))
+            for number, line in enumerate(words.level_changes(*self.rooflines, pair)):
+                column.addWidget(self.label(line, name=f"change_{number}"))
+        body = QBoxLayout(QBoxLayout.Direction.TopToBottom if self._style.projector
+                          else QBoxLayout.Direction.LeftToRight)
+        body.setSpacing(self._style.px(14))
+        self.chart = RooflineChart(self._style)
+        self.chart.setObjectName("chart")
+        day30 = self._day_thirty()
+        shown = [rf for rf, _ in drawn]
+        self.chart.show_rooflines(shown, [n for _, n in drawn], day30[0] if day30 else None,
+                                  shown.index(day30[1]) if day30 else 0)
+        plot = QVBoxLayout()
+        plot.addWidget(self.chart, 1)
+        plot.addWidget(self._key(self.chart))
+        body.addLayout(plot, 3)
+        body.addWidget(self._day_thirty_panel(day30), 2)
+        column.addLayout(body)
+        for number, (rf, name) in enumerate(drawn):
+            column.addWidget(self.label(words.kernel_words(rf, name), name=f"kernel_{number}"))
+        column.addWidget(self.label(CEILINGS_NOTE.format(name=drawn[0][1]), "small",
+                                    color="secondary", name="ceilings_note"))
+
+    def _key(self, chart: RooflineChart) -> QLabel:
+        """The chart's key as coloured glyphs and words, wrapping to the width."""
+        parts = [f'<span style="color:{color}">{glyph}</span>&nbsp;'
+                 + html.escape(text).replace(" ", "&nbsp;")
+                 for color, glyph, text in chart.key]
+        key = self.label(" &nbsp; ".join(parts), "small", name="key")
+        key.setTextFormat(Qt.TextFormat.RichText)
+        return key
+
+    def _day_thirty(self) -> tuple[roofline.DayThirty, roofline.Roofline] | None:
+        """The day-30 count of the lesson's naive kernel, when it is shown with a roofline."""
+        for kernel, rf in zip(self.kernels, self.rooflines, strict=True):
+            day = roofline.day_thirty(kernel)
+            if day is not None and not rf.empty:
+                return day, rf
+        return None
+
+    def _day_thirty_panel(self, day30: tuple[roofline.DayThirty, roofline.Roofline] | None
+                          ) -> QWidget:
+        panel = QWidget()
+        panel.setObjectName("day_thirty")
+        box = QVBoxLayout(panel)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.label("Day 30: DRAM bytes counted by hand", "heading", bold=True))
+        if day30 is None:
+            box.addWidget(self.label(NO_DAY_THIRTY, color="secondary", name="day_thirty_none"))
+        else:
+            lines = words.day_thirty_words(*day30)
+            for number, line in enumerate(lines):
+                box.addWidget(self.label(line, bold=number == len(lines) - 1,
+                                         name=f"day_thirty_{number}"))
+        box.addStretch(1)
+        return panel

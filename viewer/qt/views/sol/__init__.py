@@ -1,0 +1,1 @@
+"""Speed Of Light, the reading order's first step."""

@@ -1,0 +1,147 @@
+"""Step 1, Speed Of Light: compute-bound, memory-bound or latency-bound, and the busiest unit.
+
+The percent rows are bars against 100 % with the HIGH_PCT line drawn on each; the busiest of the
+L1/TEX, L2 and DRAM rows is highlighted, and the misread of Memory Throughput as DRAM bandwidth is
+answered under that row in words from the values (viewer.lesson.misreads): not DRAM bandwidth
+where another unit is the busiest, the two rows agreeing where DRAM is.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QVBoxLayout
+
+from viewer.analysis import reading
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.formatting import NOT_IN_REPORT
+from viewer.core.model import Kernel
+from viewer.lesson.misreads import AGREE_POINTS
+from viewer.qt.kit.reading_tab import ReadingTab
+
+VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
+                  "compute- and memory-bound": "memory", "latency-bound": "latency"}
+
+# The percent rows: (summary key, bar colour, indented under Memory Throughput). Each row is
+# labelled as the report prints it (viewer.core.metrics).
+_ROWS = (
+    ("compute_sm_throughput_pct", "compute", False),
+    ("memory_throughput_pct", "memory", False),
+    ("l1tex_throughput_pct", "memory", True),
+    ("l2_throughput_pct", "memory", True),
+    ("dram_throughput_pct", "memory", True),
+)
+
+
+def threshold_text() -> str:
+    return (f"High means at or above {reading.HIGH_PCT:.0f} % of peak (the dashed line). "
+            "Compute high and above memory: compute-bound. Memory high and above compute: "
+            "memory-bound. Both below the line: latency-bound.")
+
+
+def busiest_shown(sol: reading.SpeedOfLight) -> reading.MemoryUnit | None:
+    """The busiest memory unit, where the unit rows shown can tell: when a unit's row is
+    missing and Memory Throughput is above every row shown, the busiest is the missing one."""
+    busiest = sol.busiest_unit
+    if busiest is None or busiest.pct is None or sol.memory_pct is None:
+        return busiest
+    if any(u.pct is None for u in sol.units) and sol.memory_pct - busiest.pct > AGREE_POINTS:
+        return None
+    return busiest
+
+
+def busiest_text(sol: reading.SpeedOfLight) -> str:
+    """'L1/TEX at 87.15 %', or why the rows shown cannot name the busiest unit."""
+    busiest = busiest_shown(sol)
+    if busiest is not None:
+        return f"{busiest.name} at {fmt.percent(busiest.pct)}"
+    missing = [u.name for u in sol.units if u.pct is None]
+    if len(missing) == len(sol.units):
+        return f"unknown: unit rows {NOT_IN_REPORT}"
+    return (f"{' or '.join(missing)}, {NOT_IN_REPORT}: Memory Throughput "
+            f"{fmt.percent(sol.memory_pct)} is above every unit row shown")
+
+
+def duration_ratio(first: Kernel, second: Kernel, first_name: str, second_name: str) -> str:
+    """'Duration: matmul_naive takes 4.59x as long as matmul_tiled (219.14 us against 47.78 us)'."""
+    a, b = reading.value(first, "duration_ns"), reading.value(second, "duration_ns")
+    if a is None or b is None:
+        return f"Duration: {NOT_IN_REPORT} for both kernels, so no ratio."
+    if a == b:
+        return f"Duration: equal ({fmt.duration(a)})."
+    (slow, slow_ns), (fast, fast_ns) = sorted(((first_name, a), (second_name, b)),
+                                              key=lambda pair: -pair[1])
+    if fast_ns == 0:
+        return f"Duration: {fast} reports 0 ns, so no ratio."
+    return (f"Duration: {slow} takes {slow_ns / fast_ns:.2f}x as long as {fast} "
+            f"({fmt.duration(slow_ns)} against {fmt.duration(fast_ns)}).")
+
+
+class SpeedOfLightTab(ReadingTab):
+    STEP = "sol"
+    TITLE = "1  Speed Of Light"
+    QUESTION = ("Speed of light: is the kernel compute-bound, memory-bound, or stalled on latency "
+                "with neither ceiling the problem?")
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        sols = [reading.speed_of_light(k) for k in self.kernels]
+        grid = self.grid()
+        row = self.header_row(grid, 0)
+        row = self._verdict_row(grid, row, sols)
+        for key, color, indented in _ROWS:
+            name = ("    " if indented else "") + metrics.row_label(key)
+            grid.addWidget(self.label(name, bold=not indented, row=key), row, 0)
+            for column, (kernel, sol) in enumerate(zip(self.kernels, sols, strict=True), 1):
+                busiest = busiest_shown(sol)
+                emphasis = busiest is not None and busiest.metric == metrics.SUMMARY_METRICS[key]
+                value = reading.value(kernel, key)
+                grid.addWidget(self.bar(f"bar_{key}_{column}", value, 100.0, fmt.percent(value),
+                                        color=color, threshold=reading.HIGH_PCT,
+                                        emphasis=emphasis, row_key=key), row, column)
+            row = self.misread_rows(grid, row + 1, key)
+        grid.addWidget(self.label(metrics.row_label("duration_ns"), bold=True,
+                                  row="duration_ns"), row, 0)
+        for column, sol in enumerate(sols, 1):
+            grid.addWidget(self.label(self._or_missing(fmt.duration(sol.duration_ns),
+                                                      sol.duration_ns),
+                                      "heading", bold=True, name=f"duration_{column}",
+                                      row="duration_ns"),
+                           row, column, Qt.AlignmentFlag.AlignLeft)
+        row = self.misread_rows(grid, row + 1, "duration_ns")
+        grid.addWidget(self.label("Busiest memory unit", bold=True), row, 0)
+        for column, sol in enumerate(sols, 1):
+            busiest = busiest_shown(sol)
+            label = self.label(busiest_text(sol), "heading" if busiest else "body", bold=True,
+                               name=f"busiest_{column}", wrap=busiest is None,
+                               highlight=busiest is not None,
+                               row=busiest.metric if busiest else None)
+            if busiest is None:  # wrapped: the cell's width, so its height follows its lines
+                grid.addWidget(label, row, column)
+            else:
+                grid.addWidget(label, row, column,
+                               Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        layout.addLayout(grid)
+        if self.compare_mode:
+            layout.addWidget(self.label(self._duration_ratio(), "heading", bold=True,
+                                        name="duration_ratio", wrap=True))
+        layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
+                                    wrap=True))
+        self.explanations(layout, [sol.explanation for sol in sols])
+
+    def _verdict_row(self, grid: QGridLayout, row: int,
+                     sols: list[reading.SpeedOfLight]) -> int:
+        grid.addWidget(self.label("Verdict", bold=True), row, 0)
+        for column, sol in enumerate(sols, 1):
+            text = sol.verdict or "no verdict"
+            color = VERDICT_COLORS.get(sol.verdict or "", "missing")
+            grid.addWidget(self.label(text, "headline", bold=True, color=color,
+                                      name=f"verdict_{column}"), row, column)
+        return row + 1
+
+    def _duration_ratio(self) -> str:
+        return duration_ratio(*self.kernels, *self.names)
+
+    @staticmethod
+    def _or_missing(text: str, value: float | None) -> str:
+        return text if value is not None else NOT_IN_REPORT
+

@@ -1,0 +1,189 @@
+"""Warp stalls: why the warps waited, per issued instruction, as sorted bars (W).
+
+Each reason the report holds is a bar of cycles per issued instruction (viewer.analysis.stalls),
+with one plain sentence on what it means and what usually fixes it. With two kernels, each reason's
+A and B on one scale and the change. Stall metrics the first read left out are read when the view is
+shown, off the GUI thread; a report without them is said to lack them, and which set has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout
+
+from viewer.analysis import stalls
+from viewer.analysis.stalls import Stall, StallChange, Stalls
+from viewer.core import formatting as fmt
+from viewer.core.model import Report
+from viewer.qt.kit.on_demand import OnDemandTab
+from viewer.readers import read_metrics
+
+READING = "Reading the warp stall metrics from the report…"
+
+
+def stall_text(stall: Stall) -> str:
+    """'15.87 cycles (53.60 %)', or the share and samples when only samples are held."""
+    if stall.cycles_per_instruction is not None:
+        return f"{stall.cycles_per_instruction:.2f} cycles ({fmt.percent(stall.share_pct)})"
+    return f"{fmt.percent(stall.share_pct)} of samples"
+
+
+def value_text(value: float | None, by: str) -> str:
+    if value is None:
+        return fmt.MISSING
+    return f"{value:.2f} cycles" if by == "cycles" else fmt.percent(value)
+
+
+def change_text(change: StallChange) -> str:
+    """'+3.20 cycles' or '-4.10 points', what B adds to A."""
+    if change.change is None:
+        return "only in " + ("B" if change.first is None else "A")
+    return f"{change.change:+.2f} {'cycles' if change.by == 'cycles' else 'points'}"
+
+
+def read_stalls(pairs: Sequence[tuple[Report, list[int]]], *, job: Any = None
+                ) -> list[Mapping[int, Mapping[str, float]]]:
+    """Each report's stall metrics of its kernels `indices` not read yet (read_metrics)."""
+    return [read_metrics(report, indices, stalls.STALL_METRICS, job=job)
+            for report, indices in pairs]
+
+
+class StallsView(OnDemandTab):
+    """The stall reasons of one kernel as sorted bars, or their change between two."""
+
+    VIEW = "stalls"
+    TITLE = "Warp stalls"
+    KEY = "W"
+    QUESTION = ("Between two of its instructions, what did a warp wait for, and for how many "
+                "cycles?")
+
+    READING = READING
+    READER = read_stalls
+
+    def _unread(self) -> list[tuple[Report, list[int]]]:
+        """The reports whose kernels shown have stall metrics not read yet, with those kernels."""
+        wanted: dict[int, tuple[Report, list[int]]] = {}
+        for report, kernel in zip(self._reports, self.kernels, strict=False):
+            if kernel.unread(stalls.STALL_METRICS):
+                wanted.setdefault(id(report), (report, []))[1].append(kernel.index)
+        return list(wanted.values())
+
+    @property
+    def ready(self) -> bool:
+        return len(self._reports) == len(self.kernels) and not self._unread()
+
+    def _wanted(self) -> list[tuple[Report, list[int]]]:
+        return self._unread()
+
+    def _take(self, wanted: list[tuple[Report, list[int]]],
+              answers: list[Mapping[int, Mapping[str, float]]]) -> None:
+        for (report, _), values in zip(wanted, answers, strict=True):
+            report.add_metrics(values, stalls.STALL_METRICS)
+        for report, indices in self._unread():  # read, and the file holds nothing more
+            report.add_metrics({i: {} for i in indices}, stalls.STALL_METRICS)
+
+    # ------------------------------------------------------------ what is shown
+
+    def stalls_of(self) -> list[Stalls]:
+        return [stalls.stalls(k) for k in self.kernels]
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        if self._error:
+            layout.addWidget(self.label(self._error, color="warning", wrap=True, name="status"))
+            return
+        if not self.ready:
+            layout.addWidget(self.label(self._progress, color="secondary", wrap=True,
+                                        name="status"))
+            return
+        found = self.stalls_of()
+        lacking = [self.names[c] for c, s in enumerate(found) if s.empty]
+        if lacking:
+            words = stalls.MISSING_TEXT.replace("`", "")
+            if len(lacking) < len(found):
+                text = f"{', '.join(lacking)}: {words}."
+            else:
+                text = f"{words[0].upper()}{words[1:]}."
+            layout.addWidget(self.label(text, "heading", wrap=True, name="missing"))
+        held = [s for s in found if not s.empty]
+        if len(held) == 2:
+            self._compare(layout, found)
+        elif held:
+            column = next(c for c, s in enumerate(found) if not s.empty)
+            self._single(layout, held[0], self.names[column] if self.compare_mode else "")
+
+    def _total_line(self, found: Stalls, name: str) -> QLabel:
+        total = found.cycles_per_instruction
+        words = ("Warp cycles per issued instruction: "
+                 f"{fmt.MISSING if total is None else f'{total:.2f}'}, shared out below")
+        return self.label((f"{name}: " if name else "") + words, "heading", bold=True,
+                          wrap=True, name="total")
+
+    def _grid(self) -> QGridLayout:
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(self.style_.px(12))
+        grid.setVerticalSpacing(self.style_.px(2))
+        return grid
+
+    def _single(self, layout: QVBoxLayout, found: Stalls, name: str) -> None:
+        layout.addWidget(self._total_line(found, name))
+        by_cycles = found.stalls[0].cycles_per_instruction is not None
+        full = max((s.cycles_per_instruction if by_cycles else s.share_pct) or 0.0
+                   for s in found.stalls)
+        grid = self._grid()
+        grid.setColumnStretch(1, 1)
+        row = 0
+        for number, stall in enumerate(found.stalls):
+            value = stall.cycles_per_instruction if by_cycles else stall.share_pct
+            grid.addWidget(self.label(stall.reason.label, bold=number == 0,
+                                      name=f"reason_{stall.reason.key}"), row, 0)
+            grid.addWidget(self.bar(f"bar_{stall.reason.key}", value, full, stall_text(stall),
+                                    color="latency", emphasis=number == 0,
+                                    text_sample="100.00 cycles (100.00 %)"), row, 1)
+            grid.addWidget(self._sentence(stall.reason.meaning, stall.reason.fix,
+                                          f"sentence_{stall.reason.key}"), row + 1, 0, 1, 2)
+            row += 2
+        layout.addLayout(grid)
+
+    def _compare(self, layout: QVBoxLayout, found: list[Stalls]) -> None:
+        totals = [each.cycles_per_instruction for each in found]
+        moved = (f" ({totals[1] - totals[0]:+.2f})" if None not in totals else "")
+        layout.addWidget(self.label(
+            "Warp cycles per issued instruction: "
+            + ", ".join(f"{side} {fmt.MISSING if t is None else f'{t:.2f}'}"
+                        for side, t in zip("AB", totals, strict=True)) + moved,
+            "heading", bold=True, wrap=True, name="total"))
+        changes = stalls.compare(found[0], found[1])
+        full = max(max(c.first or 0.0, c.second or 0.0) for c in changes) if changes else 0.0
+        grid = self._grid()
+        grid.setColumnStretch(1, 1)
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        row = 0
+        for change in changes:
+            key = change.reason.key
+            heading = QHBoxLayout()  # across the grid: its width must not widen column 0
+            heading.addWidget(self.label(change.reason.label, bold=True, name=f"reason_{key}"),
+                              1)
+            heading.addWidget(self.label(change_text(change), bold=True,
+                                         highlight=change is changes[0],
+                                         name=f"change_{key}"), 0, right)
+            grid.addLayout(heading, row, 0, 1, 3)
+            for side, value in enumerate((change.first, change.second)):
+                grid.addWidget(self.label("AB"[side], color="secondary"), row + 1 + side, 0)
+                grid.addWidget(self.bar(f"bar_{key}_{side + 1}", value, full,
+                                        value_text(value, change.by),
+                                        color="latency" if side else "neutral",
+                                        text_sample="100.00 cycles"), row + 1 + side, 1, 1, 2)
+            grid.addWidget(self._sentence(change.reason.meaning, change.reason.fix,
+                                          f"sentence_{key}"), row + 3, 0, 1, 3)
+            row += 4
+        layout.addLayout(grid)
+
+    def _sentence(self, meaning: str, fix: str, name: str) -> QLabel:
+        text = f"{meaning[0].upper()}{meaning[1:]}. Usually fixed by: {fix}."
+        label = self.label(text, "small" if not self.style_.projector else "body",
+                           color="secondary", wrap=True, name=name)
+        label.setContentsMargins(0, 0, 0, self.style_.px(6))
+        return label

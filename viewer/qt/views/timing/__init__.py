@@ -1,0 +1,1 @@
+"""The kernel timing run and its plot."""

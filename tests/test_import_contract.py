@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -79,3 +80,31 @@ def test_the_contract_catches_a_qt_import_inside_a_function(tmp_path: Path) -> N
     assert result.returncode != 0, result.stdout
     assert "sample.plain -> PySide6" in result.stdout
     assert "sample.widgets" not in result.stdout  # outside the contract, as viewer.qt is
+
+
+LAYERS = "Layers: no import reaches up"
+
+
+def layers_contract(config: dict) -> dict:
+    contracts = config["tool"]["importlinter"]["contracts"]
+    return next(c for c in contracts if c["name"] == LAYERS)
+
+
+def test_the_layers_name_every_package_of_viewer() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    named = {m.strip() for layer in layers_contract(config)["layers"] for m in layer.split(":")}
+    packages = {f"viewer.{p.name}" for p in VIEWER.iterdir() if (p / "__init__.py").exists()}
+    assert packages <= named, "add these to the layers contract in pyproject.toml"
+
+
+def test_the_layers_catch_an_import_that_reaches_up(tmp_path: Path) -> None:
+    """A copy of viewer with one core module that imports the analysis above it, when called."""
+    shutil.copytree(VIEWER, tmp_path / "viewer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "viewer" / "core" / "planted.py").write_text(
+        "def f():\n    from viewer.analysis import reading\n", encoding="utf-8")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    result = run_lint_imports(tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert result.returncode != 0, result.stdout
+    assert f"{LAYERS} BROKEN" in result.stdout
+    assert "viewer.core.planted -> viewer.analysis.reading" in result.stdout

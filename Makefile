@@ -18,6 +18,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check viewer tests benchmarks
+	$(PY) -m mypy
 	QT_QPA_PLATFORM=offscreen NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest
 
 # Benchmarks print tables and assert nothing; the GPU ones are in benchmarks/README.md.

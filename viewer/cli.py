@@ -158,14 +158,14 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out=None, err=
             print(f"error: {exc}", file=err)
             status = 1
             continue
-        report = analysis_terminal.picked(report, kernel, err)
-        if report is None:
+        kept = analysis_terminal.picked(report, kernel, err)
+        if kept is None:
             continue
-        kernels += report.kernels
+        kernels += kept.kernels
         if as_json:
-            print(json.dumps(report_json(report)), file=out)
+            print(json.dumps(report_json(kept)), file=out)
         else:
-            print(report_text(report) + "\n", file=out)
+            print(report_text(kept) + "\n", file=out)
     if not as_json and len(kernels) == 2:
         print(comparison_text(*kernels), file=out)
     return analysis_terminal.picked_status(status, kernel, kernels, err)

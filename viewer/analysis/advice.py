@@ -45,11 +45,12 @@ SECTION_VIEWS: dict[str, str] = {
 }
 
 # ncu_report's MsgType values, in words (ncu's text export prints INF, OPT, WRN, ERR).
-KINDS: dict[int, str] = {0: "note", 1: "info", 2: "optimization", 3: "warning", 4: "error"}
+KINDS: dict[object, str] = {0: "note", 1: "info", 2: "optimization", 3: "warning", 4: "error"}
 _KIND_RANK = {"error": 0, "warning": 1, "optimization": 2, "info": 3, "note": 4}
 # ncu_report's SpeedupType values: GLOBAL is a share of the kernel's whole run time; LOCAL a gain
 # in how well the hardware unit at fault is used.
-SCOPES: dict[int, str] = {1: "local", 2: "global"}
+SCOPES: dict[object, str] = {1: "local", 2: "global"}
+SEVERITIES: dict[object, str] = {0: "default", 1: "low", 2: "high"}
 # A change of the estimated speedup smaller than this (percentage points) counts as the same.
 SAME_ESTIMATE_POINTS = 0.5
 RULES_MISSING = ("ncu's advice is in .ncu-rep reports only: an export prints it without its "
@@ -177,7 +178,7 @@ def advice_of(rule: Mapping[str, Any]) -> Advice | None:
     focus = []
     for item in rule.get("focus_metrics") or ():
         if isinstance(item, Mapping):
-            severity = {0: "default", 1: "low", 2: "high"}.get(item.get("severity"), "default")
+            severity = SEVERITIES.get(item.get("severity"), "default")
             focus.append(Focus(str(item.get("name") or ""), _number(item.get("value")), severity,
                                str(item.get("info") or "")))
     return Advice(

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from viewer.capture import helper as h
 from viewer.capture import probe, provenance
@@ -243,7 +244,7 @@ def settle(code: int, stopped: str | None, lines: StderrLines, sink: ReportSink,
         sink.abort()
         raise failure
     try:
-        return sink.commit(), done
+        return sink.commit(), cast("dict[str, object]", done)  # a dict: checked above
     except SinkError as exc:
         raise CaptureError(str(exc), code) from None
 

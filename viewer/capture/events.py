@@ -198,11 +198,12 @@ _PERCENT = re.compile(r"(\d{1,3})%")
 def progress(event: Event) -> tuple[str, float | None] | None:
     """Words for a running capture and, where known, the fraction done (0..1); None for an
     event that says nothing about progress."""
-    if isinstance(event.get("started"), dict):
-        info = event["started"]
+    info = event.get("started")
+    if isinstance(info, dict):
         return f"starting ncu: {info.get('target', '?')} kernel at {info.get('dim', '?')}", 0.02
-    if isinstance(event.get("done"), dict):
-        size = event["done"].get("bytes")
+    done = event.get("done")
+    if isinstance(done, dict):
+        size = done.get("bytes")
         return (f"report received ({size:,} bytes)" if isinstance(size, int)
                 else "report received"), 1.0
     text = event.get("ncu")

@@ -62,6 +62,7 @@ class Metrics(Mapping[str, float]):
             out.append(cls(slots, values))
         return out
 
+    # Mapping.get's overloads promise the default's own type back; this one returns float | None.
     def get(self, name: str, default: float | None = None) -> float | None:  # type: ignore[override]
         slot = self._slots.get(name)
         if slot is None or slot >= len(self._values):

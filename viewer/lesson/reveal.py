@@ -164,7 +164,7 @@ def _sizes(naive: Kernel, tiled: Kernel, dim: int | None, tile: int) -> tuple[in
             raise DerivationError("the matmul's size is not known from these kernels (only the "
                                   "lesson's own kernels say it): enter the size")
         dim = dims.pop()
-    tiles = {pair.lesson_tile(naive), pair.lesson_tile(tiled)} - {None}
+    tiles = {t for t in (pair.lesson_tile(naive), pair.lesson_tile(tiled)) if t is not None}
     if len(tiles) > 1:
         raise DerivationError(f"the two kernels' blocks disagree on the tile: {sorted(tiles)}")
     return dim or 0, tiles.pop() if tiles else tile

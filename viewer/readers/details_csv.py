@@ -181,7 +181,7 @@ class _Builder:
         bare_names: dict[str, str] = {}
         kernels: list[Kernel] = []
         skipped: dict[str, int] = {}
-        for ident, values in zip(self.identity, metric_rows(names, matrix), strict=True):
+        for ident, row_metrics in zip(self.identity, metric_rows(names, matrix), strict=True):
             shown = ident[KERNEL_NAME]
             kind = export_kind(shown)
             if kind is not None:
@@ -193,7 +193,7 @@ class _Builder:
                 index=len(kernels), name=bare_names[shown], display_name=shown,
                 grid=dim3(ident.get(GRID_SIZE)), block=dim3(ident.get(BLOCK_SIZE)),
                 device_id=device_id(ident.get(DEVICE)), cc=_text(ident.get(CC)),
-                metrics=values))
+                metrics=row_metrics))
         return kernels, skipped
 
     def _kernel_rows(self, chunk: pd.DataFrame) -> np.ndarray:

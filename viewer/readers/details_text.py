@@ -238,8 +238,8 @@ def _read(path: Path) -> Report:
         if found.header is None and not values:
             continue
         kernels.append(_kernel(len(kernels), found.header, path.stem, values))
-    for kernel, values in zip(kernels, Metrics.table(k.metrics for k in kernels), strict=True):
-        kernel.metrics = values
+    for kernel, table in zip(kernels, Metrics.table(k.metrics for k in kernels), strict=True):
+        kernel.metrics = table
     if not kernels:
         if skipped:
             raise ReportError(path, no_kernel(skipped))

@@ -103,7 +103,7 @@ class MetricReader:
         self._integer = {kinds.ValueKind_UINT32, kinds.ValueKind_UINT64}
         self._numeric = self._integer | {kinds.ValueKind_FLOAT, kinds.ValueKind_DOUBLE}
         self._scale: dict[str, float] = {}
-        self._devices: dict[float, dict[str, str | None]] = {}
+        self._devices: dict[float | None, dict[str, str | None]] = {}
 
     def value(self, action: Any, name: str) -> float | None:
         """The metric's value in base units; None when absent, not a number, or not collected.
@@ -163,7 +163,8 @@ def kernel_record(action: Any, reader: MetricReader, names: Sequence[str] | None
 
     def dims(keys: tuple[str, str, str]) -> list[int] | None:
         got = [found[k] if k in found else reader.value(action, k) for k in keys]
-        return [int(v) for v in got] if all(v is not None for v in got) else None
+        whole = [int(v) for v in got if v is not None]
+        return whole if len(whole) == len(got) else None
 
     device_id = reader.value(action, DEVICE_ID)
     return {

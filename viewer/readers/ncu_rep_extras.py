@@ -67,7 +67,8 @@ def instances(action: Any, names: Iterable[str]) -> dict[str, dict[str, list[flo
         if count <= 0:
             continue
         ids = metric.correlation_ids() if metric.has_correlation_ids() else None
-        xs = _values(ids, count) if ids is not None else [float(i) for i in range(count)]
+        xs: list[float | None] = (_values(ids, count) if ids is not None
+                                  else [float(i) for i in range(count)])
         found[name] = {"x": xs, "y": _values(metric, count)}
     return found
 

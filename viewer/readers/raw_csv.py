@@ -101,7 +101,7 @@ def read(path: Path) -> Report:
     matrix = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
     kernels: list[Kernel] = []
     skipped: dict[str, int] = {}
-    for k, (row, values) in enumerate(zip(identity, metric_rows(metric_columns, matrix),
+    for k, (row, metrics) in enumerate(zip(identity, metric_rows(metric_columns, matrix),
                                           strict=True)):
         shown = str(row["Kernel Name"])
         kind = export_kind(shown)
@@ -117,7 +117,7 @@ def read(path: Path) -> Report:
             device_id=device_id(row.get("Device")),
             device_name=names[k] or None,
             cc=_text(row.get("CC")),
-            metrics=values,
+            metrics=metrics,
         ))
     if not kernels:
         raise ReportError(path, no_kernel(skipped))

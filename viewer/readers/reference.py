@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Any
 
 from viewer.core import metrics, units
 from viewer.core.model import Dim3, Kernel, Report, ReportError
@@ -259,7 +260,8 @@ def _published(path: Path, prov: dict, rows: tuple[ReferenceRow, ...], bad) -> P
     note = prov.get("note", "")
     if not isinstance(note, str):
         raise bad("provenance.note must be text")
-    return Published(source=str(path), **text, **whole, rows=rows, note=note)
+    checked: dict[str, Any] = {**text, **whole}  # each of Published's fields, typed above
+    return Published(source=str(path), rows=rows, note=note, **checked)
 
 
 def _dim3(prov: dict, key: str, bad) -> Dim3:

@@ -15,7 +15,6 @@ window for its counter's row.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent
@@ -35,19 +34,9 @@ from viewer.qt.lesson.predict_grid import (
     guess_edit,
 )
 from viewer.qt.lesson.predict_grid import mark_next as mark_next_row
+from viewer.qt.lesson.predict_text import PredictState
 
 __all__ = ["ORDER", "PredictState", "PredictTab"]
-
-
-@dataclass
-class PredictState:
-    """What the student typed and how far the reveal has gone: kept across rebuilds (style,
-    swap), cleared when other kernels are opened and on Start over."""
-
-    texts: dict[str, str] = field(default_factory=dict)  # row key, "size" or "tile" -> text
-    faster: str | None = None  # "naive", "tiled" or None
-    shown: int = 0  # rows revealed, in ORDER
-    kernels: tuple[int, ...] = ()  # the kernels the predictions are about (ids, sorted)
 
 
 class _Clicks(QObject):

@@ -4,16 +4,12 @@ its rows written for the page. No Qt; every value comes from the lesson's functi
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 from viewer.core import formatting as fmt
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.lesson import reveal as lesson
 from viewer.qt.lesson.lesson_pair import ROLES, LessonPair
-
-if TYPE_CHECKING:
-    from viewer.qt.lesson.predict_tab import PredictState
 
 NEEDS_PAIR = ("Predict reads the lesson's two matmuls side by side: open the naive and the tiled "
               "kernel together (two files, or pick two rows in the kernel list). With no file "
@@ -24,6 +20,17 @@ NO_GUESS = "no prediction"
 EXAMPLES = {"requests": "a count", "sectors": "a count", "sectors_per_request": "a ratio",
             "dram_bytes": "bytes or MB"}
 DURATION_METRIC = SUMMARY_METRICS["duration_ns"]  # where the speed row's counter lives
+
+
+@dataclass
+class PredictState:
+    """What the student typed and how far the reveal has gone: kept across rebuilds (style,
+    swap), cleared when other kernels are opened and on Start over."""
+
+    texts: dict[str, str] = field(default_factory=dict)  # row key, "size" or "tile" -> text
+    faster: str | None = None  # "naive", "tiled" or None
+    shown: int = 0  # rows revealed, in ORDER
+    kernels: tuple[int, ...] = ()  # the kernels the predictions are about (ids, sorted)
 
 
 def quantity_label(quantity: str) -> str:
@@ -129,13 +136,13 @@ def results(pair: LessonPair, state: PredictState, keys: Collection[str]) -> dic
     rows = lesson.reveal(pair.naive, pair.tiled, guesses, dim=dim, tile=tile)
     shown: dict[str, Shown] = {}
     for row in rows:
-        guess = "" if row.guess is None else figure(row.quantity, row.guess)
+        typed = "" if row.guess is None else figure(row.quantity, row.guess)
         derived = figure(row.quantity, row.derived)
         if row.quantity == "dram_bytes" and row.derived is not None:
             derived = "\u2265 " + derived  # the compulsory floor, not a prediction
         cells = (derived, figure(row.quantity, row.measured), signed_percent(row.guess_off_pct),
                  row.reading)
-        shown[f"{row.kernel}.{row.quantity}"] = Shown(guess, cells, row.metric)
+        shown[f"{row.kernel}.{row.quantity}"] = Shown(typed, cells, row.metric)
     faster = state.faster if "speed" in keys else None
     ratio = parse(texts.get("speed", ""), SPEED_LABEL.lower()) if "speed" in keys else None
     speed = lesson.speed(pair.naive, pair.tiled, lesson.SpeedGuess(faster, ratio))

@@ -44,12 +44,12 @@ def hidden_words(first: Roofline, second: Roofline, names: tuple[str, str]) -> s
     dram = ratios.get("dram")
     if dram is None or abs(dram - 1) >= SAME_WITHIN:
         return None
-    moved = [(lv, ratios[lv.key]) for lv in first.levels if lv.key != "dram"
-             and ratios[lv.key] is not None
-             and max(ratios[lv.key], 1 / ratios[lv.key]) >= MOVED_BY]  # type: ignore[operator]
+    known = [(lv, r) for lv in first.levels if lv.key != "dram"
+             and (r := ratios[lv.key]) is not None]
+    moved = [(lv, r) for lv, r in known if max(r, 1 / r) >= MOVED_BY]
     if not moved:
         return None
-    level, ratio = max(moved, key=lambda pair: max(pair[1], 1 / pair[1]))  # type: ignore[operator]
+    level, ratio = max(moved, key=lambda pair: max(pair[1], 1 / pair[1]))
     a, b = first.level(level.key), second.level(level.key)
     return (f"What a DRAM-only roofline hides: at DRAM both kernels sit at the same intensity "
             f"({fmt.intensity(first.level('dram').intensity)} and "

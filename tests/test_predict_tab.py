@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPushB
 from tests.conftest import open_shipped
 from viewer.core import shipped
 from viewer.core.model import Kernel
+from viewer.lesson import predict_text
 from viewer.lesson.reveal import Guess, SpeedGuess, reveal, speed
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson import predict_text
 from viewer.qt.lesson.predict_tab import ORDER, PredictTab
 from viewer.qt.shell.main_window import MainWindow
 from viewer.readers import read_report

@@ -15,11 +15,11 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QWidget
 
+from viewer.lesson import predict_text as text
 from viewer.lesson import reveal as lesson
+from viewer.lesson.lesson_pair import ROLES, LessonPair
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson import predict_text as text
 from viewer.qt.lesson.guess_inputs import FasterBox, GuessEdit
-from viewer.qt.lesson.lesson_pair import ROLES, LessonPair
 
 SPEED = "speed"
 ORDER: tuple[str, ...] = (*(f"{role}.{q}" for q in lesson.QUANTITIES for role in ROLES), SPEED)

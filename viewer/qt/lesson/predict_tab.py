@@ -21,10 +21,11 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from viewer.core.model import Kernel
+from viewer.lesson import predict_text as text
+from viewer.lesson.lesson_pair import LessonPair, lesson_pair
+from viewer.lesson.predict_text import PredictState
 from viewer.qt.kit.reading_tab import ReadingTab, launch_text
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson import predict_text as text
-from viewer.qt.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.lesson.predict_grid import (
     ORDER,
     RowCells,
@@ -34,7 +35,6 @@ from viewer.qt.lesson.predict_grid import (
     guess_edit,
 )
 from viewer.qt.lesson.predict_grid import mark_next as mark_next_row
-from viewer.qt.lesson.predict_text import PredictState
 
 __all__ = ["ORDER", "PredictState", "PredictTab"]
 

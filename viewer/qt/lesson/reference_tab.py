@@ -18,10 +18,10 @@ from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.model import Kernel, Report
 from viewer.lesson import reference
+from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
 from viewer.lesson.reference import CrossRow
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
 
 NEEDS_PAIR = ("Open the naive and the tiled kernel side by side (the app opens the shipped pair "
               "when no file is named) to set this report's rows beside the T4's.")

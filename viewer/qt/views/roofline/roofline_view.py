@@ -5,7 +5,7 @@ The metrics come from viewer.analysis.roofline; those the first read left out ar
 view is shown, off the GUI thread (read_metrics through viewer.qt.kit.workers.Worker), with progress
 here. What the report lacks is said (roofline.MISSING_TEXT names the section set that has it), never
 drawn as zeros. The words under the chart are computed from the values drawn
-(viewer.qt.views.roofline.roofline_words).
+(viewer.analysis.roofline_words).
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.analysis import roofline
+from viewer.analysis import roofline_words as words
 from viewer.core.jobs import Job
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.reading_tab import NOTHING_SELECTED, WrappedColumn
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.workers import Worker
-from viewer.qt.views.roofline import roofline_words as words
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
 from viewer.readers import read_metrics, sniff
 

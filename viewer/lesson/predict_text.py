@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from viewer.core import formatting as fmt
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.lesson import reveal as lesson
-from viewer.qt.lesson.lesson_pair import ROLES, LessonPair
+from viewer.lesson.lesson_pair import ROLES, LessonPair
 
 NEEDS_PAIR = ("Predict reads the lesson's two matmuls side by side: open the naive and the tiled "
               "kernel together (two files, or pick two rows in the kernel list). With no file "

@@ -39,6 +39,7 @@ from viewer.capture.events import PERMISSION
 from viewer.capture.provenance import read_provenance
 from viewer.capture.store import ReportSink
 from viewer.core.jobs import Cancelled, Job
+from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parent.parent
 NAIVE = ROOT / "profiles" / "naive.ncu-rep"
@@ -546,6 +547,8 @@ def test_a_capture_arrives_whole_with_its_provenance(tmp_path: Path, captures: P
         "naive", 512, "full", "base", "direct")
     assert (record.driver, record.ncu_version) == (
         "580.159.04", "Version 2025.3.1.0 (build 36398880) (public-release)")
+    # the GPU the report names, as the window records it (this machine's /proc has none)
+    assert record.gpu == read_report(NAIVE).kernels[0].device_name == "NVIDIA H200"
 
 
 def test_a_stale_sidecar_at_the_chosen_name_is_not_the_new_provenance(tmp_path: Path,

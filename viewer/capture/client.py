@@ -290,7 +290,8 @@ def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | Non
                     stream.close()
     path, done = settle(code, stopped, lines, sink, route.kind)
     record = provenance.from_capture(request.target, int(request.dim), request.set,
-                                     request.clock, route.kind, done)
+                                     request.clock, route.kind, done,
+                                     gpu=provenance.report_gpu(path))
     with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
         provenance.write_provenance(path, record, sink.claim)
     return path

@@ -1,15 +1,14 @@
 """Painting the memory chart into a QPicture: its boxes, arrows and labels, measured from the
 style's fonts (viewer.qt.views.memory.memory_chart_item holds the picture and picks rows on it).
 
-While it paints, it notes on the item what was drawn: arrow widths, dashed arrows, every string,
-and where each number that picks a row lies.
+It returns what it drew (`Drawn`: arrow widths, dashed arrows, every string, and where each
+number that picks a row lies) and knows nothing of the item.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPolygonF
@@ -17,9 +16,6 @@ from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 from viewer.analysis.chart_layout import ChartArrow, ChartBand, largest_by_family, log_width
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.qt.kit.style import Style
-
-if TYPE_CHECKING:
-    from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
 
 # Columns left to right; shared memory sits above L1/TEX, on a lane of its own.
 _COLUMNS = (("kernel",), ("shared", "l1tex"), ("l2",), ("dram",))
@@ -66,12 +62,24 @@ def _narrowed(lines: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-class ChartPainter:
-    """Measures and paints the bands into the item's picture (one use)."""
+@dataclass
+class Drawn:
+    """What one painting drew: (band index, arrow key) -> line width in pixels, the arrows drawn
+    dashed (the report lacks their counter), every text, and (rectangle, row key) for each number
+    that picks a row."""
 
-    def __init__(self, item: MemoryChartItem, painter: QPainter, bands: Sequence[ChartBand],
-                 style: Style) -> None:
-        self.item, self.p, self.bands, self.s = item, painter, list(bands), style
+    arrow_widths: dict[tuple[int, str], float] = field(default_factory=dict)
+    dashed: set[tuple[int, str]] = field(default_factory=set)
+    texts: list[str] = field(default_factory=list)
+    regions: list[tuple[QRectF, str]] = field(default_factory=list)
+
+
+class ChartPainter:
+    """Measures and paints the bands with `painter` (one use); `drawn` says what it drew."""
+
+    def __init__(self, painter: QPainter, bands: Sequence[ChartBand], style: Style) -> None:
+        self.p, self.bands, self.s = painter, list(bands), style
+        self.drawn = Drawn()
         self.fonts = _Fonts(style.font("heading", bold=True), style.font("body"),
                             style.font("body", bold=True), style.font("body"))
         self.pad = style.px(8)
@@ -224,7 +232,7 @@ class ChartPainter:
         self.p.setPen(self.s.color("text"))
         metrics = QFontMetricsF(font)
         self.p.drawText(QPointF(margin_x, y + metrics.ascent()), text)
-        self.item.texts.append(text)
+        self.drawn.texts.append(text)
         return y + metrics.height()
 
     def _wrapped_height(self, text: str, width: float) -> float:
@@ -241,7 +249,7 @@ class ChartPainter:
         self.p.setFont(font)
         self.p.setPen(self.s.color("text"))
         self.p.drawText(QRectF(x, y, width, rect.height()), flags, text)
-        self.item.texts.append(text)
+        self.drawn.texts.append(text)
         return y + rect.height()
 
     def _box(self, band: ChartBand, key: str, rect: QRectF) -> None:
@@ -259,7 +267,7 @@ class ChartPainter:
             self.p.setPen(self.s.color(color))
             self.p.drawText(QRectF(rect.left(), y, rect.width(), self.line),
                             Qt.AlignmentFlag.AlignCenter, text)
-            self.item.texts.append(text)
+            self.drawn.texts.append(text)
             if row is not None and number >= len(box.title_lines):
                 self._region(text, font, rect.center().x(), y, row)
             y += self.line
@@ -268,7 +276,7 @@ class ChartPainter:
         gap = self.s.px(4)
         x1, x2 = x1 + gap, x2 - gap
         w = self.width_of(arrow)
-        self.item.arrow_widths[(index, arrow.key)] = w
+        self.drawn.arrow_widths[(index, arrow.key)] = w
         head = max(self.s.px(10), w * 0.9)
         half_head = self._half(arrow)
         tip, base = (x1, x1 + head) if arrow.leftward else (x2, x2 - head)
@@ -278,7 +286,7 @@ class ChartPainter:
         triangle = QPolygonF([QPointF(tip, y), QPointF(base, y - half_head),
                               QPointF(base, y + half_head)])
         if arrow.missing:
-            self.item.dashed.add((index, arrow.key))
+            self.drawn.dashed.add((index, arrow.key))
             pen = QPen(self.s.color("missing"), self.s.px(2), Qt.PenStyle.DashLine)
             self.p.setPen(pen)
             self.p.setBrush(Qt.BrushStyle.NoBrush)
@@ -316,10 +324,10 @@ class ChartPainter:
         self.p.setPen(self.s.color("missing" if NOT_IN_REPORT in text else color))
         self.p.drawText(QRectF(centre - span / 2, top, span, self.line),
                         Qt.AlignmentFlag.AlignCenter, text)
-        self.item.texts.append(text)
+        self.drawn.texts.append(text)
         self._region(text, self.fonts.text, centre, top, row)
 
     def _region(self, text: str, font: QFont, centre: float, top: float, row: str) -> None:
         """Where a number of row `row` was drawn, a little wider than its text."""
         width = QFontMetricsF(font).horizontalAdvance(text) + self.s.px(8)
-        self.item.regions.append((QRectF(centre - width / 2, top, width, self.line), row))
+        self.drawn.regions.append((QRectF(centre - width / 2, top, width, self.line), row))

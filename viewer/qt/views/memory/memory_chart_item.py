@@ -118,15 +118,17 @@ class MemoryChartItem(QGraphicsObject):
     def set_bands(self, bands: Sequence[ChartBand], style: Style, width: float = 0.0) -> None:
         """Lay out and paint `bands`; the gaps between boxes widen to fill `width` if given."""
         self.prepareGeometryChange()
-        self.arrow_widths, self.dashed, self.texts, self.regions = {}, set(), [], []
         self._style = style
         self._picture = QPicture()
         painter = QPainter(self._picture)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        chart = ChartPainter(self, painter, bands, style)
+        chart = ChartPainter(painter, bands, style)
         width, height = chart.run(width)
         self.natural_width = chart.natural_width
         painter.end()
+        drawn = chart.drawn
+        self.arrow_widths, self.dashed = drawn.arrow_widths, drawn.dashed
+        self.texts, self.regions = drawn.texts, drawn.regions
         self._rect = QRectF(0, 0, width, height)
         self.update()

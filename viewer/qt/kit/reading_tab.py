@@ -35,6 +35,7 @@ from viewer.lesson.misreads import Misread, misreads
 from viewer.qt.kit.row_pick import Pickable, RowLabel, same_row
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.value_bar import ValueBar
+from viewer.qt.kit.view import Selection
 
 NOTHING_SELECTED = "No kernel selected."
 
@@ -120,6 +121,13 @@ class ReadingTab(QWidget):
     @property
     def compare_mode(self) -> bool:
         return len(self._kernels) == 2
+
+    def show_selection(self, selection: Selection) -> None:
+        """The window's one call (viewer.qt.kit.view): the selection's kernels, or nothing."""
+        if selection.kernels:
+            self.set_kernels(selection.kernels, selection.names)
+        else:
+            self.clear()
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None) -> None:
         """Show one kernel, or two side by side; `names` label them (default: function names)."""

@@ -25,6 +25,7 @@ from viewer.qt.capture.capture_dialog import shutdown_captures
 from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
 from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
 from viewer.qt.kit.style import Style
+from viewer.qt.kit.view import Selection
 from viewer.qt.kit.workers import Worker
 from viewer.qt.lesson import exercise_panel
 from viewer.qt.shell import exporting, opening, projector_mode, window_menus, window_place
@@ -205,18 +206,10 @@ class MainWindow(QMainWindow):
         """Read one kernel, or compare two (A first), in every tab."""
         self.picks = list(entries)[:2]
         self.names = compare_names(self.picks)
-        kernels = self.kernels
-        for page in [*self.tab_pages, *self.lesson_pages]:
-            if kernels:
-                page.set_kernels(kernels, self.names)
-            else:
-                page.clear()
-        reports = [self.reports[e.report_index] for e in self.picks]
-        for view in self.analysis_pages:
-            if kernels:
-                view.set_kernels(kernels, self.names, reports)
-            else:
-                view.clear()
+        selection = Selection.of(self.kernels, self.names,
+                                 [self.reports[e.report_index] for e in self.picks])
+        for page in [*self.tab_pages, *self.lesson_pages, *self.analysis_pages]:
+            page.show_selection(selection)
         self.swap_action.setEnabled(self.compare_mode)
         self.show_compare_line()
         self.update_status()

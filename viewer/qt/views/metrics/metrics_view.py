@@ -34,6 +34,7 @@ from viewer.analysis.metric_table import MetricDiff, MetricRow
 from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads
 from viewer.qt.kit.style import Style
+from viewer.qt.kit.view import Selection
 from viewer.qt.kit.workers import Worker
 from viewer.qt.views.metrics.metric_model import (
     ROW_COLUMNS,
@@ -123,6 +124,13 @@ class MetricsView(QWidget):
     @property
     def compare_mode(self) -> bool:
         return len(self.kernels) == 2
+
+    def show_selection(self, selection: Selection) -> None:
+        """The window's one call (viewer.qt.kit.view): the selection's kernels, or nothing."""
+        if selection.kernels:
+            self.set_kernels(selection.kernels, selection.names, selection.reports)
+        else:
+            self.clear()
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
                     reports: Sequence[Report]) -> None:

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QLabel, QWidget
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style
-from viewer.qt.kit.view import Selection
+from viewer.qt.kit.view import ShowsReports
 from viewer.qt.kit.workers import Worker
 
 
-class OnDemandTab(ReadingTab):
+class OnDemandTab(ShowsReports, ReadingTab):
     """Subclasses set READING (the status line while reading) and READER (a plain function
     `(wanted, *, job) -> answers`), and define `_wanted()` and `_take(wanted, answers)`."""
 
@@ -35,12 +35,6 @@ class OnDemandTab(ReadingTab):
         self._worker: Worker | None = None
         self._pending: list[Any] = []
         super().__init__(style, parent)
-
-    def show_selection(self, selection: Selection) -> None:
-        if selection.kernels:
-            self.set_kernels(selection.kernels, selection.names, selection.reports)
-        else:
-            self.clear()
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
                     reports: Sequence[Report] | None = None) -> None:

@@ -34,7 +34,7 @@ from viewer.analysis.metric_table import MetricDiff, MetricRow
 from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads
 from viewer.qt.kit.style import Style
-from viewer.qt.kit.view import Selection
+from viewer.qt.kit.view import ShowsReports
 from viewer.qt.kit.workers import Worker
 from viewer.qt.views.metrics.metric_model import (
     ROW_COLUMNS,
@@ -51,7 +51,7 @@ NO_DESCRIPTIONS = ("This file is an export: it carries values and names but not 
                    "descriptions (a .ncu-rep does).")
 
 
-class MetricsView(QWidget):
+class MetricsView(ShowsReports, QWidget):
     """Every metric of one kernel, or the full diff of two (A first)."""
 
     TITLE = "Every metric"
@@ -124,13 +124,6 @@ class MetricsView(QWidget):
     @property
     def compare_mode(self) -> bool:
         return len(self.kernels) == 2
-
-    def show_selection(self, selection: Selection) -> None:
-        """The window's one call (viewer.qt.kit.view): the selection's kernels, or nothing."""
-        if selection.kernels:
-            self.set_kernels(selection.kernels, selection.names, selection.reports)
-        else:
-            self.clear()
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
                     reports: Sequence[Report]) -> None:

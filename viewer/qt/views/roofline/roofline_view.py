@@ -32,7 +32,7 @@ from viewer.core.jobs import Job
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.reading_tab import NOTHING_SELECTED, WrappedColumn
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.kit.view import Selection
+from viewer.qt.kit.view import ShowsReports
 from viewer.qt.kit.workers import Worker
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
 from viewer.readers import read_metrics, sniff
@@ -63,7 +63,7 @@ def unread(kernels: Sequence[Kernel], reports: Sequence[Report]) -> Wanted:
     return list(out.values())
 
 
-class RooflineView(QWidget):
+class RooflineView(ShowsReports, QWidget):
     TITLE = "Roofline"
     QUESTION = ("Roofline: how far below the FP32 ceiling is each kernel, and what does each "
                 "memory level say about it?")
@@ -109,13 +109,6 @@ class RooflineView(QWidget):
     @property
     def reading(self) -> bool:
         return self.worker.busy
-
-    def show_selection(self, selection: Selection) -> None:
-        """The window's one call (viewer.qt.kit.view): the selection's kernels, or nothing."""
-        if selection.kernels:
-            self.set_kernels(selection.kernels, selection.names, selection.reports)
-        else:
-            self.clear()
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
                     reports: Sequence[Report]) -> None:

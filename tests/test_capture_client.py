@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -698,17 +699,22 @@ def no_helper(tmp_path: Path) -> Route:
     return Route("direct", str(tmp_path / "never-run"), reason="a helper never reached")
 
 
+def terminal_attempt(tmp_path: Path) -> Callable[[], tuple[int, str]]:
+    """`python -m viewer capture --target naive` on a route whose helper is missing: a call
+    for as_nobody that returns the exit status and what was printed on stderr."""
+    def attempt() -> tuple[int, str]:
+        err = io.StringIO()
+        return terminal.cli(["--target", "naive"], io.StringIO(), err,
+                            lambda: no_helper(tmp_path)), err.getvalue()
+
+    return attempt
+
+
 def test_terminal_capture_with_xdg_data_home_at_the_root(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """XDG_DATA_HOME=/ for an ordinary user (nobody): one line, exit 1, nothing made."""
     monkeypatch.setenv("XDG_DATA_HOME", "/")
-    err = io.StringIO()
-
-    def attempt() -> tuple[int, str]:
-        return terminal.cli(["--target", "naive"], io.StringIO(), err,
-                            lambda: no_helper(tmp_path)), err.getvalue()
-
-    status, text = as_nobody(attempt)
+    status, text = as_nobody(terminal_attempt(tmp_path))
     assert (status, text.splitlines()[1:]) == (1, [
         f"capture: Cannot keep captures in /ncu-reader/captures: cannot make /ncu-reader: "
         f"Permission denied{ELSEWHERE}"]), text
@@ -721,13 +727,7 @@ def test_terminal_capture_into_a_folder_the_user_may_not_write(
         captures = data / "ncu-reader" / "captures"
         captures.mkdir(parents=True, mode=0o755)
         monkeypatch.setenv("XDG_DATA_HOME", str(data))
-        err = io.StringIO()
-
-        def attempt() -> tuple[int, str]:
-            return terminal.cli(["--target", "naive"], io.StringIO(), err,
-                                lambda: no_helper(tmp_path)), err.getvalue()
-
-        status, text = as_nobody(attempt)
+        status, text = as_nobody(terminal_attempt(tmp_path))
         assert (status, text.splitlines()[1:]) == (1, [
             f"capture: Cannot write in the captures folder {captures}: Permission denied; "
             "nothing was saved."]), text

@@ -140,32 +140,14 @@ def test_ctrl_z_does_not_stop_the_time_limit(tmp_path):
     assert proc.returncode == helper.EXIT_TIMEOUT, err
 
 
-def test_a_client_that_never_reads_stderr_does_not_stop_the_time_limit(tmp_path):
-    install = plant(tmp_path, "chatty", FAST)
+def _never_read(install) -> tuple[int, bytes]:
+    """The helper under a client that reads neither its stderr nor its report until it has
+    ended (40 s at most, then it is killed): its exit status, and what stderr then holds."""
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(install.command(*VALID), stdin=read_end, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     try:
-        code = proc.wait(40)  # stderr is never read
-    finally:
-        os.close(read_end)
-        os.close(write_end)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
-    assert code == helper.EXIT_TIMEOUT
-    assert _group_gone(install.captures()[0]["pgid"])
-
-
-def test_a_client_that_never_reads_the_report_does_not_stop_the_time_limit(tmp_path):
-    install = plant(tmp_path, "big_report", FAST)
-    read_end, write_end = os.pipe()
-    proc = subprocess.Popen(install.command(*VALID), stdin=read_end, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
-    try:
-        code = proc.wait(40)  # stdout is never read
+        code = proc.wait(40)
     finally:
         os.close(read_end)
         os.close(write_end)
@@ -175,6 +157,19 @@ def test_a_client_that_never_reads_the_report_does_not_stop_the_time_limit(tmp_p
         err = proc.stderr.read()
         proc.stdout.close()
         proc.stderr.close()
+    return code, err
+
+
+def test_a_client_that_never_reads_stderr_does_not_stop_the_time_limit(tmp_path):
+    install = plant(tmp_path, "chatty", FAST)
+    code, _ = _never_read(install)
+    assert code == helper.EXIT_TIMEOUT
+    assert _group_gone(install.captures()[0]["pgid"])
+
+
+def test_a_client_that_never_reads_the_report_does_not_stop_the_time_limit(tmp_path):
+    install = plant(tmp_path, "big_report", FAST)
+    code, err = _never_read(install)
     assert code == helper.EXIT_TIMEOUT
     assert events(err)[-1]["kind"] == "timeout"
     assert not _work_dir(install.captures()[0]).exists()

@@ -881,7 +881,10 @@ def failure(ended: Ended) -> Refusal | None:
         return Refusal(EXIT_NCU_FAILED, f"the kernel program failed under ncu "
                        f"({app.removeprefix('==ERROR==').strip().rstrip('.')}): {said}")
     if ended.status < 0:
-        name = signal.Signals(-ended.status).name if -ended.status in _SIGNALS else "a signal"
+        try:
+            name = signal.Signals(-ended.status).name
+        except ValueError:
+            name = f"signal {-ended.status}"
         return Refusal(EXIT_NCU_FAILED, f"ncu was killed by {name}; its report, if any, "
                        "was dropped")
     if ended.status != 0:
@@ -890,9 +893,6 @@ def failure(ended: Ended) -> Refusal | None:
         return Refusal(EXIT_NCU_FAILED, f"ncu exited with status {ended.status}{tail}; its "
                        "report, if any, was dropped")
     return None
-
-
-_SIGNALS = {s.value for s in signal.Signals}
 
 
 def ncu_version(layout: Layout, env: dict[str, str], cwd: str) -> str | None:

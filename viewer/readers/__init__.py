@@ -18,7 +18,7 @@ fresh Python for every slice and needs none of it.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -56,7 +56,9 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
         if job is not None:
             job.progress(0.0, f"reading {path.name} ({fmt})")
         if fmt == sniff.NCU_REP:
-            report = reader_module(fmt).read(path, job)
+            from viewer.readers import ncu_rep
+
+            report = ncu_rep.read(path, job)
         else:
             report = _read_text(fmt, path)
     except (ReportError, Cancelled):
@@ -77,8 +79,9 @@ def _read_text(fmt: str, path: Path) -> Report:
     from viewer.core.model import ReportError
     from viewer.readers import ncu_error
 
+    read: Callable[[Path], Report] = reader_module(fmt).read  # each text format's reader
     try:
-        report = reader_module(fmt).read(path)
+        report = read(path)
     except ReportError:
         quoted = ncu_error.file_reason(path)
         if quoted:

@@ -220,7 +220,8 @@ class _Builder:
             columns = [c for c in (KERNEL_NAME, *OPTIONAL) if c in chunk.columns]
             texts = {c: shown[c].astype(str).tolist() for c in columns}
             self.identity += [{c: texts[c][i] for c in columns} for i in range(len(new_rows))]
-        return lookup[codes]
+        rows: np.ndarray = lookup[codes]
+        return rows
 
     def _metric_slots(self, chunk: pd.DataFrame) -> np.ndarray:
         """Per row, the slot of its resolved metric name (-1 when unknown)."""
@@ -250,7 +251,8 @@ class _Builder:
             if unit not in self.factor_of_unit:
                 self.factor_of_unit[unit] = units.unit_scale(unit)[0]
         factor = np.array([self.factor_of_unit[str(u)] for u in cats.categories] + [1.0])
-        return factor[cats.codes.to_numpy(np.int64)]  # code -1 (no unit): 1
+        factors: np.ndarray = factor[cats.codes.to_numpy(np.int64)]  # code -1 (no unit): 1
+        return factors
 
 
 def _text(value: str | None) -> str | None:

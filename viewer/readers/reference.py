@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -52,6 +52,7 @@ SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 DERIVED: dict[str, tuple[str, str]] = {"sectors_per_request": (SECTORS, REQUESTS)}
 _TEXT_FIELDS = ("gpu", "cc", "driver", "cuda", "ncu", "clock_control", "captured")
 _PRINTED_UNITS = {"B": "byte"}  # the lesson prints bytes as "4,741,440 B"
+_Bad = Callable[[str], ReportError]  # the reason -> the error to raise, naming the file
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def read(path: str | Path) -> Report:
     return _report(path, data)
 
 
-def _report(path: Path, data: dict) -> Report:
+def _report(path: Path, data: dict[str, object]) -> Report:
     def bad(reason: str) -> ReportError:
         return ReportError(path, f"is not a usable reference: {reason}")
 
@@ -175,8 +176,8 @@ def _report(path: Path, data: dict) -> Report:
     return Report(source=str(path), format=FORMAT, kernels=list(kernels))
 
 
-def _row(number: int, raw: object, count: int, bad) -> tuple[ReferenceRow, list[tuple[float,
-                                                                                     float]]]:
+def _row(number: int, raw: object, count: int,
+         bad: _Bad) -> tuple[ReferenceRow, list[tuple[float, float]]]:
     """One [[row]]: the row and its (value in base units, half a printed unit) per kernel."""
     if not isinstance(raw, dict) or not isinstance(raw.get("label"), str) or not raw["label"]:
         raise bad(f"row {number} has no label")
@@ -207,14 +208,14 @@ def _row(number: int, raw: object, count: int, bad) -> tuple[ReferenceRow, list[
     return row, numbers
 
 
-def _list(raw: dict, key: str, label: str, count: int, bad) -> list:
+def _list(raw: dict[str, object], key: str, label: str, count: int, bad: _Bad) -> list[object]:
     items = raw.get(key)
     if not isinstance(items, list) or len(items) != count:
         raise bad(f"row {label!r} needs {key} = a list of {count} (one per kernel)")
     return items
 
 
-def _number(label: str, value: object, bad) -> tuple[float, float]:
+def _number(label: str, value: object, bad: _Bad) -> tuple[float, float]:
     """A value as TOML wrote it, and half a unit of its last digit."""
     if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
         raise bad(f"row {label!r} holds {value!r}, not a number")
@@ -230,7 +231,7 @@ def _half_unit(value: Decimal) -> float:
     return 0.5 * 10.0 ** int(exponent) if isinstance(exponent, int) else 0.0
 
 
-def _printed(label: str, text: object, bad) -> tuple[float, float]:
+def _printed(label: str, text: object, bad: _Bad) -> tuple[float, float]:
     """'1.18 ms' -> (1180000.0, 5000.0): the value in base units and half a printed unit."""
     match = re.fullmatch(r"\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*(\S*)\s*", str(text))
     if not isinstance(text, str) or match is None:
@@ -244,7 +245,8 @@ def _printed(label: str, text: object, bad) -> tuple[float, float]:
     return float(number) * factor, _half_unit(number) * factor
 
 
-def _published(path: Path, prov: dict, rows: tuple[ReferenceRow, ...], bad) -> Published:
+def _published(path: Path, prov: dict[str, object], rows: tuple[ReferenceRow, ...],
+               bad: _Bad) -> Published:
     text = {}
     for key in _TEXT_FIELDS:
         value = prov.get(key)
@@ -264,7 +266,7 @@ def _published(path: Path, prov: dict, rows: tuple[ReferenceRow, ...], bad) -> P
     return Published(source=str(path), rows=rows, note=note, **checked)
 
 
-def _dim3(prov: dict, key: str, bad) -> Dim3:
+def _dim3(prov: dict[str, object], key: str, bad: _Bad) -> Dim3:
     value = prov.get(key)
     if (not isinstance(value, list) or len(value) != 3
             or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):

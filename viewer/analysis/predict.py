@@ -29,6 +29,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from viewer.core import formatting as fmt
 
@@ -42,6 +43,26 @@ DEFAULT_TILE = 16
 
 class DerivationError(ValueError):
     """A size or tile the derivation does not apply to."""
+
+
+class KernelJson(TypedDict):
+    """One kernel in Prediction.as_dict."""
+
+    global_load_requests: int
+    global_load_sectors: int
+    sectors_per_request: float
+    global_loads_per_thread: int
+    shared_loads_per_thread: NotRequired[int]  # the tiled kernel only
+
+
+class PredictionJson(TypedDict):
+    """Prediction.as_dict: what `predict --json` prints."""
+
+    dim: int
+    tile: int
+    naive: KernelJson
+    tiled: KernelJson
+    compulsory_dram_bytes: int
 
 
 @dataclass(frozen=True)
@@ -70,11 +91,11 @@ class Prediction:
     tiled: KernelPrediction
     compulsory_dram_bytes: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> PredictionJson:
         """The JSON form: dim, tile, naive{...}, tiled{... shared_loads_per_thread}, bytes."""
 
-        def kernel(k: KernelPrediction, shared: bool) -> dict:
-            out = {
+        def kernel(k: KernelPrediction, shared: bool) -> KernelJson:
+            out: KernelJson = {
                 "global_load_requests": k.global_load_requests,
                 "global_load_sectors": k.global_load_sectors,
                 "sectors_per_request": k.sectors_per_request,

@@ -59,7 +59,7 @@ def capture_facts(report: Report) -> CaptureFacts:
 
 
 @functools.cache
-def _shipped_metadata() -> dict | None:
+def _shipped_metadata() -> dict[str, object] | None:
     """profiles/metadata.json, read once: it ships with the app and does not change."""
     try:
         with shipped.metadata().open("rb") as f:

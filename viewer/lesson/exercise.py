@@ -30,6 +30,9 @@ NO_ROW = ("An answer that names no row and no counter is not finished: click the
           "counter that settles it.")
 
 
+_Source = Path | Traversable  # an exercise file, on disk or shipped
+
+
 class ExerciseError(ValueError):
     """An exercise file that does not follow the schema; str() is one line naming the file."""
 
@@ -144,14 +147,15 @@ def load_exercise(path: str | Path | Traversable | None = None) -> Exercise:
     return _exercise(source, data)
 
 
-def _text(where: dict, key: str, what: str, source, required: bool = True) -> str:
+def _text(where: dict[str, object], key: str, what: str, source: _Source,
+          required: bool = True) -> str:
     value = where.get(key, None if required else "")
     if not isinstance(value, str) or (required and not value.strip()):
         raise ExerciseError(source, f"{what}: {key} must be text")
     return value.strip()
 
 
-def _exercise(source, data: dict) -> Exercise:
+def _exercise(source: _Source, data: dict[str, object]) -> Exercise:
     if data.get("format") != MARK:
         raise ExerciseError(source, f'format must be "{MARK}", not {data.get("format")!r}')
     raw = data.get("question")
@@ -170,7 +174,7 @@ def _exercise(source, data: dict) -> Exercise:
                     path=str(source))
 
 
-def _question(source, number: int, q: object) -> Question:
+def _question(source: _Source, number: int, q: object) -> Question:
     if not isinstance(q, dict):
         raise ExerciseError(source, f"question {number} is not a table")
     where = f"question {number}"
@@ -194,7 +198,7 @@ def _question(source, number: int, q: object) -> Question:
                     options, _text(q, "solution", where, source), _machine(source, where, q))
 
 
-def _option(source, where: str, o: object) -> Option:
+def _option(source: _Source, where: str, o: object) -> Option:
     if not isinstance(o, dict):
         raise ExerciseError(source, f"{where} is not a table")
     correct = o.get("correct")
@@ -218,7 +222,7 @@ def _option(source, where: str, o: object) -> Option:
                   _text(o, "explanation", where, source), Target(step, key, label))
 
 
-def _machine(source, where: str, q: dict) -> Machine | None:
+def _machine(source: _Source, where: str, q: dict[str, object]) -> Machine | None:
     m = q.get("machine")
     if m is None:
         return None

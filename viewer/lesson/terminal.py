@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, TypedDict
 
 from viewer.analysis.predict import DerivationError
 from viewer.core import formatting as fmt
@@ -28,6 +28,54 @@ from viewer.lesson import exercise, misreads, pair, reference, reveal
 DESCRIPTION = ("The lesson's predictions against the counters of a naive and tiled matmul pair, "
                "the published T4 reference beside them, and the exercise.")
 _WIDTH = 100
+
+Row = dict[str, Any]  # a dataclass's asdict(), with the fields the page adds: JSON values
+
+
+class RevealPage(TypedDict):
+    files: list[str]
+    kernels: dict[str, str]  # "naive", "tiled": the kernel's name
+    devices: dict[str, str | None]
+    dim: int | None
+    tile: int | None
+    rows: list[Row]
+    warnings: list[Row]
+
+
+class ReferencePage(TypedDict):
+    source: str
+    provenance: str
+    speed: Row
+    rows: list[Row]
+    summary: list[str]
+    warnings: list[Row]
+
+
+class QuestionPage(TypedDict):
+    id: str
+    text: str
+    hints: list[str]
+    solution: str
+    machine_answer: str | None
+    options: list[Row]
+
+
+class ExercisePage(TypedDict):
+    title: str
+    day: int | None
+    source: str
+    intro: str
+    rule: str
+    questions: list[QuestionPage]
+
+
+class LessonPage(TypedDict):
+    """lesson_page: the page as plain data, the --json form."""
+
+    reveal: RevealPage
+    speed: Row
+    reference: ReferencePage
+    exercise: ExercisePage
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,7 +113,7 @@ def _report_of(kernel: Kernel, found: list[tuple[Kernel, Report]]) -> Report:
     return next(r for k, r in found if k is kernel)
 
 
-def lesson_page(paths: Sequence[str | Path]) -> dict:
+def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
     """Everything the page shows, as plain data (the --json form)."""
     found = _read(paths)
     try:
@@ -126,7 +174,7 @@ def _figure(quantity: str, value: float | None) -> str:
     return fmt.count(value)
 
 
-def _difference(row: dict) -> str:
+def _difference(row: Row) -> str:
     d, m = row["derived"], row["measured"]
     if d is None or m is None or d == 0:
         return fmt.MISSING
@@ -134,13 +182,13 @@ def _difference(row: dict) -> str:
     return "0 %" if pct == 0 else f"{pct:+.2g} %" if abs(pct) < 10 else f"{pct:+.1f} %"
 
 
-def _match(row: dict) -> str:
+def _match(row: Row) -> str:
     if row["quantity"] == "dram_bytes":
         return "floor"
     return {True: "yes", False: "no", None: fmt.MISSING}[row["match"]]
 
 
-def page_text(page: dict) -> str:
+def page_text(page: LessonPage) -> str:
     """The page for people, in the lesson's order."""
     rv, sp, ref, ex = page["reveal"], page["speed"], page["reference"], page["exercise"]
     devices = ", ".join(dict.fromkeys(d or "unknown GPU" for d in rv["devices"].values()))

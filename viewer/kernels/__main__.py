@@ -14,8 +14,12 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
 
 from viewer.core.jobs import Job
+
+if TYPE_CHECKING:
+    from viewer.kernels.runner import TimingResult
 
 PROG = "python -m viewer.kernels"
 
@@ -77,7 +81,7 @@ def _check(dims: list[int]) -> int:
     return 0 if ok else 1
 
 
-def _print_timing(result) -> None:
+def _print_timing(result: TimingResult) -> None:
     print(
         f"{result.device}, {result.dim} x {result.dim} x {result.dim} float32. Per launch: GPU "
         f"time between two events around one launch (median of its timed launches)"
@@ -98,7 +102,8 @@ def _print_timing(result) -> None:
     print(f"dispatch overhead (host time of one launch call, median): {result.dispatch_ms:.4f} ms")
 
 
-def _timing_dict(result) -> dict:
+def _timing_dict(result: TimingResult) -> dict[str, Any]:
+    """The --json form: asdict(result) with the figures its properties compute."""
     out = asdict(result)
     out["dispatch_ms"] = result.dispatch_ms
     for entry, k in zip(out["kernels"], result.kernels, strict=True):

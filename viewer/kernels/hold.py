@@ -21,6 +21,7 @@ def hold_kernel(microseconds):
         i += uint64(1)
 
 
-def hold(microseconds: int, stream=0) -> None:
-    """Queue a hold of about `microseconds` on `stream`; returns once queued."""
+def hold(microseconds: int, stream: object = 0) -> None:
+    """Queue a hold of about `microseconds` on `stream` (a numba stream, or 0 for the default
+    stream); returns once queued."""
     hold_kernel[1, 1, stream](np.uint64(microseconds))

@@ -28,11 +28,21 @@ a sector or the order of the additions.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 from numba import cuda, float32, uint32, uint64
 
 TILE_DIM = 16
 """Tile width, and the block's side: blocks are TILE_DIM x TILE_DIM threads."""
+
+
+
+class DeviceArray(Protocol):
+    """What this package uses of numba's device arrays (numba ships no types)."""
+
+    def copy_to_host(self) -> np.ndarray: ...
+
 
 _TILE = np.uint64(TILE_DIM)
 _ZERO = np.uint64(0)
@@ -134,8 +144,11 @@ MAX_DIM = 2**32 - 1
 """The largest m, n or k: the naive kernel's loop test is 32-bit."""
 
 
-def launch(name: str, a, b, c, m: int, n: int, k: int, stream=0) -> None:
-    """Launch kernel `name` on device arrays a (m*k), b (k*n), c (m*n); returns once queued."""
+def launch(name: str, a: DeviceArray, b: DeviceArray, c: DeviceArray, m: int, n: int, k: int,
+           stream: object = 0) -> None:
+    """Launch kernel `name` on device arrays a (m*k), b (k*n), c (m*n); returns once queued.
+
+    `stream` is a numba stream, or 0 for the default stream."""
     if not all(1 <= d <= MAX_DIM for d in (m, n, k)):
         raise ValueError(f"sizes must lie in 1..{MAX_DIM}, got m={m}, n={n}, k={k}")
     KERNELS[name][grid_shape(m, n), block_shape(), stream](

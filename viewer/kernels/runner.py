@@ -28,7 +28,7 @@ from numba import config, cuda
 
 from viewer.core.jobs import Job
 from viewer.kernels.hold import hold
-from viewer.kernels.matmul import KERNELS, launch
+from viewer.kernels.matmul import KERNELS, DeviceArray, launch
 
 CORRECTNESS_LAUNCHES = 1
 WARMUP_LAUNCHES = 3
@@ -164,7 +164,8 @@ def _validate(name: str, dim: int) -> None:
         raise ValueError(f"size must be a positive integer, got {dim}")
 
 
-def _problem(dim: int, rng: np.random.Generator):
+def _problem(dim: int, rng: np.random.Generator) -> tuple[np.ndarray, DeviceArray, DeviceArray,
+                                                          DeviceArray]:
     """Fresh inputs on the device, their float64 reference, and an output poisoned with NaN."""
     a, b = random_inputs(dim, rng)
     ref = reference(a, b, dim)

@@ -630,7 +630,8 @@ def become_subreaper() -> bool:
     become its children, so that they can be found and ended."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        status: int = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # ctypes' default restype
+        return status == 0
     except (OSError, AttributeError):
         return False
 

@@ -7,6 +7,7 @@ Qt abort.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -35,10 +36,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(args)
 
 
-def _terminal(args) -> int:
+def _terminal(args: argparse.Namespace) -> int:
     """A terminal command; a reader that stops reading (`| head`) ends it quietly."""
     try:
-        return args.run(args)
+        return cli.run_command(args)
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 141  # as a shell reports a command killed by SIGPIPE

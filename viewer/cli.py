@@ -15,8 +15,9 @@ import argparse
 import json
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from viewer.analysis import predict, reading
 from viewer.analysis import terminal as analysis_terminal
@@ -141,8 +142,8 @@ def report_text(report: Report) -> str:
     return "\n\n".join([head] + [kernel_text(k) for k in report.kernels])
 
 
-def summarize(paths: Sequence[str | Path], as_json: bool = False, out=None, err=None,
-              kernel: str | None = None) -> int:
+def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | None = None,
+              err: TextIO | None = None, kernel: str | None = None) -> int:
     """Print the reading order for each file (its kernels `kernel` picks, as ncu's -k does);
     0 when every file was read (and some kernel picked), else 1."""
     from viewer.readers import read_report
@@ -192,6 +193,10 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
                              "(never over one) and exit")
 
 
+Command = Callable[[argparse.Namespace], int]
+"""A subcommand's run: its parsed options -> the exit status."""
+
+
 def parser() -> argparse.ArgumentParser:
     """The one command tree: the window, summary, predict, capture, lesson and roofline."""
     root = argparse.ArgumentParser(prog=PROG, description="Nsight Compute reports in the lesson's "
@@ -218,7 +223,8 @@ def parser() -> argparse.ArgumentParser:
     analysis_terminal.add_summary_options(summary)
     summary.set_defaults(run=run_summary, parser=summary)
 
-    commands = (
+    commands: tuple[tuple[str, str, str, Callable[[argparse.ArgumentParser], None], Command],
+                    ...] = (
         ("predict", "the lesson's derivation for a size and tile", predict.DESCRIPTION,
          predict.add_arguments, predict.run),
         ("capture", "capture the app's matmul kernels on this GPU", terminal.DESCRIPTION,
@@ -249,13 +255,19 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
+def run_command(args: argparse.Namespace) -> int:
+    """Run the subcommand `args` names, through the run parser() set as its default."""
+    run: Command = args.run
+    return run(args)
+
+
 def summary_main(argv: Sequence[str] | None = None) -> int:
     """`ncu-reader-summary FILE... [--json]`: the summary subcommand as its own program."""
     try:
         args = parse(["summary", *(sys.argv[1:] if argv is None else argv)])
     except SystemExit as exc:
         return int(exc.code or 0)
-    return args.run(args)
+    return run_command(args)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar, overload
 
 Dim3 = tuple[int, int, int]
 # What a reader notes about the file it read, to tell later whether it was rewritten.
@@ -34,6 +35,9 @@ class ReportError(Exception):
         self.source = str(source)
         self.reason = " ".join(reason.split())
         super().__init__(f"{self.source}: {self.reason}")
+
+
+_T = TypeVar("_T")
 
 
 class Metrics(Mapping[str, float]):
@@ -62,8 +66,15 @@ class Metrics(Mapping[str, float]):
             out.append(cls(slots, values))
         return out
 
-    # Mapping.get's overloads promise the default's own type back; this one returns float | None.
-    def get(self, name: str, default: float | None = None) -> float | None:  # type: ignore[override]
+    @overload
+    def get(self, name: str, default: None = None) -> float | None: ...
+    @overload
+    def get(self, name: str, default: float) -> float: ...
+    @overload
+    def get(self, name: str, default: _T) -> float | _T: ...
+
+    def get(self, name: str, default: object = None) -> object:
+        """The value of `name`, else `default` (also for a NaN: no value)."""
         slot = self._slots.get(name)
         if slot is None or slot >= len(self._values):
             return default

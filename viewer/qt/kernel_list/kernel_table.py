@@ -91,9 +91,13 @@ class KernelTableModel(QAbstractTableModel):
 
     def row_of(self, entry: KernelEntry) -> int | None:
         """The row showing `entry` (this very object), or None."""
+        return self._row_map().get(id(entry))
+
+    def _row_map(self) -> dict[int, int]:
+        """id(entry) -> its row, built when first asked for after a change."""
         if self._rows is None:
             self._rows = {id(e): row for row, e in enumerate(self._entries)}
-        return self._rows.get(id(entry))
+        return self._rows
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._entries)
@@ -128,7 +132,8 @@ class KernelTableModel(QAbstractTableModel):
         held = [self._entries[i.row()] for i in before]
         self._entries = self._sorted(self._entries, column, order)
         self._rows = None
-        after = [self.index(self.row_of(e), i.column()) for e, i in zip(held, before, strict=True)]
+        rows = self._row_map()
+        after = [self.index(rows[id(e)], i.column()) for e, i in zip(held, before, strict=True)]
         self.changePersistentIndexList(before, after)
         self.layoutChanged.emit()
 
@@ -136,11 +141,11 @@ class KernelTableModel(QAbstractTableModel):
     def _sorted(entries: list[KernelEntry], column: int,
                 order: Qt.SortOrder) -> list[KernelEntry]:
         """Sorted on the column's key; rows missing the value stay last either way."""
-        present = [e for e in entries if e.keys[column] is not None]
+        present = [(key, e) for e in entries if (key := e.keys[column]) is not None]
         missing = [e for e in entries if e.keys[column] is None]
         descending = order == Qt.SortOrder.DescendingOrder
-        present.sort(key=lambda e: e.keys[column], reverse=descending)
-        return present + missing
+        present.sort(key=lambda pair: pair[0], reverse=descending)
+        return [e for _, e in present] + missing
 
 
 class KernelFilterProxy(QSortFilterProxyModel):

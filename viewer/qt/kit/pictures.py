@@ -25,7 +25,7 @@ def whole_page(page: QWidget) -> Iterator[QWidget]:
         bar = scroll.verticalScrollBar()
         scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for _ in range(8):  # the answer's height depends on its width: grow until it fits
-            page.layout().activate()
+            _activate(page)
             grow = max(0, bar.maximum())
             if grow == 0:
                 break
@@ -37,7 +37,7 @@ def whole_page(page: QWidget) -> Iterator[QWidget]:
             scroll.setVerticalScrollBarPolicy(policy)
         if page.size() != old:
             page.resize(old)
-            page.layout().activate()
+            _activate(page)
 
 
 def save_png(page: QWidget, path: Path) -> None:
@@ -65,3 +65,10 @@ def save_svg(page: QWidget, path: Path, subject: str) -> None:
             whole.render(painter, QPoint())
         finally:
             painter.end()
+
+
+def _activate(page: QWidget) -> None:
+    layout = page.layout()
+    assert layout is not None, "a reading tab lays out its page"
+    layout.activate()
+

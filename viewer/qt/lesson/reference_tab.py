@@ -21,7 +21,7 @@ from viewer.lesson import reference
 from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
 from viewer.lesson.reference import CrossRow
 from viewer.qt.kit.reading_tab import ReadingTab
-from viewer.qt.kit.style import Style
+from viewer.qt.kit.style import Role, Style
 
 NEEDS_PAIR = ("Open the naive and the tiled kernel side by side (the app opens the shipped pair "
               "when no file is named) to set this report's rows beside the T4's.")
@@ -71,7 +71,7 @@ class ReferenceTab(ReadingTab):
             layout.addWidget(self.label(NEEDS_PAIR, "heading", bold=True, wrap=True,
                                         name="needs_pair"))
         else:
-            lead = "body" if self.style_.projector else "heading"  # the table must fit too
+            lead: Role = "body" if self.style_.projector else "heading"  # the table must fit too
             for number, words in enumerate(reference.summary_words(rows)):
                 layout.addWidget(self.label(words, lead if number < 2 else "body",
                                             bold=number < 2, wrap=True,
@@ -106,10 +106,10 @@ class ReferenceTab(ReadingTab):
         for number, row in enumerate(rows, 2):
             held = pair is not None and row.moved is False
             tip = row.words if pair is not None else ""
-            name = self.label(breakable(row.label), bold=held, wrap=True,
-                              name=f"label_{number}")
-            name.setToolTip(tip)
-            grid.addWidget(name, number, 0)
+            heading = self.label(breakable(row.label), bold=held, wrap=True,
+                                 name=f"label_{number}")
+            heading.setToolTip(tip)
+            grid.addWidget(heading, number, 0)
             values = (*row.t4, *row.here) if pair is not None else row.t4
             for column, value in enumerate(values, 1):
                 cell = self.label(fmt.by_unit(value, row.unit), bold=held,

@@ -163,11 +163,11 @@ class ChartPainter:
         self.natural_width = natural
         extra = max(0.0, wanted - self.natural_width) / len(gaps)
         gaps = [gap + extra for gap in gaps]
-        xs = [margin]
+        xs: list[float] = [margin]
         for column, gap in zip(columns, gaps, strict=False):
             xs.append(xs[-1] + column + gap)
         width = xs[-1] + columns[-1] + margin
-        y = margin
+        y: float = margin
         for index, band in enumerate(self.bands):
             if index:
                 y += self.pad
@@ -299,18 +299,18 @@ class ChartPainter:
             self.p.setBrush(color)
             self.p.drawRect(shaft)
             self.p.drawPolygon(triangle)
-        color = "missing" if arrow.missing else "text"
+        ink = "missing" if arrow.missing else "text"
         self.p.setFont(self.fonts.text)
         centre = (x1 + x2) / 2
         span = max(abs(x2 - x1), 1.0)
         above, below = self._keyed(arrow, below=False), self._keyed(arrow, below=True)
         top = y - half_head - self.s.px(2) - len(above) * self.line
         for text, row in above:
-            self._label(text, centre, span, top, color, row)
+            self._label(text, centre, span, top, ink, row)
             top += self.line
         top = y + half_head + self.s.px(2)
         for text, row in below:
-            self._label(text, centre, span, top, color, row)
+            self._label(text, centre, span, top, ink, row)
             top += self.line
 
     def _keyed(self, arrow: ChartArrow, below: bool) -> list[tuple[str, str]]:

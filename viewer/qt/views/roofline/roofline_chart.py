@@ -29,7 +29,8 @@ SYMBOLS = ("o", "s")  # kernel A, kernel B
 def decade_ticks(low: float, high: float) -> list[list[tuple[float, str]]]:
     """Major ticks at each power of ten from `low` to `high` written plainly ('0.1', '10'),
     minor ones unlabelled at 2..9 of each decade (axes in log mode take log10 positions)."""
-    major, minor = [], []
+    major: list[tuple[float, str]] = []
+    minor: list[tuple[float, str]] = []
     for exponent in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
         value = 10.0**exponent
         major.append((float(exponent), f"{value:g}" if -4 <= exponent <= 5 else f"1e{exponent}"))

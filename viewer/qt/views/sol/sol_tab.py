@@ -139,7 +139,8 @@ class SpeedOfLightTab(ReadingTab):
         return row + 1
 
     def _duration_ratio(self) -> str:
-        return duration_ratio(*self.kernels, *self.names)
+        (first, second), (first_name, second_name) = self.kernels, self.names  # compare mode
+        return duration_ratio(first, second, first_name, second_name)
 
     @staticmethod
     def _or_missing(text: str, value: float | None) -> str:

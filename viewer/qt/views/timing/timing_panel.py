@@ -124,7 +124,7 @@ class TimingPanel(QWidget):
         self.stack.addWidget(self.intro)
         self.stack.addWidget(results)
 
-        layout = QVBoxLayout(self)
+        self.outer = layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.note)
         layout.addLayout(self.controls)
@@ -183,9 +183,9 @@ class TimingPanel(QWidget):
         self.grid = QGridLayout()
         self.headers = {text: self._label(text, "small", bold=True, color="secondary")
                         for text in _COLUMNS}
-        for column, header in enumerate(self.headers.values()):
-            header.setAlignment(_ALIGN[column] | Qt.AlignmentFlag.AlignBottom)
-            self.grid.addWidget(header, 0, column)
+        for index, header in enumerate(self.headers.values()):
+            header.setAlignment(_ALIGN[index] | Qt.AlignmentFlag.AlignBottom)
+            self.grid.addWidget(header, 0, index)
         self.grid.setColumnStretch(len(_COLUMNS) - 1, 1)
         self.rows: dict[str, dict[str, QLabel]] = {}
         self.ratio_caption = self._label("Ratio of the median launch times", "small",
@@ -195,7 +195,7 @@ class TimingPanel(QWidget):
         self.warnings = self._label("", "body", bold=True, color="warning", name="warnings",
                                     wrap=True)
         self.order = self._label("", "small", color="secondary", name="launch_order", wrap=True)
-        column = QVBoxLayout(numbers)
+        self.numbers_column = column = QVBoxLayout(numbers)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.device)
         column.addLayout(self.grid)
@@ -281,11 +281,11 @@ class TimingPanel(QWidget):
         self.run_button.setStyleSheet(button)
         self.cancel_button.setStyleSheet(button)
         margin = style.px(10)
-        self.layout().setContentsMargins(margin, margin, margin, margin)
-        self.layout().setSpacing(style.px(6))
+        self.outer.setContentsMargins(margin, margin, margin, margin)
+        self.outer.setSpacing(style.px(6))
         self.controls.setSpacing(style.px(8))
         self.progress.setMaximumWidth(style.px(320))
-        self.numbers.layout().setSpacing(style.px(6))
+        self.numbers_column.setSpacing(style.px(6))
         self.grid.setHorizontalSpacing(style.px(16))
         self.grid.setVerticalSpacing(style.px(4))
         for name in _DESK_ONLY:
@@ -377,7 +377,7 @@ class TimingPanel(QWidget):
             ms = fmt.milliseconds
             texts = (timing.kernel, ms(timing.median_ms), ms(min(timing.launches_ms)),
                      ms(max(timing.launches_ms)), f"{timing.gflops():,.0f}", check_text(timing))
-            cells: dict[str, QLabel] = {}
+            cells = {}
             for column, (name, text) in enumerate(zip(_COLUMNS, texts, strict=True)):
                 label = QLabel(text, self.numbers)
                 label.setObjectName(_cell_name(name, timing.kernel))
@@ -410,7 +410,7 @@ class TimingPanel(QWidget):
         self.plot.set_x_label(X_LABEL if self._style.projector else launches_axis_text())
 
     def _place_numbers(self) -> None:
-        self.numbers.layout().activate()
+        self.numbers_column.activate()
         bar = self.numbers_scroll.verticalScrollBar().sizeHint().width()
         self.numbers_scroll.setMinimumWidth(self.numbers.minimumSizeHint().width() + bar)
         wide = self.width() >= SIDE_BY_SIDE_PX

@@ -34,7 +34,7 @@ def opened(qtbot, style: Style | None = None) -> MetricsView:
 
 def show(qtbot, view: MetricsView, reports: list[Report], names: list[str]) -> None:
     view.set_kernels([r.kernels[0] for r in reports], names, reports)
-    qtbot.waitUntil(lambda: not view.worker.busy, timeout=120_000)
+    qtbot.waitUntil(lambda: not view.reading, timeout=120_000)
 
 
 @pytest.fixture
@@ -47,8 +47,8 @@ def test_one_kernel_every_metric_read_off_the_gui_thread(qtbot, pair) -> None:
     report = pair[0]
     first = len(report.kernels[0].metrics)
     view.set_kernels(report.kernels[:1], ["naive"], [report])
-    assert view.worker.busy and view.progress.isVisible()  # the rest is read in the background
-    qtbot.waitUntil(lambda: not view.worker.busy, timeout=120_000)
+    assert view.reading and view.progress.isVisible()  # the rest is read in the background
+    qtbot.waitUntil(lambda: not view.reading, timeout=120_000)
     assert not view.progress.isVisible()
     kernel = report.kernels[0]
     assert kernel.read_names is None and len(kernel.metrics) > 2000 > first
@@ -195,9 +195,9 @@ def test_clear_and_reading_waits_until_the_view_is_shown(qtbot, pair) -> None:
     view = MetricsView()
     qtbot.addWidget(view)
     view.set_kernels(pair[0].kernels[:1], ["naive"], pair[:1])
-    assert not view.worker.busy  # hidden: nothing read yet
+    assert not view.reading  # hidden: nothing read yet
     view.show()
-    qtbot.waitUntil(lambda: not view.worker.busy, timeout=120_000)
+    qtbot.waitUntil(lambda: not view.reading, timeout=120_000)
     assert pair[0].kernels[0].read_names is None
     view.clear()
     assert view.model.rowCount() == 0 and not view.export_button.isEnabled()

@@ -13,7 +13,6 @@ from tests.test_occupancy_curves import with_curves
 from viewer.analysis import occupancy_curves as oc
 from viewer.core.model import Report
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson.lesson_hooks import report_of
 from viewer.qt.views.occupancy.occupancy_tab import STALLS_TITLE, OccupancyTab
 from viewer.qt.views.occupancy.occupancy_whatif import CurveChart, setting_words
 from viewer.readers import read_report
@@ -33,14 +32,13 @@ def shown(qtbot, reports: list[Report], projector: bool = False, stalls: bool = 
     tabs = QTabWidget()
     qtbot.addWidget(tabs)
     tab = OccupancyTab(Style(projector))
-    tab.report_of = lambda kernel: report_of(reports, kernel)
     tabs.addTab(tab, tab.TITLE)
     if stalls:
         tabs.addTab(StallsStandIn(), STALLS_TITLE)
     tabs.resize(1280, 900)
     tabs.show()
     kernels = [r.kernels[0] for r in reports]
-    tab.set_kernels(kernels, ["naive", "tiled"][:len(kernels)])
+    tab.set_kernels(kernels, ["naive", "tiled"][:len(kernels)], reports)
     qtbot.waitUntil(lambda: tab.curve_reader.known(kernels) and not tab.curve_reader.reading,
                     timeout=60_000)
     return tab, tabs
@@ -84,8 +82,7 @@ def test_the_curves_are_read_only_when_the_tab_is_shown(qtbot) -> None:
     report = read_report(NAIVE)
     tab = OccupancyTab(Style())
     qtbot.addWidget(tab)
-    tab.report_of = lambda kernel: report_of([report], kernel)
-    tab.set_kernels([report.kernels[0]], ["naive"])
+    tab.set_kernels([report.kernels[0]], ["naive"], [report])
     assert not tab.curve_reader.reading and not tab.curve_reader.curves
     assert label(tab, "whatif_reading")
     tab.show()

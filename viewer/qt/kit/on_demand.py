@@ -1,94 +1,92 @@
-"""A reading tab that reads what its kernels lack once it is shown, off the GUI thread.
+"""A reading tab that needs more of its reports than their first read, read once it is shown.
 
 The first read of a report leaves out what only some views need (ncu's rules, every stall
-metric). Such a view keeps the reports its kernels came from, and when it is shown asks for what
-is still unread (`_wanted`), runs `READER` on a viewer.qt.kit.workers.Worker with its progress in
-the view's status line, and takes the answer in on the GUI thread (`_take`).
+metric). Such a view says what it needs of each kernel (`NEED`, a viewer.session.Need); once it
+is shown, the application's session (viewer.qt.kit.session_reads) reads what is missing off the
+GUI thread, with its progress in the view's status line, and every view looks again when it
+arrives.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.reading_tab import ReadingTab
+from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
-from viewer.qt.kit.view import ShowsReports
-from viewer.qt.kit.workers import Worker
+from viewer.session import Need
 
 
-class OnDemandTab(ShowsReports, ReadingTab):
-    """Subclasses set READING (the status line while reading) and READER (a plain function
-    `(wanted, *, job) -> answers`), and define `_wanted()` and `_take(wanted, answers)`."""
+class OnDemandTab(ReadingTab):
+    """Subclasses set READING (the status line while reading) and NEED (what each kernel needs);
+    `ready` says whether all of it is read, `error` what stopped it."""
 
     READING: ClassVar[str] = "Reading the report…"
-    READER: ClassVar[Callable[..., list[Any]]]
+    NEED: ClassVar[Need]
 
-    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
-        self._reports: list[Report] = []
-        self._error: str | None = None
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None,
+                 reads: SessionReads | None = None) -> None:
         self._progress = self.READING
-        self._worker: Worker | None = None
-        self._pending: list[Any] = []
+        self.reads = reads or SessionReads.of_app()
         super().__init__(style, parent)
+        self.reads.arrived.connect(self._arrived)
+        self.reads.progress.connect(self._on_progress)
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
-                    reports: Sequence[Report] | None = None) -> None:
-        self._reports = list(reports or [])
-        self._error = None
-        super().set_kernels(kernels, names)
+                    reports: Sequence[Report] = ()) -> None:
+        super().set_kernels(kernels, names, reports)
         self._load()
-
-    def clear(self) -> None:
-        self._reports = []
-        super().clear()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._load()
 
+    def _pairs(self) -> list[tuple[Report, Kernel]]:
+        if len(self._reports) != len(self.kernels):
+            return []
+        return list(zip(self._reports, self.kernels, strict=True))
+
     @property
     def loading(self) -> bool:
-        return self._worker is not None and self._worker.busy
+        """Whether what the kernels shown need is being read."""
+        return self.reads.reading(self._reports, self.kernels)
 
-    def _wanted(self) -> list[Any]:
-        """What the kernels shown still lack, in the form READER takes."""
-        raise NotImplementedError
+    @property
+    def ready(self) -> bool:
+        """Whether every kernel shown has what it needs read (or its file holds no more)."""
+        pairs = self._pairs()
+        session = self.reads.session
+        return bool(pairs) and not self.loading and all(
+            session.lacks(r, k, self.NEED).empty for r, k in pairs)
 
-    def _take(self, wanted: list[Any], answers: list[Any]) -> None:
-        """Take READER's `answers` to `wanted` in (on the GUI thread)."""
-        raise NotImplementedError
+    @property
+    def error(self) -> str | None:
+        """The one line that stopped a read of a report shown, if one did."""
+        return next((e for r in self._reports if (e := self.reads.session.error(r))), None)
 
     def _load(self) -> None:
-        """Read what is still unread, once the view is shown."""
-        if not self.isVisible() or self._error or len(self._reports) != len(self.kernels):
+        """Ask for what is still unread, once the view is shown."""
+        pairs = self._pairs()
+        if not self.isVisible() or not pairs:
             return
-        wanted = self._wanted()
-        if not wanted:
-            return
-        if self._worker is None:
-            self._worker = Worker(self)
-            self._worker.done.connect(self._read)
-            self._worker.failed.connect(self._failed)
-            self._worker.progress.connect(self._on_progress)
-        self._pending = wanted
-        self._progress = self.READING
-        self._worker.submit(type(self).READER, wanted)
-        self._render()
+        if self.reads.ask((r, k, self.NEED) for r, k in pairs):
+            self._progress = self.READING
+            self._render()
 
-    def _read(self, answers: list[Any]) -> None:
-        self._take(self._pending, answers)
-        self._render()
-
-    def _failed(self, message: str) -> None:
-        self._error = message
-        self._render()
+    def _arrived(self) -> None:
+        """A read finished (this view's or another's): look again."""
+        if self._pairs():
+            self._load()
+            self._render()
 
     def _on_progress(self, fraction: float, message: str) -> None:
+        if not self.loading:
+            return
         self._progress = f"{self.READING} {message}" if message else self.READING
         status = self.findChild(QLabel, "status")
         if status is not None:

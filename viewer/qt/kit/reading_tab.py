@@ -7,13 +7,13 @@ change, and `clear()` leaves only the question and a line saying nothing is sele
 Rows are pickable (viewer.qt.kit.row_pick): while `set_picking(True)` (the exercise is open) a click
 or Enter on one emits `row_picked(key)`; `mark_row(key)` frames the row the exercise jumped to.
 The misreads of viewer.lesson.misreads sit under the row they are about (`misread_rows`), with
-any `set_notes` the window adds; `report_of` (set by the window) finds a kernel's report, for the
-misreads only a report shows.
+any `set_notes` the window adds; `report_of(kernel)` is the report the selection says the
+kernel came from, for the misreads only a report shows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -90,7 +90,7 @@ class ReadingTab(QWidget):
         self._picking = False
         self._notes: list[Misread] = []
         self._misreads: list[list[Misread]] = []
-        self.report_of: Callable[[Kernel], Report | None] = lambda _kernel: None
+        self._reports: list[Report] = []
         self.setAutoFillBackground(True)
         layout = QVBoxLayout(self)
         self._question = QLabel(self.QUESTION)
@@ -125,12 +125,14 @@ class ReadingTab(QWidget):
     def show_selection(self, selection: Selection) -> None:
         """The window's one call (viewer.qt.kit.view): the selection's kernels, or nothing."""
         if selection.kernels:
-            self.set_kernels(selection.kernels, selection.names)
+            self.set_kernels(selection.kernels, selection.names, selection.reports)
         else:
             self.clear()
 
-    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None) -> None:
-        """Show one kernel, or two side by side; `names` label them (default: function names)."""
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
+                    reports: Sequence[Report] = ()) -> None:
+        """Show one kernel, or two side by side; `names` label them (default: function names);
+        `reports`, where given, are the reports they came from, one per kernel."""
         kernels = list(kernels)
         if not kernels:
             self.clear()
@@ -140,9 +142,11 @@ class ReadingTab(QWidget):
         chosen = list(names) if names else kernel_names(kernels)
         if len(chosen) != len(kernels):
             raise ValueError("one name per kernel")
+        if reports and len(reports) != len(kernels):
+            raise ValueError("one report per kernel")
         if [id(k) for k in kernels] != [id(k) for k in self._kernels]:
             self._marked = None  # a row framed for other kernels
-        self._kernels, self._names = kernels, chosen
+        self._kernels, self._names, self._reports = kernels, chosen, list(reports)
         self._render()
 
     def set_style(self, style: Style) -> None:
@@ -150,8 +154,18 @@ class ReadingTab(QWidget):
         self._render()
 
     def clear(self) -> None:
-        self._kernels, self._names = [], []
+        self._kernels, self._names, self._reports = [], [], []
         self._render()
+
+    @property
+    def reports(self) -> list[Report]:
+        """The reports the kernels came from, one per kernel ([] where not given)."""
+        return list(self._reports)
+
+    def report_of(self, kernel: Kernel) -> Report | None:
+        """The report `kernel` (the very object) came from, where the selection said."""
+        return next((r for r, k in zip(self._reports, self._kernels, strict=False)
+                     if k is kernel), None)
 
     def set_notes(self, notes: Sequence[Misread]) -> None:
         """Misreads that hold for every kernel shown (the window's, such as durations from a

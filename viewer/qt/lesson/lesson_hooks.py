@@ -1,13 +1,11 @@
 """What the lesson adds to the reading window's tabs: a jump to a row (the exercise's answers),
-the reports behind the tabs' misreads, and the note beside Duration that it is a profiled run's
-once the timing tab can time bare runs here."""
+and the note beside Duration that it is a profiled run's once the timing tab can time bare runs
+here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import profiled_duration_note
 
 if TYPE_CHECKING:
@@ -30,17 +28,10 @@ def jump_to_row(window: MainWindow, step: str, key: str) -> bool:
     return found
 
 
-def report_of(reports: Sequence[Report], kernel: Kernel) -> Report | None:
-    """The report that holds `kernel` (the very object), or None."""
-    return next((r for r in reports if any(k is kernel for k in r.kernels)), None)
-
-
 def connect_misreads(window: MainWindow) -> None:
-    """Let the tabs find the window's reports, and note beside Duration that it is a profiled
-    run's once the timing tab has a GPU to time bare runs on."""
+    """Note beside Duration that it is a profiled run's once the timing tab has a GPU to time
+    bare runs on."""
     pages = [p for p in window.tab_pages if hasattr(p, "set_notes")]
-    for page in pages:
-        page.report_of = lambda kernel: report_of(window.reports, kernel)
 
     def timing_checked(check: object) -> None:
         note = profiled_duration_note(getattr(check, "device", None) is not None)

@@ -20,7 +20,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from viewer.core.model import Kernel
+from viewer.core.model import Kernel, Report
 from viewer.lesson import predict_text as text
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.lesson.predict_text import PredictState
@@ -77,12 +77,13 @@ class PredictTab(ReadingTab):
         super().__init__(style, parent)
         self._clicks = _Clicks(self)
 
-    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None) -> None:
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
+                    reports: Sequence[Report] = ()) -> None:
         """As ReadingTab's; predictions survive a swap of the same two kernels, not a change."""
         ids = tuple(sorted(id(k) for k in kernels))
         if ids != self.state.kernels:
             self.state = PredictState(kernels=ids)
-        super().set_kernels(kernels, names)
+        super().set_kernels(kernels, names, reports)
 
     def clear(self) -> None:
         self.state = PredictState()

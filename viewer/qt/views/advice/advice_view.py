@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import Any
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -20,11 +19,9 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTabWidget, QVBoxLayo
 from viewer.analysis import advice
 from viewer.analysis.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
 from viewer.core import formatting as fmt
-from viewer.core.model import Report
 from viewer.qt.kit.on_demand import OnDemandTab
-from viewer.qt.kit.style import Style
 from viewer.qt.lesson.reference_tab import breakable
-from viewer.readers.extras import read_extras
+from viewer.session import Need
 
 VIEW_LINK = "view:"
 # Our views by the words of their tab titles (the reading steps are found by their STEP).
@@ -85,21 +82,6 @@ def find_tab(widget: QWidget, view: str) -> tuple[QTabWidget, int] | None:
     return None
 
 
-RulesKey = tuple[str, str, int]
-
-
-def rules_key(report: Report, index: int) -> RulesKey:
-    """What names a kernel's rule results: its file, as read (its stamp), and its index."""
-    return (str(report.source), repr(report.stamp), index)
-
-
-def read_rules(pairs: Sequence[tuple[Report, int]], *, job: Any = None
-               ) -> list[list[dict[str, Any]] | None]:
-    """Each (report, kernel index)'s rule results (None: the file holds none we read)."""
-    return [read_extras(report, [index], rules=True, job=job)[index].rules
-            for report, index in pairs]
-
-
 class AdviceView(OnDemandTab):
     """ncu's rule results for one kernel, or what changed between two."""
 
@@ -109,51 +91,26 @@ class AdviceView(OnDemandTab):
     QUESTION = ("What does ncu itself advise, and how much might each change gain? (Its "
                 "estimates are upper bounds, worked out from the counters.)")
 
-
     READING = READING
-    READER = read_rules
-
-    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
-        self._rules: dict[RulesKey, list[dict[str, Any]] | None] = {}
-        super().__init__(style, parent)
-
-    @property
-    def ready(self) -> bool:
-        """Whether every kernel shown has its rule results read."""
-        keys = self._keys()
-        return len(keys) == len(self.kernels) and all(k in self._rules for k in keys)
-
-    def _keys(self) -> list[RulesKey]:
-        return [rules_key(r, k.index) for r, k in zip(self._reports, self.kernels, strict=False)]
-
-    def _wanted(self) -> list[tuple[Report, int]]:
-        """The (report, kernel index) pairs whose rule results are not read yet."""
-        return [(r, k.index) for r, k in zip(self._reports, self.kernels, strict=True)
-                if rules_key(r, k.index) not in self._rules]
-
-    def _take(self, wanted: list[tuple[Report, int]],
-              answers: list[list[dict[str, Any]] | None]) -> None:
-        keys = [rules_key(r, index) for r, index in wanted]
-        self._rules.update(zip(keys, answers, strict=True))
+    NEED = Need.of(rules=True)
 
     # ------------------------------------------------------------ what is shown
 
     def advice_of(self, column: int) -> tuple[Advice, ...] | None:
         """Kernel `column`'s (0: A) advice, ranked; None when not read or the file holds none."""
-        keys = self._keys()
-        rules = self._rules.get(keys[column]) if column < len(keys) else None
+        pairs = self._pairs()
+        rules = self.reads.session.extras(*pairs[column]).rules if column < len(pairs) else None
         return None if rules is None else advice.ranked(rules)
 
     def _build(self, layout: QVBoxLayout) -> None:
-        keys = self._keys()
-        if self._error:
-            layout.addWidget(self.label(self._error, color="warning", wrap=True, name="status"))
+        if self.error:
+            layout.addWidget(self.label(self.error, color="warning", wrap=True, name="status"))
             return
         if not self.ready:
             layout.addWidget(self.label(self._progress, color="secondary", wrap=True,
                                         name="status"))
             return
-        held = [self.advice_of(c) for c in range(len(keys))]
+        held = [self.advice_of(c) for c in range(len(self.kernels))]
         missing = [self.names[c] for c, a in enumerate(held) if a is None]
         if missing:
             who = f" ({', '.join(missing)})" if len(missing) < len(held) else ""

@@ -18,10 +18,6 @@ from PySide6.QtWidgets import QWidget
 
 from viewer.analysis.metric_table import MetricDiff, MetricRow
 from viewer.core import formatting as fmt
-from viewer.core.jobs import Job
-from viewer.core.model import Report
-from viewer.readers import read_metrics
-from viewer.readers.extras import MetricAbout, read_extras
 
 Index = QModelIndex | QPersistentModelIndex
 ROW_COLUMNS = ("Metric", "Value", "Unit", "Description")
@@ -158,20 +154,3 @@ class MetricModel(QAbstractTableModel):
         self._sort = (column, order == Qt.SortOrder.DescendingOrder)
         self._shown = self._filtered()
         self.layoutChanged.emit()
-
-
-Found = tuple[dict[int, dict[str, float]], dict[str, MetricAbout]]
-
-
-def read_everything(targets: Sequence[tuple[Report, int]], job: Job) -> list[Found]:
-    """For each (report, kernel index): the metrics the first read left out, and ncu's unit,
-    label and description of each metric (empty for an export). Off the GUI thread."""
-    out: list[Found] = []
-    for number, (report, index) in enumerate(targets):
-        job.progress(number / len(targets), f"reading every metric of {report.file_name}")
-        found = read_metrics(report, [index], None, job=job)
-        extras = read_extras(report, [index], about=True, job=job)
-        about = extras[index].about if index in extras else {}
-        out.append(({i: dict(m) for i, m in found.items()}, about))
-    job.progress(1.0, "done")
-    return out

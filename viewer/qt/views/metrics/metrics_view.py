@@ -4,7 +4,8 @@ hold, the largest relative change first, a filter on the size of the change, CSV
 warning at the top when the two ran on different GPUs, clocks or ncu versions.
 
 The first read keeps a few hundred metrics; the rest (and ncu's descriptions) are read when the
-view is shown, off the GUI thread, with progress here.
+view is shown, off the GUI thread (through the session, viewer.qt.kit.session_reads), with
+progress here.
 """
 
 from __future__ import annotations
@@ -33,20 +34,20 @@ from viewer.analysis import metric_table
 from viewer.analysis.metric_table import MetricDiff, MetricRow
 from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads
+from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import ShowsReports
-from viewer.qt.kit.workers import Worker
 from viewer.qt.views.metrics.metric_model import (
     ROW_COLUMNS,
-    Found,
     MetricModel,
     diff_columns,
     diff_line,
-    read_everything,
     row_line,
 )
 from viewer.readers.extras import MetricAbout
+from viewer.session import Need
 
+NEED = Need.of(None, about=True)  # every metric, with ncu's words on each
 NO_DESCRIPTIONS = ("This file is an export: it carries values and names but not ncu's units or "
                    "descriptions (a .ncu-rep does).")
 
@@ -58,19 +59,18 @@ class MetricsView(ShowsReports, QWidget):
     QUESTION = "Every metric the report holds, with ncu's words on each; what changed from A to B?"
     KEY = "M"
 
-    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None,
+                 reads: SessionReads | None = None) -> None:
         super().__init__(parent)
         self.style_ = style or Style()
         self.kernels: list[Kernel] = []
         self.names: list[str] = []
         self.reports: list[Report] = []
-        self.about: dict[tuple[str, int], dict[str, MetricAbout]] = {}
         self._pending = False
-        self._reading: list[tuple[Report, int]] = []
-        self.worker = Worker(self, max_threads=1)
-        self.worker.done.connect(self._read)
-        self.worker.failed.connect(self._failed)
-        self.worker.progress.connect(self._progress)
+        self._waiting = False
+        self.reads = reads or SessionReads.of_app()
+        self.reads.arrived.connect(self._arrived)
+        self.reads.progress.connect(self._progress)
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
@@ -135,8 +135,7 @@ class MetricsView(ShowsReports, QWidget):
 
     def clear(self) -> None:
         self.kernels, self.names, self.reports = [], [], []
-        self._pending = False
-        self.worker.cancel()
+        self._pending = self._waiting = False
         self.heading.setText("Open a report and pick a kernel to list its metrics.")
         for widget in (self.warnings, self.note, self.progress):
             widget.hide()
@@ -149,39 +148,46 @@ class MetricsView(ShowsReports, QWidget):
             self._show()
             self.read_rest()
 
+    @property
+    def reading(self) -> bool:
+        """Whether the rest of the kernels' metrics is being read."""
+        return self.reads.reading(self.reports, self.kernels)
+
     def read_rest(self) -> None:
-        """Read every metric and ncu's words on them, off the GUI thread (once per kernel)."""
+        """Ask for every metric and ncu's words on them, off the GUI thread (once per kernel)."""
         self._pending = False
-        targets = [(r, k.index) for k, r in zip(self.kernels, self.reports, strict=True)
-                   if k.read_names is not None or (r.source, k.index) not in self.about]
-        if not targets:
+        if not self.reads.ask((r, k, NEED) for r, k in zip(self.reports, self.kernels,
+                                                            strict=True)):
             return
+        self._waiting = True
         self.progress.setValue(0)
         self.progress.setFormat("Reading every metric...")
         self.progress.show()
-        self._reading = targets
-        self.worker.submit(read_everything, targets)
 
-    def _read(self, found: list[Found]) -> None:
-        """Take in what the job read (on the GUI thread: the kernels change in place)."""
+    def _arrived(self) -> None:
+        """A read finished (this view's or another's): show what this view waited for."""
+        if not self._waiting or self.reading:
+            return
+        self._waiting = False
         self.progress.hide()
-        for (report, index), (values, about) in zip(self._reading, found, strict=True):
-            if values:
-                report.add_metrics(values, None)
-            self.about[(report.source, index)] = about
-        self._show()
-
-    def _failed(self, message: str) -> None:
-        self.progress.hide()
-        self.note.setText(f"Could not read the rest of the metrics: {message}")
-        self.note.show()
+        error = next((e for r in self.reports if (e := self.reads.session.error(r))), None)
+        if error is not None:
+            self.note.setText(f"Could not read the rest of the metrics: {error}")
+            self.note.show()
+            return
+        if self.isVisible():
+            self._show()
+        else:
+            self._pending = True
 
     def _progress(self, fraction: float, message: str) -> None:
+        if not self._waiting:
+            return
         self.progress.setValue(round(1000 * max(0.0, min(1.0, fraction))))
         self.progress.setFormat(message[:1].upper() + message[1:] + "...")
 
     def about_of(self, which: int) -> dict[str, MetricAbout]:
-        return self.about.get((self.reports[which].source, self.kernels[which].index), {})
+        return self.reads.session.extras(self.reports[which], self.kernels[which]).about
 
     def _show(self) -> None:
         """The table from what the kernels hold now."""

@@ -81,6 +81,7 @@ class OccupancyTab(ReadingTab):
     TITLE = "3  Occupancy"
     QUESTION = ("Occupancy: could the launch have filled the machine, and did the workload "
                 "fill it?")
+    _curve_reader: occupancy_whatif.CurveReader | None = None
 
     def _build(self, layout: QVBoxLayout) -> None:
         occs = [reading.occupancy(k) for k in self.kernels]
@@ -115,9 +116,9 @@ class OccupancyTab(ReadingTab):
             link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
             link.linkActivated.connect(lambda _href: self.show_stalls())
             layout.addWidget(link)
-        reports = [self.report_of(k) for k in self.kernels]
-        if any(r is None for r in reports):
-            return  # not in a window that knows the reports: nothing to read the curves from
+        reports = self.reports
+        if not reports:
+            return  # shown without its reports: nothing to read the curves from
         if self.isVisible():
             self.curve_reader.request(self.kernels, reports)
         layout.addWidget(occupancy_whatif.section(self.curve_reader, self.kernels, self.names,
@@ -126,17 +127,14 @@ class OccupancyTab(ReadingTab):
     @property
     def curve_reader(self) -> occupancy_whatif.CurveReader:
         """The occupancy curves read so far, per kernel (made on first use)."""
-        reader = getattr(self, "_curve_reader", None)
-        if reader is None:
-            reader = self._curve_reader = occupancy_whatif.CurveReader(self)
-            reader.updated.connect(self._render)
-        return reader
+        if self._curve_reader is None:
+            self._curve_reader = occupancy_whatif.CurveReader(self)
+            self._curve_reader.updated.connect(self._render)
+        return self._curve_reader
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        reports = [self.report_of(k) for k in self.kernels]
-        if self.kernels and all(r is not None for r in reports) and \
-                self.curve_reader.request(self.kernels, reports):  # type: ignore[arg-type]
+        if self.reports and self.curve_reader.request(self.kernels, self.reports):
             self._render()  # an export's missing curves, or the reading line
 
     def _tab_widget(self) -> QTabWidget | None:

@@ -3,25 +3,24 @@ thread, shared memory per block), each kernel's own setting marked: the answer t
 threads?".
 
 The curves are instanced metrics only a .ncu-rep holds (viewer.analysis.occupancy_curves);
-`CurveReader` reads them, and the settings they are marked at, off the GUI thread when the tab is
-shown, and keeps them per kernel. A report without them says so (occupancy_curves.MISSING_TEXT).
+`CurveReader` asks the session (viewer.qt.kit.session_reads) for them, and for the settings they
+are marked at, when the tab is shown, and keeps them per kernel. A report without them says so
+(occupancy_curves.MISSING_TEXT).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from viewer.analysis import occupancy_curves as oc
-from viewer.core.jobs import Job
 from viewer.core.model import Kernel, Report
+from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
-from viewer.qt.kit.workers import Worker
-from viewer.readers import read_metrics, sniff
-from viewer.readers.extras import Series, read_extras
+from viewer.session import Need
 
 HEADING = "What if: ncu's occupancy curves"
 READING_TEXT = "Reading ncu's occupancy curves..."
@@ -30,18 +29,7 @@ KEEP = 256  # kernels whose curves are kept at most
 UNITS = {"block_size": "threads per block", "registers": "registers per thread",
          "shared_mem": "bytes of shared memory per block"}
 
-Found = list[tuple[Report, int, Mapping[str, float], Mapping[str, Series]]]
-
-
-def read_curves(wanted: Sequence[tuple[Report, int]], job: Job | None = None) -> Found:
-    """Off the GUI thread: each kernel's settings and curve instances (report, kernel index)."""
-    out = []
-    for report, index in wanted:
-        settings = read_metrics(report, [index], oc.SETTING_METRICS, job).get(index, {})
-        extras = read_extras(report, [index], instances=oc.CURVE_METRICS, job=job)
-        instances = extras[index].instances if index in extras else {}
-        out.append((report, index, settings, instances))
-    return out
+NEED = Need.of(oc.SETTING_METRICS, instances=oc.CURVE_METRICS)
 
 
 def setting_words(curve: oc.OccupancyCurve, name: str) -> str:
@@ -65,63 +53,55 @@ def setting_words(curve: oc.OccupancyCurve, name: str) -> str:
 
 
 class CurveReader(QObject):
-    """Each kernel's curves once read (`curves_of(kernel)`); `updated` when more arrive. Kept
-    by the kernel object itself (an id alone could be a freed kernel's)."""
+    """The curves of the kernels last asked for (`curves_of(kernel)`), from what the session has
+    read of their reports; `updated` when a read arrives. Curves made are kept by the kernel
+    object itself (an id alone could be a freed kernel's)."""
 
     updated = Signal()
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, reads: SessionReads | None = None
+                 ) -> None:
         super().__init__(parent)
+        self.reads = reads or SessionReads.of_app()
+        self.reads.arrived.connect(self.updated)
         self.curves: dict[int, tuple[Kernel, tuple[oc.OccupancyCurve, ...]]] = {}
-        self.error = ""
-        self.worker = Worker(self)
-        self.worker.done.connect(self._apply)
-        self.worker.failed.connect(self._failed)
+        self._pairs: list[tuple[Report, Kernel]] = []
 
     @property
     def reading(self) -> bool:
-        return self.worker.busy
+        return self.reads.reading([r for r, _ in self._pairs], [k for _, k in self._pairs])
+
+    @property
+    def error(self) -> str:
+        """The one line that stopped reading a report asked for, or ''."""
+        return next((e for r, _ in self._pairs if (e := self.reads.session.error(r))), "")
 
     def curves_of(self, kernel: Kernel) -> tuple[oc.OccupancyCurve, ...] | None:
         """The kernel's curves (empty: the report holds none); None while not read."""
         entry = self.curves.get(id(kernel))
-        return entry[1] if entry is not None and entry[0] is kernel else None
+        if entry is not None and entry[0] is kernel:
+            return entry[1]
+        report = next((r for r, k in self._pairs if k is kernel), None)
+        if report is None or self.reads.session.reading(report, kernel) or \
+                not self.reads.session.lacks(report, kernel, NEED).empty:
+            return None
+        curves = oc.curves(kernel, self.reads.session.extras(report, kernel).instances)
+        if len(self.curves) > KEEP:
+            self.curves.clear()
+        self.curves[id(kernel)] = (kernel, curves)
+        return curves
 
     def known(self, kernels: Sequence[Kernel]) -> bool:
         return all(self.curves_of(k) is not None for k in kernels)
 
-    def _keep(self, kernel: Kernel, curves: tuple[oc.OccupancyCurve, ...]) -> None:
-        if len(self.curves) > KEEP:
-            self.curves.clear()
-        self.curves[id(kernel)] = (kernel, curves)
-
     def request(self, kernels: Sequence[Kernel], reports: Sequence[Report]) -> bool:
-        """Read what the kernels lack (a kernel of an export has no curves: empty at once);
+        """Ask for what the kernels lack (a kernel of an export has no curves: known at once);
         whether anything changed (say so again)."""
-        wanted, changed = [], False
-        for kernel, report in zip(kernels, reports, strict=True):
-            if self.curves_of(kernel) is not None:
-                continue
-            if report.format != sniff.NCU_REP:
-                self._keep(kernel, ())
-                changed = True
-            else:
-                wanted.append((report, kernel.index))
-        if wanted and not self.worker.busy and not self.error:
-            self.worker.submit(read_curves, wanted)
-            changed = True
-        return changed
-
-    def _apply(self, found: Found) -> None:
-        for report, index, settings, instances in found:
-            kernel = report.kernels[index]
-            report.add_metrics({index: settings}, oc.SETTING_METRICS)
-            self._keep(kernel, oc.curves(kernel, instances))
-        self.updated.emit()
-
-    def _failed(self, message: str) -> None:
-        self.error = message
-        self.updated.emit()
+        pairs = list(zip(reports, kernels, strict=True))
+        changed = [k for _, k in pairs] != [k for _, k in self._pairs]
+        self._pairs = pairs
+        asked = self.reads.ask((r, k, NEED) for r, k in pairs)
+        return asked or changed
 
 
 class CurveChart(pg.PlotWidget):

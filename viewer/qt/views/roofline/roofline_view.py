@@ -2,16 +2,16 @@
 and L1, and, beside the chart, the lesson's day-30 flaw.
 
 The metrics come from viewer.analysis.roofline; those the first read left out are read when the
-view is shown, off the GUI thread (read_metrics through viewer.qt.kit.workers.Worker), with progress
-here. What the report lacks is said (roofline.MISSING_TEXT names the section set that has it), never
-drawn as zeros. The words under the chart are computed from the values drawn
+view is shown, off the GUI thread (through the session, viewer.qt.kit.session_reads), with
+progress here. What the report lacks is said (roofline.MISSING_TEXT names the section set that
+has it), never drawn as zeros. The words under the chart are computed from the values drawn
 (viewer.analysis.roofline_words).
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
@@ -28,14 +28,13 @@ from PySide6.QtWidgets import (
 
 from viewer.analysis import roofline
 from viewer.analysis import roofline_words as words
-from viewer.core.jobs import Job
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.reading_tab import NOTHING_SELECTED, WrappedColumn
+from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import ShowsReports
-from viewer.qt.kit.workers import Worker
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
-from viewer.readers import read_metrics, sniff
+from viewer.session import Need
 
 READING_TEXT = "Reading the roofline's metrics from {files}..."
 NO_DAY_THIRTY = ("The day-30 count is made for the lesson's naive matmul: open it (the app opens "
@@ -43,24 +42,7 @@ NO_DAY_THIRTY = ("The day-30 count is made for the lesson's naive matmul: open i
                  "measured DRAM bytes.")
 CEILINGS_NOTE = "Ceilings: {name}'s peaks at its measured clocks."
 
-Wanted = list[tuple[Report, list[int]]]
-
-
-def read_roofline_metrics(wanted: Wanted, job: Job | None = None
-                          ) -> list[tuple[Report, Mapping[int, Mapping[str, float]]]]:
-    """Off the GUI thread: the roofline's metrics of each report's kernels (Report.add_metrics
-    takes them in on the GUI thread)."""
-    return [(report, read_metrics(report, indices, roofline.ROOFLINE_METRICS, job))
-            for report, indices in wanted]
-
-
-def unread(kernels: Sequence[Kernel], reports: Sequence[Report]) -> Wanted:
-    """The kernels whose roofline metrics a .ncu-rep still holds unread, by report."""
-    out: dict[int, tuple[Report, list[int]]] = {}
-    for kernel, report in zip(kernels, reports, strict=True):
-        if report.format == sniff.NCU_REP and kernel.unread(roofline.ROOFLINE_METRICS):
-            out.setdefault(id(report), (report, []))[1].append(kernel.index)
-    return list(out.values())
+NEED = Need.of(roofline.ROOFLINE_METRICS)
 
 
 class RooflineView(ShowsReports, QWidget):
@@ -69,20 +51,19 @@ class RooflineView(ShowsReports, QWidget):
                 "memory level say about it?")
     KEY = "O"
 
-    def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, style: Style | None = None, parent: QWidget | None = None,
+                 reads: SessionReads | None = None) -> None:
         super().__init__(parent)
         self._style = style or Style()
         self.kernels: list[Kernel] = []
         self.names: list[str] = []
         self.reports: list[Report] = []
         self.rooflines: list[roofline.Roofline] = []
-        self.error = ""
         self.chart: RooflineChart | None = None
-        self.worker = Worker(self)
-        self.worker.done.connect(self._apply)
-        self.worker.failed.connect(self._failed)
-        self.worker.progress.connect(lambda fraction, _m: self.progress.setValue(
-            round(100 * fraction)))
+        self._stale = False
+        self.reads = reads or SessionReads.of_app()
+        self.reads.arrived.connect(self._arrived)
+        self.reads.progress.connect(self._on_progress)
         self.setAutoFillBackground(True)
         layout = QVBoxLayout(self)
         self.question = QLabel(self.QUESTION)
@@ -108,19 +89,30 @@ class RooflineView(ShowsReports, QWidget):
 
     @property
     def reading(self) -> bool:
-        return self.worker.busy
+        """Whether the roofline's metrics of the kernels shown are being read."""
+        return self.reads.reading(self.reports, self.kernels)
+
+    @property
+    def unread(self) -> bool:
+        """Whether a kernel shown still lacks metrics its file holds."""
+        session = self.reads.session
+        return len(self.reports) == len(self.kernels) and any(
+            not session.lacks(r, k, NEED).empty
+            for r, k in zip(self.reports, self.kernels, strict=True))
+
+    @property
+    def error(self) -> str:
+        """The one line that stopped reading a report shown, or ''."""
+        return next((e for r in self.reports if (e := self.reads.session.error(r))), "")
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
                     reports: Sequence[Report]) -> None:
         self.kernels, self.names, self.reports = list(kernels), list(names), list(reports)
-        self.error = ""
-        self.worker.cancel()
         self._read_if_shown()
         self._render()
 
     def clear(self) -> None:
-        self.worker.cancel()
-        self.kernels, self.names, self.reports, self.error = [], [], [], ""
+        self.kernels, self.names, self.reports = [], [], []
         self._render()
 
     def set_style(self, style: Style) -> None:
@@ -129,26 +121,28 @@ class RooflineView(ShowsReports, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._read_if_shown() or getattr(self, "_stale", False):
+        if self._read_if_shown() or self._stale:
             self._render()
 
     def _read_if_shown(self) -> bool:
-        """Start reading what the kernels lack, when shown and not reading already."""
-        wanted = unread(self.kernels, self.reports)
-        if not wanted or not self.isVisible() or self.worker.busy or self.error:
+        """Ask for what the kernels lack, when shown; whether a read was asked."""
+        if not self.isVisible() or len(self.reports) != len(self.kernels):
             return False
-        self.progress.setValue(0)
-        self.worker.submit(read_roofline_metrics, wanted)
-        return True
+        asked = self.reads.ask((r, k, NEED) for r, k in zip(self.reports, self.kernels,
+                                                             strict=True))
+        if asked:
+            self.progress.setValue(0)
+        return asked
 
-    def _apply(self, found: list[tuple[Report, Mapping[int, Mapping[str, float]]]]) -> None:
-        for report, values in found:
-            report.add_metrics(values, roofline.ROOFLINE_METRICS)
-        self._render()
+    def _arrived(self) -> None:
+        """A read finished (this view's or another's): look again."""
+        if self.kernels:
+            self._read_if_shown()
+            self._render()
 
-    def _failed(self, message: str) -> None:
-        self.error = message
-        self._render()
+    def _on_progress(self, fraction: float, _message: str) -> None:
+        if self.reading:
+            self.progress.setValue(round(100 * fraction))
 
     # ------------------------------------------------------------ drawing
 
@@ -181,7 +175,7 @@ class RooflineView(ShowsReports, QWidget):
         self.progress.setVisible(self.reading)
         if not self.kernels:
             column.addWidget(self.label(NOTHING_SELECTED, color="secondary", name="placeholder"))
-        elif self.reading or (unread(self.kernels, self.reports) and not self.error):
+        elif self.reading or (self.unread and not self.error):
             files = ", ".join(dict.fromkeys(r.file_name for r in self.reports))
             column.addWidget(self.label(READING_TEXT.format(files=files), color="secondary",
                                         name="reading"))

@@ -8,18 +8,14 @@ shown, off the GUI thread; a report without them is said to lack them, and which
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout
 
 from viewer.analysis import stalls
 from viewer.analysis.stalls import Stall, StallChange, Stalls
 from viewer.core import formatting as fmt
-from viewer.core.model import Report
 from viewer.qt.kit.on_demand import OnDemandTab
-from viewer.readers import read_metrics
+from viewer.session import Need
 
 READING = "Reading the warp stall metrics from the report…"
 
@@ -44,13 +40,6 @@ def change_text(change: StallChange) -> str:
     return f"{change.change:+.2f} {'cycles' if change.by == 'cycles' else 'points'}"
 
 
-def read_stalls(pairs: Sequence[tuple[Report, list[int]]], *, job: Any = None
-                ) -> list[Mapping[int, Mapping[str, float]]]:
-    """Each report's stall metrics of its kernels `indices` not read yet (read_metrics)."""
-    return [read_metrics(report, indices, stalls.STALL_METRICS, job=job)
-            for report, indices in pairs]
-
-
 class StallsView(OnDemandTab):
     """The stall reasons of one kernel as sorted bars, or their change between two."""
 
@@ -61,29 +50,7 @@ class StallsView(OnDemandTab):
                 "cycles?")
 
     READING = READING
-    READER = read_stalls
-
-    def _unread(self) -> list[tuple[Report, list[int]]]:
-        """The reports whose kernels shown have stall metrics not read yet, with those kernels."""
-        wanted: dict[int, tuple[Report, list[int]]] = {}
-        for report, kernel in zip(self._reports, self.kernels, strict=False):
-            if kernel.unread(stalls.STALL_METRICS):
-                wanted.setdefault(id(report), (report, []))[1].append(kernel.index)
-        return list(wanted.values())
-
-    @property
-    def ready(self) -> bool:
-        return len(self._reports) == len(self.kernels) and not self._unread()
-
-    def _wanted(self) -> list[tuple[Report, list[int]]]:
-        return self._unread()
-
-    def _take(self, wanted: list[tuple[Report, list[int]]],
-              answers: list[Mapping[int, Mapping[str, float]]]) -> None:
-        for (report, _), values in zip(wanted, answers, strict=True):
-            report.add_metrics(values, stalls.STALL_METRICS)
-        for report, indices in self._unread():  # read, and the file holds nothing more
-            report.add_metrics({i: {} for i in indices}, stalls.STALL_METRICS)
+    NEED = Need.of(stalls.STALL_METRICS)
 
     # ------------------------------------------------------------ what is shown
 
@@ -91,8 +58,8 @@ class StallsView(OnDemandTab):
         return [stalls.stalls(k) for k in self.kernels]
 
     def _build(self, layout: QVBoxLayout) -> None:
-        if self._error:
-            layout.addWidget(self.label(self._error, color="warning", wrap=True, name="status"))
+        if self.error:
+            layout.addWidget(self.label(self.error, color="warning", wrap=True, name="status"))
             return
         if not self.ready:
             layout.addWidget(self.label(self._progress, color="secondary", wrap=True,

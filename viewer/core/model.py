@@ -169,6 +169,26 @@ class Kernel:
         return f"#{self.index} {self.name}"
 
 
+@dataclass(frozen=True)
+class Session:
+    """How ncu captured a report, as the report itself records it; None where it does not.
+
+    `clock_control` is ncu's --clock-control ("base", "none", ...) and `clock_source` says, for
+    people, what in the file told it (the recorded command line, ncu's default where that line
+    names none, ncu's own warning in a text export); `warning` is ncu's warning line itself where
+    the file holds it. `ncu_version` is ncu's own ("2025.3.1.0 (build 36398880)
+    (public-release)"), `created` ISO 8601 in UTC.
+    """
+
+    clock_control: str | None = None
+    clock_source: str | None = None
+    ncu_version: str | None = None
+    cuda_version: str | None = None
+    created: str | None = None
+    command_line: str | None = None
+    warning: str | None = None
+
+
 @dataclass
 class Report:
     """Kernels in launch order, read from one file.
@@ -183,6 +203,7 @@ class Report:
     kernels: list[Kernel] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)
     stamp: FileStamp | None = None
+    session: Session | None = None  # how ncu captured it (viewer.readers.ncu_session)
 
     @property
     def file_name(self) -> str:

@@ -67,6 +67,7 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
         raise ReportError(path, f"not enough memory to read this {fmt} file") from None
     except Exception as exc:
         raise ReportError(path, f"cannot be read as {fmt} ({type(exc).__name__}: {exc})") from exc
+    report.session = importlib.import_module("viewer.readers.ncu_session").read(path, fmt)
     if not report.kernels:
         raise ReportError(path, ncu_error.file_reason(path) or "no kernel found")
     if job is not None:

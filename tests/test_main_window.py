@@ -77,7 +77,7 @@ def test_the_h200_pair_opens_in_compare_mode(pair_window) -> None:
     assert w.names == ["matmul_naive", "matmul_tiled"]
     assert tab_kernel_names(w) == [["matmul_naive", "matmul_tiled"]] * 3
     assert all(page.names == ["matmul_naive", "matmul_tiled"] for page in w.tab_pages)
-    assert w.stack.currentIndex() == 1
+    assert w.centralWidget().currentIndex() == 1
     assert not w.kernel_dock.isVisible()  # two kernels: nothing to pick from
     status = w.status_text.text()
     assert status == ("numba-naive.ncu-rep + numba-tiled.ncu-rep: 2 kernels, comparing "
@@ -86,7 +86,7 @@ def test_the_h200_pair_opens_in_compare_mode(pair_window) -> None:
     assert line.index("matmul_naive") < line.index("against") < line.index("matmul_tiled")
     assert "numba-tiled.ncu-rep" in line
     assert w.windowTitle() == "numba-naive.ncu-rep + numba-tiled.ncu-rep - ncu-reader"
-    assert not w.progress.isVisible()
+    assert not w.status_line.progress.isVisible()
 
 
 def test_the_tabs_follow_the_reading_order(pair_window) -> None:
@@ -137,14 +137,14 @@ def test_a_bad_file_shows_its_error_and_keeps_what_was_open(pair_window, qtbot, 
     message = fail(w, qtbot, bad)
     assert "\n" not in message
     assert str(bad) in message
-    assert w.banner.isVisible()
-    assert w.banner.text.text() == message
+    assert w.reading.banner.isVisible()
+    assert w.reading.banner.text.text() == message
     assert capsys.readouterr().err == f"ncu-reader: {message}\n"
     assert w.names == ["matmul_naive", "matmul_tiled"]
     assert tab_kernel_names(w) == [["matmul_naive", "matmul_tiled"]] * 3
     assert w.status_text.text().startswith("numba-naive.ncu-rep + numba-tiled.ncu-rep")
     load(w, qtbot, SUMS)  # the next good file clears the error
-    assert not w.banner.isVisible()
+    assert not w.reading.banner.isVisible()
 
 
 def bad_file(folder: Path, name: str = "bad.ncu-rep") -> Path:
@@ -156,9 +156,9 @@ def bad_file(folder: Path, name: str = "bad.ncu-rep") -> Path:
 def assert_refused_beside(window: MainWindow, bad: Path, good: list[str], err: str) -> None:
     """`bad` refused in one line naming it (banner and stderr); the kernels in `good` read."""
     assert [k.name for k in window.kernels] == good
-    assert window.stack.currentIndex() == 1
-    assert window.banner.isVisible()
-    line = window.banner.text.text()
+    assert window.centralWidget().currentIndex() == 1
+    assert window.reading.banner.isVisible()
+    line = window.reading.banner.text.text()
     assert "\n" not in line and line.startswith(f"{bad}: ")
     assert err == f"ncu-reader: {line}\n"
     assert window.last_error == line
@@ -173,7 +173,7 @@ def test_one_bad_file_of_two_opens_the_good_one(pair_window, qtbot, tmp_path, ca
     assert pair_window.paths == [SUMS]
     assert pair_window.recent.entries()[0] == [SUMS.resolve()]  # what opened, not what failed
     load(pair_window, qtbot, NAIVE)  # the next clean open clears the refusal
-    assert not pair_window.banner.isVisible() and pair_window.last_error == ""
+    assert not pair_window.reading.banner.isVisible() and pair_window.last_error == ""
 
 
 def test_two_bad_files_open_nothing_and_name_both(pair_window, qtbot, tmp_path, capsys) -> None:
@@ -183,7 +183,7 @@ def test_two_bad_files_open_nothing_and_name_both(pair_window, qtbot, tmp_path, 
         pair_window.open_paths([bad, missing])
     lines = blocker.args[0].splitlines()
     assert [line.split(": ")[0] for line in lines] == [str(bad), str(missing)]
-    assert pair_window.banner.text.text() == blocker.args[0]
+    assert pair_window.reading.banner.text.text() == blocker.args[0]
     assert capsys.readouterr().err.splitlines() == [f"ncu-reader: {line}" for line in lines]
     assert pair_window.names == ["matmul_naive", "matmul_tiled"]
 
@@ -193,7 +193,7 @@ def test_file_open_opens_what_it_can(window, qtbot, tmp_path, capsys, monkeypatc
     monkeypatch.setattr(QFileDialog, "getOpenFileNames",
                         lambda *a, **k: ([str(NAIVE), str(bad)], REPORT_FILTER))
     with qtbot.waitSignal(window.loaded, timeout=60_000):
-        window.open_action.trigger()
+        window.window_actions.open.trigger()
     assert_refused_beside(window, bad, ["matmul_naive"], capsys.readouterr().err)
 
 
@@ -205,15 +205,15 @@ def test_a_drop_opens_what_it_can(window, qtbot, tmp_path, capsys) -> None:
 
 
 def test_a_bad_file_with_nothing_open_shows_on_the_empty_page(window, qtbot, tmp_path) -> None:
-    assert window.stack.currentIndex() == 0
-    assert "No report open" in window.empty_text.text()
-    assert "Ctrl+O" in window.empty_text.text()
+    assert window.centralWidget().currentIndex() == 0
+    assert "No report open" in window.empty_page.text.text()
+    assert "Ctrl+O" in window.empty_page.text.text()
     bad = tmp_path / "notes.txt"
     bad.write_text("hello, this is not a report\n")
     message = fail(window, qtbot, bad)
-    assert window.empty_banner.isVisible()
-    assert window.empty_banner.text.text() == message
-    assert window.stack.currentIndex() == 0
+    assert window.empty_page.banner.isVisible()
+    assert window.empty_page.banner.text.text() == message
+    assert window.centralWidget().currentIndex() == 0
 
 
 def step(window: MainWindow) -> int | str:
@@ -301,7 +301,7 @@ def test_projector_mode_keys_and_swap(pair_window, qtbot) -> None:
 
 def test_swap_does_nothing_with_one_kernel(window, qtbot) -> None:
     load(window, qtbot, NAIVE)
-    assert not window.swap_action.isEnabled()
+    assert not window.window_actions.swap.isEnabled()
     key(window, qtbot, Qt.Key.Key_S)
     assert window.names == ["matmul_naive"]
 
@@ -431,7 +431,7 @@ def test_the_export_dialog_asks_before_replacing(pair_window, slides, monkeypatc
         return answer
 
     monkeypatch.setattr(QMessageBox, "question", question)
-    pair_window.export_action.trigger()
+    pair_window.window_actions.export.trigger()
     assert asked == [("Replace file?", f"pair.md already exists in {slides}.\nReplace it?",
                       QMessageBox.StandardButton.No)]
     replaced = answer == QMessageBox.StandardButton.Yes
@@ -446,7 +446,7 @@ def test_the_export_dialog_does_not_ask_about_a_new_file(pair_window, slides,
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (
         str(target), exporting.EXPORT_FILTERS[".png"]))
     monkeypatch.setattr(QMessageBox, "question", lambda *a: pytest.fail("asked"))
-    pair_window.export_action.trigger()
+    pair_window.window_actions.export.trigger()
     assert readable(target)
 
 
@@ -489,11 +489,11 @@ def test_recent_files_remember_what_opened_together(window, qtbot) -> None:
     load(window, qtbot, NAIVE, TILED)
     load(window, qtbot, SUMS)
     assert window.recent.entries() == [[SUMS.resolve()], [NAIVE.resolve(), TILED.resolve()]]
-    window.recent_menu.aboutToShow.emit()
-    texts = [a.text() for a in window.recent_menu.actions()]
+    window.window_actions.recent.aboutToShow.emit()
+    texts = [a.text() for a in window.window_actions.recent.actions()]
     assert texts[:2] == [f"&1 {SUMS.name}", "&2 numba-naive.ncu-rep + numba-tiled.ncu-rep"]
     with qtbot.waitSignal(window.loaded, timeout=60_000):
-        window.recent_menu.actions()[1].trigger()
+        window.window_actions.recent.actions()[1].trigger()
     assert window.names == ["matmul_naive", "matmul_tiled"]
     assert window.recent.entries()[0] == [NAIVE.resolve(), TILED.resolve()]
 
@@ -508,11 +508,11 @@ def test_recent_files_survive_a_new_window(window, qtbot, settings) -> None:
 def test_progress_shows_while_loading_and_cancel_keeps_what_was_open(pair_window, qtbot) -> None:
     w = pair_window
     w.open_paths([SUMS])
-    assert w.progress.isVisible()
-    assert w.cancel_button.isVisible()
+    assert w.status_line.progress.isVisible()
+    assert w.status_line.cancel_button.isVisible()
     with qtbot.waitSignal(w.worker.cancelled, timeout=5_000):
-        w.cancel_button.click()
-    assert not w.progress.isVisible()
+        w.status_line.cancel_button.click()
+    assert not w.status_line.progress.isVisible()
     assert w.worker.wait(30_000)
     qtbot.wait(50)
     assert w.names == ["matmul_naive", "matmul_tiled"]
@@ -532,8 +532,8 @@ def test_the_status_bar_states_the_current_tabs_thresholds(pair_window) -> None:
     shown, full = [], []
     for i in range(3):
         w.set_tab(i)
-        shown.append(w.threshold_text.text())
-        full.append(w.threshold_text.toolTip())
+        shown.append(w.status_line.thresholds.text())
+        full.append(w.status_line.thresholds.toolTip())
     assert full[0] == w.tab_pages[0].findChild(QLabel, "threshold").text()
     assert full[2] == w.tab_pages[2].findChild(QLabel, "threshold").text()
     assert shown[0] == "High means at or above 60 % of peak (the dashed line)"  # HIGH_PCT

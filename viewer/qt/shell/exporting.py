@@ -7,17 +7,28 @@ is replaced only when asked: the dialog asks, and `export(..., replace=False)` r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar, QWidget
 
 from viewer.analysis import export as tables
 from viewer.core.atomic_write import write_atomically, write_text_atomically
+from viewer.core.model import Kernel
 from viewer.qt.kit import pictures
 
-if TYPE_CHECKING:
-    from viewer.qt.shell.main_window import MainWindow
+
+@dataclass(frozen=True)
+class Shown:
+    """What an export writes: the tab on screen, and the kernels read in it (A first) with their
+    names and the names of their files."""
+
+    page: QWidget
+    kernels: tuple[Kernel, ...]
+    names: tuple[str, ...]
+    sources: tuple[str, ...]
+
 
 EXPORT_FILTERS = {
     ".png": "Current tab as PNG (*.png)",
@@ -27,17 +38,19 @@ EXPORT_FILTERS = {
 }
 
 
-def export(window: MainWindow, path: Path | str, replace: bool = False) -> Path:
-    """Write the current tab (.png, .svg) or the comparison (.csv, .md) to `path`.
+def export(shown: Shown | None, path: Path | str, status: QStatusBar,
+           replace: bool = False) -> Path:
+    """Write the tab shown (.png, .svg) or the comparison (.csv, .md) to `path`, and say so on
+    `status`.
 
-    ValueError for nothing open or an unknown suffix; FileExistsError if `path` exists and
+    ValueError for nothing shown or an unknown suffix; FileExistsError if `path` exists and
     `replace` is false (the file is left as it was).
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    if not window.picks:
+    if shown is None:
         raise ValueError("nothing to export: open a report first")
-    page, names, kernels = window.current_tab(), window.names, window.kernels
+    page, names, kernels = shown.page, list(shown.names), list(shown.kernels)
     if suffix == ".png":
         write_atomically(path, lambda out: pictures.save_png(page, out), replace=replace)
     elif suffix == ".svg":
@@ -47,19 +60,19 @@ def export(window: MainWindow, path: Path | str, replace: bool = False) -> Path:
     elif suffix == ".csv":
         write_text_atomically(path, tables.comparison_csv(kernels, names), replace=replace)
     elif suffix == ".md":
-        sources = [e.file_name for e in window.picks]
+        sources = list(shown.sources)
         write_text_atomically(path, tables.comparison_markdown(kernels, names, sources),
                               replace=replace)
     else:
         raise ValueError(f"cannot export as '{suffix or path.name}': use .png, .svg, .csv or .md")
-    window.statusBar().showMessage(f"Exported {path}", 5000)
+    status.showMessage(f"Exported {path}", 5000)
     return path
 
 
-def confirm_replace(window: MainWindow, path: Path) -> bool:
+def confirm_replace(parent: QWidget, path: Path) -> bool:
     """Ask whether to replace the file at `path`; No is the default."""
     answer = QMessageBox.question(
-        window, "Replace file?",
+        parent, "Replace file?",
         f"{path.name} already exists in {path.parent}.\nReplace it?",
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         QMessageBox.StandardButton.No)
@@ -75,26 +88,28 @@ def export_path(name: str, chosen_filter: str) -> Path:
     return path
 
 
-def export_dialog(window: MainWindow) -> Path | None:
-    """Ask where (and whether to replace what is there), then export; the path written or None."""
-    if not window.picks:
-        window.show_error("Nothing to export: open a report first.")
+def export_dialog(parent: QWidget, shown: Shown | None, status: QStatusBar,
+                  show_error: Callable[[str], None]) -> Path | None:
+    """Ask where (and whether to replace what is there), then export; the path written or None.
+    What went wrong goes to `show_error`, a file kept to `status`."""
+    if shown is None:
+        show_error("Nothing to export: open a report first.")
         return None
-    stem = "-vs-".join(window.names)
+    stem = "-vs-".join(shown.names)
     # The file dialog does not ask about replacing: the suffix may still change below, and the
     # one question is asked about the file that would really be replaced.
     name, chosen = QFileDialog.getSaveFileName(
-        window, "Export", f"{stem}.png", ";;".join(EXPORT_FILTERS.values()),
+        parent, "Export", f"{stem}.png", ";;".join(EXPORT_FILTERS.values()),
         options=QFileDialog.Option.DontConfirmOverwrite)
     if not name:
         return None
     path = export_path(name, chosen)
     replace = path.exists()
-    if replace and not confirm_replace(window, path):
-        window.statusBar().showMessage(f"Not exported: {path} was kept.", 5000)
+    if replace and not confirm_replace(parent, path):
+        status.showMessage(f"Not exported: {path} was kept.", 5000)
         return None
     try:
-        return export(window, path, replace=replace)
+        return export(shown, path, status, replace=replace)
     except (OSError, ValueError) as exc:
-        window.show_error(f"{path}: {' '.join(str(exc).split())}")
+        show_error(f"{path}: {' '.join(str(exc).split())}")
         return None

@@ -5,9 +5,11 @@ applies what comes back. A file that cannot be read is refused with one line nam
 stderr) while the others open; when none can be read, what was open stays. One kernel is read
 alone; two (two files, one file with two kernels, or two rows picked in the kernel list) are
 compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4
-beside this report after Timing (reading_page). The window's other jobs live beside it:
-window_menus (actions and menus), reading_page, compare_line, projector_mode, exporting, opening
-(Open, drops), window_place (its size and place), exercise_panel (the exercise's dock).
+beside this report after Timing (reading_page). The window's other jobs live beside it, each
+handed what it needs and none importing this module: window_menus (the actions, as one
+WindowActions), reading_page, compare_line, projector_mode (a ProjectorMode that owns the mode and
+says when it changes), exporting, opening (Open, drops), window_place (its size and place),
+exercise_panel (the exercise's dock).
 """
 
 from __future__ import annotations
@@ -18,38 +20,52 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
-from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QMainWindow,
+    QStackedWidget,
+    QWidget,
+)
 
 from viewer.core.model import Kernel, Report
-from viewer.qt.capture.capture_dialog import shutdown_captures
+from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
+from viewer.qt.capture.capture_dialog import open_capture, shutdown_captures
 from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
 from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
+from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style
-from viewer.qt.kit.view import Selection
+from viewer.qt.kit.view import Selection, View
 from viewer.qt.kit.workers import Worker
 from viewer.qt.lesson import exercise_panel
-from viewer.qt.shell import exporting, opening, projector_mode, window_menus, window_place
+from viewer.qt.shell import exporting, opening, projector_mode, window_place
 from viewer.qt.shell import recent as recent_files
 from viewer.qt.shell.empty_page import EmptyPage
 from viewer.qt.shell.keys_dialog import KeysDialog
 from viewer.qt.shell.loading import Loaded, first_picks, read_reports
+from viewer.qt.shell.projector_mode import ProjectorMode
 from viewer.qt.shell.reading_page import ReadingPage, default_tabs
 from viewer.qt.shell.status_line import StatusLine, open_text, threshold_text
+from viewer.qt.shell.window_menus import build_menus, connect_actions
+from viewer.qt.shell.window_parts import WindowParts
 
 __all__ = ["MainWindow", "default_tabs"]
 
 READING_PAGE, EMPTY_PAGE = 1, 0
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowParts, QMainWindow):
     """The reading window. Signals: `loaded()` after reports are applied (some files may have
     been refused: `last_error`), `load_failed(message)` after no file could be read (what was
-    open stays). With `record_recent`, it remembers what was opened and its own size and place."""
+    open stays). With `record_recent`, it remembers what was opened and its own size and place.
+
+    Its parts: `reading` (the ReadingPage: tabs, banner, compare line, timing), `empty_page`,
+    `status_line`, `kernel_list` and `kernel_dock`, `window_actions` (every QAction) and
+    `projector_mode`; WindowParts hands the lesson, the capture and their tests the few parts
+    they reach."""
 
     loaded = Signal()
     load_failed = Signal(str)
 
-    def __init__(self, settings: QSettings | None = None, tabs: Sequence[QWidget] | None = None,
+    def __init__(self, settings: QSettings | None = None, tabs: Sequence[ReadingTab] | None = None,
                  record_recent: bool = True, parent: QWidget | None = None,
                  worker: Worker | None = None) -> None:
         """`worker` may already be reading (viewer.qt.shell.app starts the read before the window is
@@ -57,7 +73,6 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setWindowTitle("ncu-reader")
         self.setAcceptDrops(True)
-        self.tab_style = Style(projector=False)
         self.worker = worker if worker is not None else Worker(self)
         self.worker.setParent(self)
         self.recent = recent_files.RecentFiles(settings)
@@ -67,71 +82,69 @@ class MainWindow(QMainWindow):
         self.reports: list[Report] = []
         self.picks: list[KernelEntry] = []
         self.names: list[str] = []
-        self.projector = False
         self.last_error = ""
-        self.was_maximized = self.list_was_visible = False
         self._showing: int | None = None  # the generation read but not shown yet
         self.keys_dialog: KeysDialog | None = None
-        self._build_reading_page(tabs)
+        self.reading = ReadingPage(default_tabs() if tabs is None else tabs,
+                                   Style(projector=False), self)
 
         self.empty_page = EmptyPage(self)
-        self.empty, self.empty_text, self.empty_banner = (self.empty_page, self.empty_page.text,
-                                                          self.empty_page.banner)
-        self.stack = QStackedWidget(self)
-        self.stack.insertWidget(EMPTY_PAGE, self.empty_page)
-        self.stack.insertWidget(READING_PAGE, self.reading_page)
-        self.setCentralWidget(self.stack)
+        self._pages = QStackedWidget(self)
+        self._pages.insertWidget(EMPTY_PAGE, self.empty_page)
+        self._pages.insertWidget(READING_PAGE, self.reading)
+        self.setCentralWidget(self._pages)
 
         self.kernel_list = KernelList(self)
         self.kernel_dock = kernel_dock(self, self.kernel_list)
-
         self.status_line = line = StatusLine(self.statusBar(), self)
-        self.status_text, self.threshold_text = line.text, line.thresholds
-        self.progress, self.cancel_button = line.progress, line.cancel_button
-        self.capture_button = line.capture_button
 
-        window_menus.build_menus(self)
+        reading = self.reading
+        self.window_actions = actions = build_menus(
+            self, [reading.tabs.tabText(reading.tabs.indexOf(p)) for p in reading.tab_pages],
+            [(view.TITLE, view.KEY) for view in reading.analysis_pages],
+            self.kernel_dock.toggleViewAction(), CAPTURE_KEY)
+        connect_actions(actions, self)
+        actions.recent.aboutToShow.connect(self._fill_recent)
+        self._fill_recent()
+        self.projector_mode = ProjectorMode(self, self.kernel_dock, actions.projector,
+                                            actions.leave_projector)
+        self.projector_mode.changed.connect(self._restyle)
         self.empty_page.open_button.clicked.connect(self.open_dialog)
-        for button in (self.empty_page.capture_button, self.capture_button):
-            button.clicked.connect(self.capture_action.trigger)
-        self.cancel_button.clicked.connect(self.cancel_loading)
+        for button in (self.empty_page.capture_button, line.capture_button):
+            button.clicked.connect(actions.capture.trigger)
+        line.cancel_button.clicked.connect(self.cancel_loading)
         self.kernel_list.picked.connect(self.show_entries)
-        self.tabs.currentChanged.connect(self.update_status)
+        reading.tabs.currentChanged.connect(self.update_status)
         self.worker.done.connect(self._apply_loaded)
         self.worker.failed.connect(self._show_failure)
         self.worker.progress.connect(line.show_progress)
         self.worker.cancelled.connect(self._show_cancelled)
         self.worker.busy_changed.connect(self._show_busy)
-        self.tabs.currentChanged.connect(self._tab_changed)
-        self.predict_tab.jump.connect(self.show_metric)
+        reading.tabs.currentChanged.connect(self._tab_changed)
+        reading.predict_tab.jump.connect(self.show_metric)
+        self._enable_reveal()
         self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
-        projector_mode.apply_style(self)
+        self._apply_style()
         exercise_panel.install(self)  # the exercise dock: its key, View entry, jumps
 
-    def _build_reading_page(self, tabs: Sequence[QWidget] | None) -> None:
-        page = ReadingPage(default_tabs() if tabs is None else tabs, self.tab_style, self)
-        self.reading_page, self.reading_column = page, page.column
-        self.tab_pages, self.tabs = page.tab_pages, page.tabs
-        self.timing_panel, self.timing_scroll = page.timing_panel, page.timing_scroll
-        self.banner, self.compare_line = page.banner, page.compare_line
-        self.predict_tab, self.reference_tab = page.predict_tab, page.reference_tab
-        self.lesson_pages = page.lesson_pages
-        self.analysis_pages = page.analysis_pages
+    # ------------------------------------------------------------------ opening and reading
 
     def open_dialog(self) -> None:
-        opening.open_dialog(self)
+        paths = opening.open_dialog(self)
+        if paths:
+            self.open_paths(paths)
 
     def open_paths(self, paths: Sequence[Path | str]) -> int:
         """Start reading `paths` off the GUI thread; returns the job's generation."""
-        paths = [Path(p) for p in paths]
-        generation = self.worker.submit(read_reports, paths)
-        self.show_reading(paths)
+        files = [Path(p) for p in paths]
+        generation = self.worker.submit(read_reports, files)
+        self.show_reading(files)
         return generation
 
     def show_reading(self, paths: Sequence[Path]) -> None:
         """Say that `paths` are being read, with progress and Cancel while they are."""
         self.status_line.show_busy(self.worker.busy)
-        self.status_text.setText("Reading " + ", ".join(p.name for p in paths) + "...")
+        self.status_line.text.setText("Reading " + ", ".join(p.name for p in paths) + "...")
 
     def cancel_loading(self) -> None:
         self.worker.cancel()
@@ -152,10 +165,10 @@ class MainWindow(QMainWindow):
         self.kernel_list.set_entries(loaded.entries, picks)
         self.kernel_list.set_filter_text("")
         self._show_list(len(loaded.entries) > 2 and not self.projector)
-        self.banner.hide()
-        self.empty_banner.hide()
+        self.reading.banner.hide()
+        self.empty_page.banner.hide()
         self.last_error = ""
-        self.stack.setCurrentIndex(READING_PAGE)
+        self._pages.setCurrentIndex(READING_PAGE)
         if loaded.refused:
             self.show_error("\n".join(loaded.refused))
         self.update_status()
@@ -182,7 +195,8 @@ class MainWindow(QMainWindow):
         self.last_error = message
         for line in message.splitlines():
             print(f"ncu-reader: {line}", file=sys.stderr)
-        banner = self.banner if self.stack.currentIndex() == READING_PAGE else self.empty_banner
+        banner = (self.reading.banner if self._pages.currentIndex() == READING_PAGE
+                  else self.empty_page.banner)
         banner.show_message(message, self.tab_style)
 
     def _show_cancelled(self) -> None:
@@ -208,23 +222,28 @@ class MainWindow(QMainWindow):
         self.names = compare_names(self.picks)
         selection = Selection.of(self.kernels, self.names,
                                  [self.reports[e.report_index] for e in self.picks])
-        for page in [*self.tab_pages, *self.lesson_pages, *self.analysis_pages]:
+        for page in self._views():
             page.show_selection(selection)
-        self.swap_action.setEnabled(self.compare_mode)
+        self.window_actions.swap.setEnabled(self.compare_mode)
         self.show_compare_line()
         self.update_status()
 
     def show_compare_line(self) -> None:
         """What is compared, with the pair's misread warnings except on Predict: they quote
         measured values, and nothing measured shows there before Reveal."""
-        predicting = self.tabs.currentWidget() is self.predict_tab
-        self.compare_line.show_picks(self.picks, self.names, self.tab_style,
-                                     () if predicting else self.reports)
+        predicting = self.reading.tabs.currentWidget() is self.reading.predict_tab
+        self.reading.compare_line.show_picks(self.picks, self.names, self.tab_style,
+                                             () if predicting else self.reports)
         self.place_compare_line()
 
     def _tab_changed(self) -> None:
-        window_menus.enable_reveal(self)
+        self._enable_reveal()
         self.show_compare_line()
+
+    def _enable_reveal(self) -> None:
+        """Space and Enter reveal a prediction only while the Predict tab is shown."""
+        shown = self.reading.tabs.currentWidget() is self.reading.predict_tab
+        self.window_actions.reveal.setEnabled(shown)
 
     def swap(self) -> None:
         """Swap A and B of the comparison."""
@@ -244,42 +263,83 @@ class MainWindow(QMainWindow):
 
     def set_tab(self, index: int) -> None:
         """Show reading step `index` (0: Speed Of Light)."""
-        self.reading_page.set_tab(index)
+        self.reading.set_tab(index)
 
     def next_tab(self) -> None:
         """The next step, Predict and the reading order round (from Timing or the T4: Predict)."""
-        self.tabs.setCurrentWidget(self.reading_page.step_after(+1))
+        self._show_page(self.reading.step_after(+1))
 
     def previous_tab(self) -> None:
-        self.tabs.setCurrentWidget(self.reading_page.step_after(-1))
+        self._show_page(self.reading.step_after(-1))
+
+    def show_predict(self) -> None:
+        self._show_page(self.reading.predict_tab)
+
+    def show_timing(self) -> None:
+        self._show_page(self.reading.timing_scroll)
+
+    def show_reference(self) -> None:
+        self._show_page(self.reading.reference_tab)
+
+    def show_view(self, index: int) -> None:
+        """Show the view `index` of those beyond the reading order."""
+        self._show_page(self.reading.analysis_pages[index])
+
+    def _show_page(self, page: QWidget) -> None:
+        # Every move between tabs passes here (the arrows, the keys, the menu).
+        self.reading.tabs.setCurrentWidget(page)
+
+    def reveal_next(self) -> None:
+        self.reading.predict_tab.reveal_next()
 
     def show_metric(self, metric: str) -> None:
         """Show the reading tab that holds a counter's row, the row framed (a revealed
         prediction was clicked)."""
-        self.reading_page.show_metric(metric)
+        self.reading.show_metric(metric)
 
     def current_tab(self) -> QWidget:
-        return self.tabs.currentWidget()
+        return self.reading.tabs.currentWidget()
 
     def show_keys(self) -> None:
-        """Show (or hide again) the list of keys, in the current style."""
-        window_menus.show_keys(self)
+        """Show (or hide again) the list of keys, read from the window's actions, in the current
+        style."""
+        if self.keys_dialog is not None and self.keys_dialog.isVisible():
+            self.keys_dialog.close()
+            return
+        self.keys_dialog = KeysDialog(self.actions(), self.tab_style, self)
+        self.keys_dialog.addAction(self.window_actions.keys)
+        self.keys_dialog.show()
 
-    def toggle_projector(self) -> None:
-        self.set_projector(not self.projector)
+    def open_capture(self) -> None:
+        open_capture(self)
 
     def set_projector(self, on: bool, full_screen: bool = True) -> None:
         """Large type, high contrast, no side panels; full screen unless told otherwise."""
-        projector_mode.set_projector(self, on, full_screen)
-        for page in self.lesson_pages:
-            if page.style_ != self.tab_style:
-                page.set_style(self.tab_style)
-        for view in self.analysis_pages:
-            view.set_style(self.tab_style)
+        self.projector_mode.set(on, full_screen)
+
+    def _restyle(self) -> None:
+        """Every page and the window's own parts in the style projector mode has just set."""
+        projector_mode.restyle_steps(self.reading, self.tab_style)
+        self._apply_style()
+        projector_mode.restyle_views(self.reading, self.tab_style)
         self.show_compare_line()
 
+    def _apply_style(self) -> None:
+        """The window's own parts (tab bar, page backgrounds, status bar, compare line) in the
+        current style."""
+        style = self.tab_style
+        projector_mode.apply_style(style, self.reading, self.statusBar(), self.empty_page)
+        self.reading.compare_line.show_picks(self.picks, self.names, style)
+        self.place_compare_line()
+        self.update_status()
+
+    def _views(self) -> list[View]:
+        """Every page the window hands a selection."""
+        reading = self.reading
+        return [*reading.tab_pages, *reading.lesson_pages, *reading.analysis_pages]
+
     def place_compare_line(self) -> None:
-        self.reading_page.place_compare_line(self.tab_style, self.width())
+        self.reading.place_compare_line(self.tab_style, self.width())
 
     def status_message(self) -> str:
         """What is open, in words."""
@@ -290,24 +350,34 @@ class MainWindow(QMainWindow):
         return threshold_text(self.current_tab())
 
     def update_status(self) -> None:
-        self.status_text.setText(self.status_message())
+        self.status_line.text.setText(self.status_message())
         self.status_line.show_thresholds(self.thresholds())
         files = " + ".join(r.file_name for r in self.reports)
         self.setWindowTitle(f"{files} - ncu-reader" if files else "ncu-reader")
 
     def export_dialog(self) -> Path | None:
-        return exporting.export_dialog(self)
+        return exporting.export_dialog(self, self._shown(), self.statusBar(), self.show_error)
 
     def export(self, path: Path | str, replace: bool = False) -> Path:
         """Write the current tab (.png, .svg) or the comparison (.csv, .md) to `path`; an
         existing file is replaced only with `replace` (FileExistsError otherwise)."""
-        return exporting.export(self, path, replace)
+        return exporting.export(self._shown(), path, self.statusBar(), replace)
+
+    def _shown(self) -> exporting.Shown | None:
+        """What an export writes now; None while nothing is read."""
+        if not self.picks:
+            return None
+        return exporting.Shown(self.current_tab(), tuple(self.kernels), tuple(self.names),
+                               tuple(e.file_name for e in self.picks))
+
+    def _fill_recent(self) -> None:
+        recent_files.fill_menu(self.window_actions.recent, self.recent, self.open_paths)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         opening.drag_enter(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
-        opening.drop(self, event)
+        opening.drop(event, self.open_paths)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -319,7 +389,7 @@ class MainWindow(QMainWindow):
             window_place.save_geometry(self.settings, self)
         self.worker.cancel()
         shutdown_captures(self)
-        self.timing_panel.shutdown(5_000)
+        self.reading.timing_panel.shutdown(5_000)
         super().closeEvent(event)
 
     def sizeHint(self) -> QSize:

@@ -8,26 +8,21 @@ and on stderr.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog
-
-if TYPE_CHECKING:
-    from viewer.qt.shell.main_window import MainWindow
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 REPORT_FILTER = ("Nsight Compute reports and exports (*.ncu-rep *.txt *.csv *.log *.output);;"
                  "All files (*)")
 
 
-def open_dialog(window: MainWindow) -> None:
-    """Ask for one report or more (two compare) and open them."""
-    names, _ = QFileDialog.getOpenFileNames(window, "Open reports", "", REPORT_FILTER)
-    if names:
-        window.open_paths([Path(n) for n in names])
+def open_dialog(parent: QWidget) -> list[Path]:
+    """Ask for one report or more (two compare): the files picked, [] for none."""
+    names, _ = QFileDialog.getOpenFileNames(parent, "Open reports", "", REPORT_FILTER)
+    return [Path(n) for n in names]
 
 
 def local_files(urls: Iterable[QUrl]) -> list[Path]:
@@ -42,11 +37,12 @@ def drag_enter(event: QDragEnterEvent) -> None:
         event.ignore()
 
 
-def drop(window: MainWindow, event: QDropEvent) -> None:
-    """Open the files dropped, once the drop has returned (the source is not kept waiting)."""
+def drop(event: QDropEvent, open_paths: Callable[[list[Path]], object]) -> None:
+    """Open the files dropped with `open_paths`, once the drop has returned (the source is not
+    kept waiting)."""
     paths = local_files(event.mimeData().urls())
     if not paths:
         event.ignore()
         return
     event.acceptProposedAction()
-    QTimer.singleShot(0, lambda: window.open_paths(paths))
+    QTimer.singleShot(0, lambda: open_paths(paths))

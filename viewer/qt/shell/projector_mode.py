@@ -1,14 +1,16 @@
 """Projector mode: large type, high contrast, no menu, status line or side panel, full screen;
-and the window's own parts (tab bar, reading page, compare line) in the current style."""
+and the window's own parts (tab bar, reading page, status bar, page before a report) in the
+current style."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QStatusBar
 
 from viewer.qt.kit.style import Style
-
-if TYPE_CHECKING:
-    from viewer.qt.shell.main_window import MainWindow
+from viewer.qt.shell.empty_page import EmptyPage
+from viewer.qt.shell.reading_page import ReadingPage
 
 
 def tab_bar_sheet(style: Style) -> str:
@@ -23,47 +25,83 @@ def tab_bar_sheet(style: Style) -> str:
             f"QTabBar::tab:hover:!selected {{ color: {c.text}; }}")
 
 
-def set_projector(window: MainWindow, on: bool, full_screen: bool = True) -> None:
-    """Enter or leave projector mode; the kernel list and a maximized window come back as they
-    were."""
-    w = window
-    if on == w.projector:
-        return
-    w.projector = on
-    w.tab_style = Style(projector=on)
-    w.projector_action.setChecked(on)
-    w.leave_projector_action.setEnabled(on)
-    w.menuBar().setVisible(not on)
-    if on:
-        w.list_was_visible = w.kernel_dock.isVisible()
-        w.kernel_dock.hide()
-        if full_screen:
-            w.was_maximized = w.isMaximized()
-            w.showFullScreen()
-    else:
-        w.kernel_dock.setVisible(w.list_was_visible)
-        if w.isFullScreen():
-            if w.was_maximized:
-                w.showMaximized()
-            else:
-                w.showNormal()
-    for page in w.tab_pages:
-        page.set_style(w.tab_style)
-    w.timing_panel.set_style(w.tab_style)
-    apply_style(w)
+class ProjectorMode(QObject):
+    """Whether the window is in projector mode (`on`) and the `style` that follows from it.
+    `toggle` (F5) and `leave` (Esc) drive it; `changed(on)` is emitted once the window has
+    entered or left the mode, for the window to restyle its pages. The kernel list and a
+    maximized window come back as they were."""
+
+    changed = Signal(bool)
+
+    def __init__(self, window: QMainWindow, kernel_dock: QDockWidget, toggle: QAction,
+                 leave: QAction) -> None:
+        super().__init__(window)
+        self._window, self._dock = window, kernel_dock
+        self._toggle, self._leave = toggle, leave
+        self._on = False
+        self._style = Style(projector=False)
+        self._was_maximized = self._list_was_visible = False
+        toggle.triggered.connect(lambda _checked=False: self.set(not self._on))
+        leave.triggered.connect(lambda _checked=False: self.set(False))
+
+    @property
+    def on(self) -> bool:
+        return self._on
+
+    @property
+    def style(self) -> Style:
+        return self._style
+
+    def set(self, on: bool, full_screen: bool = True) -> None:
+        """Enter or leave projector mode; full screen unless told otherwise."""
+        if on == self._on:
+            return
+        w = self._window
+        self._on = on
+        self._style = Style(projector=on)
+        self._toggle.setChecked(on)
+        self._leave.setEnabled(on)
+        w.menuBar().setVisible(not on)
+        if on:
+            self._list_was_visible = self._dock.isVisible()
+            self._dock.hide()
+            if full_screen:
+                self._was_maximized = w.isMaximized()
+                w.showFullScreen()
+        else:
+            self._dock.setVisible(self._list_was_visible)
+            if w.isFullScreen():
+                if self._was_maximized:
+                    w.showMaximized()
+                else:
+                    w.showNormal()
+        self.changed.emit(on)
 
 
-def apply_style(window: MainWindow) -> None:
-    """The window's own parts in `window.tab_style`."""
-    w = window
-    style = w.tab_style
-    w.tabs.tabBar().setStyleSheet(tab_bar_sheet(style))
-    style.apply_palette(w.reading_page)
-    w.reading_page.setAutoFillBackground(True)
-    w.statusBar().setVisible(not style.projector)
-    w.statusBar().setFont(style.font("small"))
-    w.empty_page.set_style(style)
-    w.compare_line.set_style(style)
-    w.compare_line.show_picks(w.picks, w.names, style)
-    w.place_compare_line()
-    w.update_status()
+def restyle_steps(reading: ReadingPage, style: Style) -> None:
+    """The reading steps and the timing tab in `style`."""
+    for page in reading.tab_pages:
+        page.set_style(style)
+    reading.timing_panel.set_style(style)
+
+
+def restyle_views(reading: ReadingPage, style: Style) -> None:
+    """The lesson's two tabs (where their style differs) and the views beyond in `style`."""
+    for lesson in reading.lesson_pages:
+        if lesson.style_ != style:
+            lesson.set_style(style)
+    for view in reading.analysis_pages:
+        view.set_style(style)
+
+
+def apply_style(style: Style, reading: ReadingPage, status_bar: QStatusBar,
+                empty_page: EmptyPage) -> None:
+    """The window's own parts in `style`: the tab bar, the reading page's background, the status
+    bar (hidden in projector mode), the page before a report and the compare line's frame."""
+    reading.tabs.tabBar().setStyleSheet(tab_bar_sheet(style))
+    style.apply_palette(reading)
+    reading.setAutoFillBackground(True)
+    status_bar.setVisible(not style.projector)
+    status_bar.setFont(style.font("small"))
+    empty_page.set_style(style)
+    reading.compare_line.set_style(style)

@@ -1,119 +1,148 @@
 """The window's actions: File, View and Help, and the keys that work with the menu bar hidden
-(projector mode), so F1's list of keys is read from the same actions."""
+(projector mode), so F1's list of keys is read from the same actions.
+
+`build_menus` makes the actions and menus and hands them back as one `WindowActions`;
+`connect_actions` wires them to what the window does (a `WindowCommands`), so this module knows
+no window but a QMainWindow.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QWidget
-
-from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
-from viewer.qt.capture.capture_dialog import open_capture
-from viewer.qt.shell import recent as recent_files
-from viewer.qt.shell.keys_dialog import KeysDialog
-
-if TYPE_CHECKING:
-    from viewer.qt.shell.main_window import MainWindow
+from PySide6.QtWidgets import QMainWindow, QMenu
 
 
-def add_action(window: MainWindow, text: str, slot: Callable[[], object],
+@dataclass(frozen=True)
+class WindowActions:
+    """Every action of the window, each on the window itself, in its menu where it has one."""
+
+    open: QAction
+    recent: QMenu
+    capture: QAction
+    export: QAction
+    quit: QAction
+    predict: QAction
+    steps: tuple[QAction, ...]  # the reading order, keys 1, 2, 3
+    timing: QAction
+    reference: QAction
+    views: tuple[QAction, ...]  # the views beyond the reading order, each with its own key
+    next_step: QAction
+    previous_step: QAction
+    reveal: QAction
+    swap: QAction
+    find: QAction
+    kernel_list: QAction
+    projector: QAction
+    leave_projector: QAction
+    keys: QAction
+
+
+class WindowCommands(Protocol):
+    """What the actions ask of the window."""
+
+    def open_dialog(self) -> None: ...
+    def open_capture(self) -> None: ...
+    def export_dialog(self) -> object: ...
+    def show_predict(self) -> None: ...
+    def set_tab(self, index: int) -> None: ...
+    def show_timing(self) -> None: ...
+    def show_reference(self) -> None: ...
+    def show_view(self, index: int) -> None: ...
+    def next_tab(self) -> None: ...
+    def previous_tab(self) -> None: ...
+    def reveal_next(self) -> None: ...
+    def swap(self) -> None: ...
+    def find_kernel(self) -> None: ...
+    def show_keys(self) -> None: ...
+
+
+def add_action(window: QMainWindow, text: str,
                shortcuts: Sequence[QKeySequence | QKeySequence.StandardKey | str] = (),
                menu: QMenu | None = None) -> QAction:
     """An action on the window itself (its keys work with the menu bar hidden), in `menu`."""
     action = QAction(text, window)
     action.setShortcuts([QKeySequence(s) for s in shortcuts])
-
-    def run(_checked: bool = False) -> None:
-        slot()
-
-    action.triggered.connect(run)
     window.addAction(action)
     if menu is not None:
         menu.addAction(action)
     return action
 
 
-def build_menus(window: MainWindow) -> None:
-    """File (open, recent, capture, export, quit), View (the reading steps, timing, swap, find,
-    the kernel list, projector mode) and Help (keys), each action kept on the window."""
+def on_trigger(action: QAction, slot: Callable[[], object]) -> None:
+    """Run `slot` when `action` is triggered, without the `checked` argument Qt passes."""
+
+    def run(_checked: bool = False) -> None:
+        slot()
+
+    action.triggered.connect(run)
+
+
+def build_menus(window: QMainWindow, steps: Sequence[str], views: Sequence[tuple[str, str]],
+                kernel_list: QAction, capture_key: str) -> WindowActions:
+    """File (open, recent, capture, export, quit), View (the reading `steps` by title, timing,
+    the `views` by title and key, swap, find, the `kernel_list` dock's action, projector mode)
+    and Help (keys). Quit closes `window`; `connect_actions` wires the rest."""
     w = window
     file_menu = w.menuBar().addMenu("&File")
-    w.open_action = add_action(w, "&Open...", w.open_dialog, [QKeySequence.StandardKey.Open],
-                               file_menu)
-    w.recent_menu = file_menu.addMenu("Open &Recent")
-    w.recent_menu.aboutToShow.connect(lambda: fill_recent(w))
-    fill_recent(w)
-    w.capture_action = add_action(w, "&Capture...", lambda: open_capture(w), [CAPTURE_KEY],
-                                  file_menu)
+    open_action = add_action(w, "&Open...", [QKeySequence.StandardKey.Open], file_menu)
+    recent = file_menu.addMenu("Open &Recent")
+    capture = add_action(w, "&Capture...", [capture_key], file_menu)
     file_menu.addSeparator()
-    w.export_action = add_action(w, "&Export...", w.export_dialog, ["Ctrl+E"], file_menu)
+    export = add_action(w, "&Export...", ["Ctrl+E"], file_menu)
     file_menu.addSeparator()
-    add_action(w, "&Quit", w.close, [QKeySequence.StandardKey.Quit], file_menu)
+    quit_action = add_action(w, "&Quit", [QKeySequence.StandardKey.Quit], file_menu)
+    on_trigger(quit_action, w.close)
 
     view = w.menuBar().addMenu("&View")
-    w.predict_action = add_action(w, "&Predict, then reveal",
-                                  lambda: w.tabs.setCurrentWidget(w.predict_tab), ["P"], view)
-    w.tab_actions = [add_action(w, w.tabs.tabText(w.tabs.indexOf(page)), _setter(w, i),
-                                [str(i + 1)], view)
-                     for i, page in enumerate(w.tab_pages)]
-    w.timing_action = add_action(w, "Kernel &timing",
-                                 lambda: w.tabs.setCurrentWidget(w.timing_scroll), ["T"], view)
-    w.reference_action = add_action(w, "T4 vs this &report",
-                                    lambda: w.tabs.setCurrentWidget(w.reference_tab), ["R"],
-                                    view)
-    w.analysis_actions = [add_action(w, page.TITLE, _shower(w, page), [page.KEY], view)
-                          for page in w.analysis_pages]
-    add_action(w, "Next step", w.next_tab, ["Right", "Ctrl+Tab"], view)
-    add_action(w, "Previous step", w.previous_tab, ["Left", "Ctrl+Shift+Tab"], view)
-    # Space and Enter reveal only while Predict is shown (enable_reveal): elsewhere they stay
-    # the keys of the focused button or row.
-    w.reveal_action = add_action(w, "Reveal the next row (Predict)", w.predict_tab.reveal_next,
-                                 ["Space", "Return", "Enter"], view)
-    enable_reveal(w)
+    predict = add_action(w, "&Predict, then reveal", ["P"], view)
+    step_actions = tuple(add_action(w, title, [str(i + 1)], view)
+                         for i, title in enumerate(steps))
+    timing = add_action(w, "Kernel &timing", ["T"], view)
+    reference = add_action(w, "T4 vs this &report", ["R"], view)
+    view_actions = tuple(add_action(w, title, [key], view) for title, key in views)
+    next_step = add_action(w, "Next step", ["Right", "Ctrl+Tab"], view)
+    previous_step = add_action(w, "Previous step", ["Left", "Ctrl+Shift+Tab"], view)
+    # Space and Enter reveal only while Predict is shown (the window enables it): elsewhere they
+    # stay the keys of the focused button or row.
+    reveal = add_action(w, "Reveal the next row (Predict)", ["Space", "Return", "Enter"], view)
     view.addSeparator()
-    w.swap_action = add_action(w, "&Swap A and B", w.swap, ["S"], view)
-    w.find_action = add_action(w, "&Find kernel...", w.find_kernel,
-                               [QKeySequence.StandardKey.Find], view)
-    w.list_action = w.kernel_dock.toggleViewAction()
-    w.list_action.setText("&Kernel list")
-    w.list_action.setShortcut(QKeySequence("Ctrl+L"))
-    w.addAction(w.list_action)
-    view.addAction(w.list_action)
+    swap = add_action(w, "&Swap A and B", ["S"], view)
+    find = add_action(w, "&Find kernel...", [QKeySequence.StandardKey.Find], view)
+    kernel_list.setText("&Kernel list")
+    kernel_list.setShortcut(QKeySequence("Ctrl+L"))
+    w.addAction(kernel_list)
+    view.addAction(kernel_list)
     view.addSeparator()
-    w.projector_action = add_action(w, "&Projector mode", w.toggle_projector, ["F5", "Ctrl+P"],
-                                    view)
-    w.projector_action.setCheckable(True)
-    w.leave_projector_action = add_action(w, "Leave projector mode",
-                                          lambda: w.set_projector(False), ["Esc"])
-    w.leave_projector_action.setEnabled(False)
+    projector = add_action(w, "&Projector mode", ["F5", "Ctrl+P"], view)
+    projector.setCheckable(True)
+    leave_projector = add_action(w, "Leave projector mode", ["Esc"])
+    leave_projector.setEnabled(False)
     help_menu = w.menuBar().addMenu("&Help")
-    w.keys_action = add_action(w, "&Keys", w.show_keys, ["F1", "?"], help_menu)
+    keys = add_action(w, "&Keys", ["F1", "?"], help_menu)
+    return WindowActions(open_action, recent, capture, export, quit_action, predict, step_actions,
+                         timing, reference, view_actions, next_step, previous_step, reveal, swap,
+                         find, kernel_list, projector, leave_projector, keys)
 
 
-def show_keys(window: MainWindow) -> None:
-    """Show (or hide again) the list of keys, read from the window's actions, in its style."""
-    if window.keys_dialog is not None and window.keys_dialog.isVisible():
-        window.keys_dialog.close()
-        return
-    window.keys_dialog = KeysDialog(window.actions(), window.tab_style, window)
-    window.keys_dialog.addAction(window.keys_action)
-    window.keys_dialog.show()
+def connect_actions(actions: WindowActions, commands: WindowCommands) -> None:
+    """Each action runs its command (projector mode wires its own two)."""
+    a, c = actions, commands
+    for action, slot in ((a.open, c.open_dialog), (a.capture, c.open_capture),
+                         (a.export, c.export_dialog), (a.predict, c.show_predict),
+                         (a.timing, c.show_timing), (a.reference, c.show_reference),
+                         (a.next_step, c.next_tab), (a.previous_step, c.previous_tab),
+                         (a.reveal, c.reveal_next), (a.swap, c.swap), (a.find, c.find_kernel),
+                         (a.keys, c.show_keys)):
+        on_trigger(action, slot)
+    for index, action in enumerate(a.steps):
+        on_trigger(action, _with(c.set_tab, index))
+    for index, action in enumerate(a.views):
+        on_trigger(action, _with(c.show_view, index))
 
 
-def enable_reveal(window: MainWindow) -> None:
-    """Space and Enter reveal a prediction only while the Predict tab is shown."""
-    window.reveal_action.setEnabled(window.tabs.currentWidget() is window.predict_tab)
-
-
-def fill_recent(window: MainWindow) -> None:
-    recent_files.fill_menu(window.recent_menu, window.recent, window.open_paths)
-
-
-def _setter(window: MainWindow, index: int) -> Callable[[], None]:
-    return lambda: window.set_tab(index)
-
-
-def _shower(window: MainWindow, page: QWidget) -> Callable[[], None]:
-    return lambda: window.tabs.setCurrentWidget(page)
+def _with(slot: Callable[[int], None], index: int) -> Callable[[], None]:
+    return lambda: slot(index)

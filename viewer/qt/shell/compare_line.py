@@ -117,7 +117,7 @@ class CompareLine(QLabel):
             self.setWordWrap(False)
             tabs.setCornerWidget(self, Qt.Corner.TopRightCorner)
         elif not want_beside and beside:
-            tabs.setCornerWidget(None, Qt.Corner.TopRightCorner)
+            tabs.setCornerWidget(None, Qt.Corner.TopRightCorner)  # type: ignore[arg-type]  # None clears it; the stub omits None
             column.insertWidget(1, self)
             self.setWordWrap(True)
         self.setVisible(bool(self.text()))

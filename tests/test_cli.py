@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -25,13 +26,35 @@ def run_viewer(*args: str, env: dict[str, str] | None = None) -> subprocess.Comp
                           text=True, timeout=120, env=env)
 
 
+def printed_command_line(printed: str) -> str:
+    """The Profiler Command Line of ncu's --page session printout: its value column goes on
+    over the next lines at exactly the width of its dashes."""
+    lines = printed.splitlines()
+    dashes = next(line for line in lines if line.startswith("-"))
+    start = dashes.index(" ") + 1
+    first = next(i for i, line in enumerate(lines) if line.startswith("Profiler Command Line"))
+    out = []
+    for line in lines[first:]:
+        if not line.strip() or (out and line[:start].strip()):
+            break
+        out.append(line[start:])
+    return "".join(out)
+
+
 def test_summary_json_contract_on_a_real_report() -> None:
     result = run_viewer("summary", str(H200 / "numba-naive.ncu-rep"), "--json")
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["schema"] == 2
+    assert doc["schema"] == 3
     assert doc["format"] == "ncu-rep"
     assert doc["source"].endswith("numba-naive.ncu-rep")
+    # The report's own session, as ncu's --page session printout beside it says.
+    printed = (H200 / "numba-naive.session.txt").read_text()
+    assert f"Nsight Compute Target {doc['ncu_version']}" in " ".join(printed.split())
+    assert f"CUDA Version {doc['cuda_version']}" in " ".join(printed.split())
+    assert f"--clock-control {doc['clock_control']} " in printed_command_line(printed)
+    created = datetime.fromisoformat(doc["created"]).strftime("%Y-%b-%d %H:%M:%S")
+    assert f"Created {created}" in " ".join(printed.split())
     (k,) = doc["kernels"]
     assert set(k) == {"index", "name", "display_name", "grid", "block", "device_id", "device_name",
                       "cc", "metrics"}
@@ -48,8 +71,15 @@ def test_summary_json_contract_on_a_real_report() -> None:
 def test_summary_json_keeps_missing_values_null() -> None:
     result = run_viewer("summary", str(H200 / "numba-tiled.details.txt"), "--json")
     assert result.returncode == 0, result.stderr
-    m = json.loads(result.stdout)["kernels"][0]["metrics"]
+    doc = json.loads(result.stdout)
+    m = doc["kernels"][0]["metrics"]
     assert m["shared_load_instructions"] is None  # a details export does not show it
+    # A text export holds no session; its ncu warning that clocks were not fixed says 'none'.
+    assert (doc["ncu_version"], doc["cuda_version"], doc["created"]) == (None, None, None)
+    assert doc["clock_control"] == "none"
+    csv = json.loads(run_viewer("summary", str(H200 / "numba-tiled.details.csv"), "--json").stdout)
+    assert {k: csv[k] for k in ("clock_control", "ncu_version", "cuda_version", "created")} == \
+        dict.fromkeys(("clock_control", "ncu_version", "cuda_version", "created"))
     assert m["global_load_requests"] == 524_288
     assert m["l1tex_hit_rate_pct"] == pytest.approx(6.97)
 

@@ -24,13 +24,14 @@ from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
 from viewer.core import formatting as fmt
 from viewer.core import shipped
-from viewer.core.model import Kernel, Report, ReportError
+from viewer.core.model import Kernel, Report, ReportError, Session
 from viewer.core.names import kernel_names
 from viewer.lesson import derivation_check
 from viewer.lesson import terminal as lesson_terminal
 
-SCHEMA = 2
-"""--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`."""
+SCHEMA = 3
+"""--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`; 3: the
+report's own `clock_control`, `ncu_version`, `cuda_version` and `created` (null where absent)."""
 PROG = "python -m viewer"
 COMMANDS = ("summary", "predict", "capture", "lesson", "roofline")
 WINDOW = "window"
@@ -52,10 +53,15 @@ def kernel_json(kernel: Kernel) -> dict[str, object]:
 
 
 def report_json(report: Report) -> dict[str, object]:
+    session = report.session or Session()
     return {
         "schema": SCHEMA,
         "source": report.source,
         "format": report.format,
+        "clock_control": session.clock_control,
+        "ncu_version": session.ncu_version,
+        "cuda_version": session.cuda_version,
+        "created": session.created,
         "kernels": [kernel_json(k) for k in report.kernels],
     }
 

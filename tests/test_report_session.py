@@ -4,6 +4,7 @@ raises."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from datetime import UTC, datetime
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from viewer.core.model import Session
+from viewer.analysis import metric_table
+from viewer.core.model import Session, merged
 from viewer.readers import ncu_session, read_report
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -164,3 +166,27 @@ def test_garbage_never_raises(tmp_path: Path) -> None:
     assert ncu_session.read(target, "ncu-rep") is None
     assert ncu_session.read(tmp_path / "missing.ncu-rep", "ncu-rep") is None
     assert absent > 0  # the walk did meet damage it could not read past
+
+
+def test_a_clock_difference_is_told_from_the_recorded_clock_controls() -> None:
+    naive, tiled = (read_report(ROOT / "profiles" / f"{k}.ncu-rep") for k in ("naive", "tiled"))
+    kernel = naive.kernels[0]
+    hz = kernel.metric(metric_table.SM_FREQUENCY)
+    assert hz is not None
+    slower = dataclasses.replace(tiled.kernels[0], metrics=merged(
+        tiled.kernels[0].metrics, {metric_table.SM_FREQUENCY: hz / 2}))
+
+    def clock_sentence(sessions: tuple[Session | None, Session | None]) -> str:
+        (found,) = [w for w in metric_table.provenance_warnings(kernel, slower, sessions)
+                    if "different SM clocks" in w]
+        return found
+
+    assert naive.session is not None and tiled.session is not None
+    both = clock_sentence((naive.session, tiled.session))
+    assert f"both captures record --clock-control {naive.session.clock_control}" in both
+    clock, _ = ncu_session.clock_control(naive.session.command_line.replace(
+        f"--clock-control {naive.session.clock_control}", ""))  # type: ignore[union-attr]
+    locked = dataclasses.replace(naive.session, clock_control=clock)
+    assert (f"ncu's clock control differed (--clock-control {clock} and "
+            f"{tiled.session.clock_control})") in clock_sentence((locked, tiled.session))
+    assert "ncu's clock control or the GPU's state differed" in clock_sentence((None, None))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from viewer.core import metrics
 from viewer.core.atomic_write import write_text_atomically
-from viewer.core.model import Kernel
+from viewer.core.model import Kernel, Session
 from viewer.readers.extras import MetricAbout
 
 # Metrics whose direction is known, as (pattern, higher is better), first match wins.
@@ -154,8 +154,11 @@ def diff(first: Kernel, second: Kernel, about: Mapping[str, MetricAbout] | None 
     return out
 
 
-def provenance_warnings(first: Kernel, second: Kernel) -> list[str]:
-    """Why two kernels' metrics may differ for reasons beyond their code, in sentences."""
+def provenance_warnings(first: Kernel, second: Kernel,
+                        sessions: tuple[Session | None, Session | None] = (None, None)
+                        ) -> list[str]:
+    """Why two kernels' metrics may differ for reasons beyond their code, in sentences; with
+    their reports' `sessions`, a clock difference is told from the clock controls they record."""
     out = []
     if first.device_name and second.device_name and first.device_name != second.device_name:
         out.append(f"They ran on different GPUs ({first.device_name} and {second.device_name}).")
@@ -164,9 +167,16 @@ def provenance_warnings(first: Kernel, second: Kernel) -> list[str]:
                    f"{second.cc}).")
     a, b = first.metric(SM_FREQUENCY), second.metric(SM_FREQUENCY)
     if a and b and abs(a - b) > CLOCK_TOLERANCE * max(a, b):
+        clocks = [s.clock_control if s is not None else None for s in sessions]
+        if None in clocks:
+            why = "ncu's clock control or the GPU's state differed"
+        elif clocks[0] == clocks[1]:
+            why = (f"both captures record --clock-control {clocks[0]}, so the GPU's own state "
+                   "differed")
+        else:
+            why = f"ncu's clock control differed (--clock-control {clocks[0]} and {clocks[1]})"
         out.append(f"They ran at different SM clocks ({a / 1e9:.2f} and {b / 1e9:.2f} GHz): "
-                   "ncu's clock control or the GPU's state differed, so times and rates do not "
-                   "compare one to one.")
+                   f"{why}, so times and rates do not compare one to one.")
     only = len(set(first.metrics) ^ set(second.metrics))
     if only:
         out.append(f"{only:,} metrics are held by one kernel only: the captures collected "

@@ -3,9 +3,11 @@
 Each is worded from the values in front of the reader, never a fixed sentence: Memory Throughput
 read as DRAM bandwidth (and, where DRAM is itself the busiest unit, the two rows agreeing); a
 capture of a kernel's first launch; a request ratio read without the sector count; two reports
-from different GPUs, clock controls or ncu versions; durations from a profiled run when bare ones
-are on offer. What a report and its record do not say stays unknown: no warning is made from a
-guess.
+from different GPUs, clock controls or ncu versions; a capture whose clocks were not locked, against
+the lesson's rule (under Duration, and on the compare line); durations from a profiled run when
+bare ones are on offer. A report's clock control and ncu version are read from the report's own
+session first (viewer.readers.ncu_session), its capture record second. What neither says stays
+unknown: no warning is made from a guess.
 """
 
 from __future__ import annotations
@@ -13,20 +15,51 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from viewer.analysis import reading
+from viewer.analysis.metric_table import SM_FREQUENCY
 from viewer.core import formatting as fmt
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
-from viewer.lesson.capture_facts import CaptureFacts, capture_facts
+from viewer.lesson.capture_facts import capture_facts, ncu_short
 
 # Memory Throughput and DRAM Throughput within this many points: the two rows agree.
 AGREE_POINTS = 1.0
 # Request and sector ratios within this share of each other tell the same story.
 SAME_RATIO = 0.05
 DEVICE_KEY = "device"  # where the GPU, clock and ncu warnings sit: the compare line
+LOCKED, UNLOCKED = "base", "none"  # --clock-control: the lesson's rule, and clocks left free
+_CLOCK_RULE = ("--clock-control base pins the clocks for the collection; without it a card warm "
+               "for one capture and cold for the other gives two rooflines rather than one.")
 
 _REQUESTS = SUMMARY_METRICS["global_load_requests"]
 _SECTORS = SUMMARY_METRICS["global_load_sectors"]
+
+
+@dataclass(frozen=True)
+class Known:
+    """One fact of a report's capture and where it was read, for people."""
+
+    value: str
+    record: str
+
+
+def known_facts(report: Report) -> dict[str, Known]:
+    """The report's "clock_control" and "ncu_version" ('2025.3.1'), where known: from the
+    session the report records, else from its capture record."""
+    found: dict[str, Known] = {}
+    session = report.session
+    if session is not None and session.clock_control:
+        found["clock_control"] = Known(session.clock_control,
+                                       f"{report.file_name}, {session.clock_source}")
+    version = ncu_short(session.ncu_version) if session is not None else None
+    if version:
+        found["ncu_version"] = Known(version, f"{report.file_name}, its session")
+    facts = capture_facts(report)
+    for field in ("clock_control", "ncu_version"):
+        value = getattr(facts, field)
+        if field not in found and value is not None:
+            found[field] = Known(value, facts.record or "its capture record")
+    return found
 
 
 @dataclass(frozen=True)
@@ -42,9 +75,8 @@ def misreads(kernel: Kernel, report: Report | None = None) -> list[Misread]:
     """The misreads one kernel's values invite; with its `report`, a first-launch capture too."""
     found = [m for m in (_memory_vs_dram(kernel),) if m is not None]
     if report is not None:
-        first = _first_launch(kernel, report)
-        if first is not None:
-            found.append(first)
+        found += [m for m in (_first_launch(kernel, report), _clocks_not_locked(kernel, report))
+                  if m is not None]
     return found
 
 
@@ -88,6 +120,23 @@ def _first_launch(kernel: Kernel, report: Report) -> Misread | None:
     return Misread("duration_ns", text, "first-launch")
 
 
+def _clocks_not_locked(kernel: Kernel, report: Report) -> Misread | None:
+    """Under Duration, where the report says its clocks were left free against the rule."""
+    clock = known_facts(report).get("clock_control")
+    if clock is None or clock.value != UNLOCKED:
+        return None
+    hz = kernel.metric(SM_FREQUENCY)
+    ran = f"the SM clock ran at {hz / 1e9:.2f} GHz here" if hz else "the SM clock is not recorded"
+    warning = report.session.warning if report.session is not None else None
+    said = f' ncu says so itself: "{warning}"' if warning else ""
+    return Misread("duration_ns", (
+        f"This capture ran with clocks not locked (--clock-control {clock.value}: "
+        f"{clock.record}), while the lesson's rule is to lock them (--clock-control {LOCKED}). "
+        f"So this Duration holds at whatever clock the GPU chose, and {ran}: against another "
+        "capture it compares only at the same clock, while request, sector and byte counts do "
+        f"not depend on it.{said}"), "clocks-not-locked")
+
+
 def profiled_duration_note(timing_available: bool) -> Misread | None:
     """Where the timing tab offers bare times, the report's Duration is from a profiled run."""
     if not timing_available:
@@ -105,7 +154,7 @@ def compare_misreads(a: Kernel, b: Kernel, a_report: Report, b_report: Report) -
         names = [f"{names[0]} ({a_report.file_name})", f"{names[1]} ({b_report.file_name})"]
     found = [_request_ratio(a, b, names)]
     found += _devices(a, b, names)
-    found += _records(capture_facts(a_report), capture_facts(b_report), names)
+    found += _records(known_facts(a_report), known_facts(b_report), names)
     return [m for m in found if m is not None]
 
 
@@ -150,25 +199,31 @@ def _devices(a: Kernel, b: Kernel, names: list[str]) -> list[Misread | None]:
         "do."), "different-gpu")]
 
 
-def _records(fa: CaptureFacts, fb: CaptureFacts, names: list[str]) -> list[Misread | None]:
+def _records(fa: dict[str, Known], fb: dict[str, Known], names: list[str]
+             ) -> list[Misread | None]:
     found: list[Misread | None] = []
     for field, kind, words, why in (
-            ("clock_control", "clocks", "clock controls",
-             "--clock-control base pins the clocks for the collection; without it a card warm "
-             "for one capture and cold for the other gives two rooflines rather than one."),
+            ("clock_control", "clocks", "clock controls", _CLOCK_RULE),
             ("ncu_version", "ncu", "Nsight Compute versions",
              "versions label and group some rows differently; compare rows by metric name.")):
-        va, vb = getattr(fa, field), getattr(fb, field)
-        if va is not None and vb is not None and va != vb:
-            shown = "--clock-control " if field == "clock_control" else "ncu "
+        ka, kb = fa.get(field), fb.get(field)
+        shown = "--clock-control " if field == "clock_control" else "ncu "
+        if ka is not None and kb is not None and ka.value != kb.value:
             found.append(Misread(DEVICE_KEY, (
-                f"Different {words}: {names[0]} {shown}{va} ({fa.record}), {names[1]} "
-                f"{shown}{vb} ({fb.record}). {why[:1].upper()}{why[1:]}"),
+                f"Different {words}: {names[0]} {shown}{ka.value} ({ka.record}), {names[1]} "
+                f"{shown}{kb.value} ({kb.record}). {why[:1].upper()}{why[1:]}"),
                 f"different-{kind}"))
-        elif (va is None) != (vb is None):
-            unknown = names[0] if va is None else names[1]
-            known, record = (vb, fb.record) if va is None else (va, fa.record)
+        elif ka is not None and kb is not None and field == "clock_control" \
+                and ka.value == UNLOCKED:
             found.append(Misread(DEVICE_KEY, (
-                f"The {words[:-1]} of {unknown} is unknown (no record of its capture), while the "
-                f"other's is {known} ({record}): they may differ."), f"unknown-{kind}"))
+                f"Both captures ran with clocks not locked, against the lesson's rule: "
+                f"{names[0]} {shown}{ka.value} ({ka.record}), {names[1]} {shown}{kb.value} "
+                f"({kb.record}). {_CLOCK_RULE} Compare their counts; their times only as far "
+                "as both ran at one clock."), "clocks-not-locked"))
+        elif (known := kb if ka is None else ka) is not None and (ka is None) != (kb is None):
+            unknown = names[0] if ka is None else names[1]
+            found.append(Misread(DEVICE_KEY, (
+                f"The {words[:-1]} of {unknown} is unknown (neither the report nor a record of "
+                f"its capture says), while the other's is {shown}{known.value} ({known.record}): "
+                "they may differ."), f"unknown-{kind}"))
     return found

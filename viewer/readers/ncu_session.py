@@ -79,9 +79,9 @@ def clock_control(command_line: str) -> tuple[str, str]:
     line names none."""
     match = _CLOCK.search(command_line)
     if match:
-        return match.group(1).lower(), "the profiler command line it records"
-    return DEFAULT_CLOCK_CONTROL, ("ncu's default: the profiler command line it records names "
-                                   "no --clock-control")
+        return match.group(1).lower(), "its profiler command line"
+    return DEFAULT_CLOCK_CONTROL, ("ncu's default: its profiler command line names no "
+                                   "--clock-control")
 
 
 def container_session(path: Path) -> Session | None:

@@ -10,6 +10,9 @@ helper. Captures land in XDG_DATA_HOME, which each test points at its tmp_path.
 from __future__ import annotations
 
 import os
+import sys
+import time
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -18,8 +21,9 @@ from PySide6.QtWidgets import QApplication
 
 from tests.hostile_disk import FULL, fill_after, full_at_fsync, small_disk
 from viewer.capture import provenance
-from viewer.capture.client import Route, choose_route, explain
+from viewer.capture.client import Request, Route, choose_route, explain, run_capture
 from viewer.capture.events import PERMISSION
+from viewer.capture.store import ReportSink, captures_dir
 from viewer.qt.capture import capture_dialog, capture_run
 from viewer.qt.capture.capture_dialog import CaptureDialog, open_capture
 from viewer.qt.shell.keys_dialog import key_rows
@@ -190,6 +194,41 @@ def test_a_capture_opens_beside_the_report_on_screen(window, qtbot, tmp_path, ca
     assert any("38 passes" in s for s in stages)
 
 
+def test_a_capture_opens_as_its_run_read_it_and_the_report_on_screen_is_not_read_again(
+        window, qtbot, tmp_path, captures) -> None:
+    """The run read the new report for its GPU: the window shows that very Report, and keeps the
+    one it was showing, rather than reading both from disk again."""
+    on_screen = window.reports[0]
+    dialog = dialog_for(window, steered_route(tmp_path))
+    handed: list[list[capture_run.Captured]] = []
+    dialog.captured.connect(handed.append)
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        dialog.start()
+    (captured,) = handed[0]
+    assert captured.report is not None and window.paths == [NAIVE, captured.path]
+    assert window.reports[0] is on_screen
+    assert window.reports[1] is captured.report
+    assert [k.name for k in window.kernels] == ["matmul_naive", "matmul_naive"]
+
+
+def test_the_window_and_the_terminal_record_the_same_provenance(qtbot, captures) -> None:
+    """One fake helper, run by the terminal's route and by the window's: the same record, but
+    for the minute it was made in."""
+    route = Route("direct", str(FAKE_HELPER), (), {"FAKE_HELPER": "ok"}, "the fake helper")
+    request = Request("naive", 512, "full", "base")
+    terminal = provenance.read_provenance(
+        run_capture(route, request, ReportSink(captures_dir(), "naive-terminal")))
+    run = capture_run.CaptureRun(route)
+    with qtbot.waitSignal(run.succeeded, timeout=60_000) as blocker:
+        run.start([request])
+    (captured,) = blocker.args[0]
+    window = provenance.read_provenance(captured.path)
+    run.recorder.shutdown(10_000)
+    assert terminal is not None and window is not None
+    assert {**asdict(terminal), "captured_utc": ""} == {**asdict(window), "captured_utc": ""}
+    assert (window.gpu, window.driver, window.route) == ("NVIDIA H200", "580.159.04", "direct")
+
+
 def test_a_stale_sidecar_at_the_new_name_is_not_the_captures_provenance(
         window, qtbot, tmp_path, captures, monkeypatch) -> None:
     """An old `NAME.ncu-rep.json` (a T4's) where the new report would go: the capture takes the
@@ -351,6 +390,36 @@ def test_cancel_stops_the_helper_and_writes_nothing(window, qtbot, tmp_path, cap
     assert shown(window) == before
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)  # and closes once nothing runs
     assert not dialog.isVisible()
+
+
+DEAF_HELPER = '''"""A helper that ignores the cancel: it says it started, reads its stdin to
+the end (the app closing it), and sleeps on. Only a kill ends it."""
+import json, sys, time
+sys.stderr.write(json.dumps({"started": {"target": "naive", "dim": 512}}) + "\\n")
+sys.stderr.flush()
+sys.stdin.buffer.read()
+time.sleep(600)
+'''
+
+
+def test_a_helper_that_ignores_the_cancel_is_killed_after_the_grace_period(qtbot, tmp_path,
+                                                                           captures) -> None:
+    deaf = tmp_path / "deaf-helper.py"
+    deaf.write_text(DEAF_HELPER)
+    run = capture_run.CaptureRun(Route("direct", sys.executable, (str(deaf),)), grace_ms=500)
+    stages: list[str] = []
+    run.stage.connect(stages.append)
+    run.start([Request("naive", 512, "full", "base")])
+    qtbot.waitUntil(lambda: "Starting ncu: naive kernel at 512" in stages, timeout=30_000)
+    pid = run.process.processId()
+    asked = time.monotonic()
+    with qtbot.waitSignal(run.cancelled, timeout=30_000):
+        run.cancel()
+    assert time.monotonic() - asked >= 0.5  # not before the grace period
+    assert stages[-1] == "Cancelled: ncu was stopped and nothing was saved."
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert files_in(captures) == []
 
 
 def test_closing_the_window_stops_a_capture(window, qtbot, tmp_path, captures,

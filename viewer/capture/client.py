@@ -4,8 +4,9 @@ Routes: "direct" runs the helper as this user (the driver lets everyone read cou
 root running the installed helper); "pkexec" asks polkit for an administrator and runs the
 installed helper as root; "none" carries the sentence that says what is missing. Every outside fact
 `choose_route` looks at is a parameter, so tests steer it with files they write.
-`run_capture` is the terminal form; viewer/qt runs the same argv as a QProcess with the same pieces
-(StderrLines, progress, explain, ReportSink).
+`run_capture` is the terminal form: it drives one viewer.capture.run.HelperRun with blocking reads;
+viewer/qt drives the same run from a QProcess's signals. Both end in `settle` (the sink committed or
+aborted) and `record_provenance` (what the report was, beside it).
 """
 
 from __future__ import annotations
@@ -16,14 +17,13 @@ import selectors
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from viewer.capture import helper as h
 from viewer.capture import probe, provenance
-from viewer.capture.events import Event, StderrLines, explain, progress, stage
+from viewer.capture.events import StderrLines, explain, progress, stage
 from viewer.capture.probe import (
     PARAMS,
     PKEXEC,
@@ -34,20 +34,30 @@ from viewer.capture.probe import (
     find_ncu,
     installed_helper,
 )
+from viewer.capture.run import (
+    CANCEL_GRACE_S,
+    CANCELLED,
+    Action,
+    CaptureCancelled,
+    CaptureError,
+    CloseStdin,
+    Finished,
+    HelperRun,
+    Kill,
+    Progress,
+    Write,
+)
 from viewer.capture.store import ReportSink, SinkError
 from viewer.core.jobs import Cancelled, Job
+from viewer.core.model import Report, ReportError
 
 __all__ = [
-    "CANCELLED", "CaptureCancelled", "CaptureError", "Request", "RequestError", "Route",
-    "StderrLines", "admin_only", "choose_route", "explain", "progress", "run_capture", "settle",
-    "stage",
+    "CANCELLED", "CANCEL_GRACE_S", "CaptureCancelled", "CaptureError", "Request", "RequestError",
+    "Route", "StderrLines", "admin_only", "choose_route", "explain", "progress",
+    "record_provenance", "run_capture", "settle", "stage",
 ]
 
 SOURCE_HELPER = Path(__file__).resolve().with_name("helper.py")
-CANCEL_GRACE_S = h.KILL_GRACE_S + 10.0
-"""After closing the helper's stdin, how long to wait for it before killing it."""
-CANCELLED = "cancelled"
-"""Why a run stopped when the person cancelled it (any other reason is a sentence)."""
 
 SHIPPED = "The shipped reports need none of this: they open and read as they are."
 ADMIN_ONLY = "Only administrators may read this GPU's counters (RmProfilingAdminOnly: 1)"
@@ -55,18 +65,6 @@ ADMIN_ONLY = "Only administrators may read this GPU's counters (RmProfilingAdmin
 
 class RequestError(ValueError):
     """A request the helper would refuse; the text says why."""
-
-
-class CaptureError(Exception):
-    """A capture that failed; the text is one message for a person."""
-
-    def __init__(self, message: str, exit_code: int | None = None) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-class CaptureCancelled(CaptureError, Cancelled):
-    """The capture was cancelled (ncu stopped, nothing saved)."""
 
 
 @dataclass(frozen=True)
@@ -179,74 +177,84 @@ class Request:
         return self._words()
 
 
-def _say(job: Job, event: Event) -> None:
-    found = progress(event)
-    if found:
-        with contextlib.suppress(Cancelled):  # the loop notices and closes stdin
-            job.progress(job.fraction if found[1] is None else found[1], found[0])
+def _say(job: Job, said: Progress) -> None:
+    with contextlib.suppress(Cancelled):  # the loop notices and closes stdin
+        job.progress(job.fraction if said.fraction is None else said.fraction, said.words)
 
 
-def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, lines: StderrLines,
-          job: Job) -> str | None:
-    """Stream stdout into the sink and stderr into events until both close; cancel (or a report
-    over the sink's cap) closes the child's stdin. Returns why this side stopped it, if it did."""
-    stopped: str | None = None
-    stop_at = 0.0
-    assert proc.stdin and proc.stdout and proc.stderr
-    with selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ, "out")
-        sel.register(proc.stderr, selectors.EVENT_READ, "err")
-        while sel.get_map():
-            if stopped is None and job.cancelled:
-                stopped = CANCELLED
-            if stopped and not proc.stdin.closed:
-                with contextlib.suppress(OSError):
-                    proc.stdin.close()
-                stop_at = time.monotonic() + CANCEL_GRACE_S
-            if stopped and time.monotonic() > stop_at:
-                with contextlib.suppress(OSError):  # a helper run as root cannot be killed
-                    proc.kill()
-                stop_at = time.monotonic() + CANCEL_GRACE_S
-            for key, _ in sel.select(timeout=0.1):
-                data = os.read(key.fd, 1 << 16)
-                if not data:
-                    sel.unregister(key.fileobj)
-                elif key.data == "out" and stopped is None:
+def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: Job) -> None:
+    """Drive `run` with blocking reads until it has finished: stdout into the sink, stderr into
+    progress, `job`'s cancel (or a report the sink refuses) as its stop, the clock as its ticks."""
+    stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+    assert stdin and stdout and stderr
+
+    def act(actions: list[Action]) -> None:
+        for action in actions:
+            match action:
+                case Write(data):
                     try:
                         sink.write(data)
                     except SinkError as exc:
-                        stopped = str(exc)
-                elif key.data == "err":
-                    for event in lines.feed(data):
-                        _say(job, event)
-    for event in lines.close():
-        _say(job, event)
-    return stopped
+                        act(run.stop(str(exc), time.monotonic()))
+                case CloseStdin():
+                    with contextlib.suppress(OSError):
+                        stdin.close()
+                case Kill():
+                    with contextlib.suppress(OSError):  # a helper run as root cannot be killed
+                        proc.kill()
+                case Progress():
+                    _say(job, action)
+
+    with selectors.DefaultSelector() as sel:
+        sel.register(stdout, selectors.EVENT_READ, "out")
+        sel.register(stderr, selectors.EVENT_READ, "err")
+        while sel.get_map():
+            if job.cancelled:
+                act(run.stop(CANCELLED, time.monotonic()))
+            act(run.tick(time.monotonic()))
+            for key, _ in sel.select(timeout=0.1):
+                data = os.read(key.fd, 1 << 16)
+                if key.data == "out":
+                    act(run.out(data) if data else run.out_closed())
+                else:
+                    act(run.err(data) if data else run.err_closed())
+                if not data:
+                    sel.unregister(key.fileobj)
+    status = proc.wait()
+    act(run.exited(signal=-status) if status < 0 else run.exited(status))
 
 
-def settle(code: int, stopped: str | None, lines: StderrLines, sink: ReportSink,
-           route_kind: str) -> tuple[Path, dict]:
+def settle(finished: Finished | None, sink: ReportSink) -> tuple[Path, dict[str, object]]:
     """The end of one run: the report committed, with the helper's `done` event; or the sink
-    aborted and CaptureCancelled / CaptureError raised. `stopped` is CANCELLED, a sentence saying
-    why this side stopped the helper, or None."""
-    done = lines.done.get("done") if lines.done else None
-    failure: CaptureError | None = None
-    if stopped == CANCELLED:
-        failure = CaptureCancelled(explain(h.EXIT_CANCELLED, []), code)
-    elif stopped:
-        failure = CaptureError(stopped, code)
-    elif code != h.EXIT_OK:
-        failure = CaptureError(explain(code, lines.history(), route_kind), code)
-    elif not isinstance(done, dict) or done.get("bytes") != sink.size:
-        failure = CaptureError("The helper ended without saying the whole report was sent "
-                               f"({sink.size:,} bytes arrived); nothing was saved.", code)
-    if failure is not None:
+    aborted and the run's failure (CaptureCancelled, CaptureError) raised."""
+    assert finished is not None, "a run is settled once it has finished"
+    if finished.failure is not None:
         sink.abort()
-        raise failure
+        raise finished.failure
+    assert finished.done is not None  # a run that did not fail ends with the `done` event
     try:
-        return sink.commit(), cast("dict[str, object]", done)  # a dict: checked above
+        return sink.commit(), finished.done
     except SinkError as exc:
-        raise CaptureError(str(exc), code) from None
+        raise CaptureError(str(exc), finished.code) from None
+
+
+def record_provenance(path: Path, request: Request, route_kind: str, done: Mapping[str, object],
+                      claim: provenance.Claim | None, job: Job | None = None) -> Report | None:
+    """Read a new report for the GPU it names and write its provenance beside it, the same for the
+    terminal and the window. Returns the Report read, so that opening it reads nothing again;
+    None where it cannot be read (its provenance then names the driver's GPU)."""
+    from viewer.readers import read_report
+
+    try:
+        report: Report | None = read_report(path, job)
+    except ReportError:
+        report = None
+    gpu = next((k.device_name for k in report.kernels if k.device_name), None) if report else None
+    record = provenance.from_capture(request.target, int(request.dim), request.set,
+                                     request.clock, route_kind, done, gpu=gpu)
+    with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
+        provenance.write_provenance(path, record, claim)
+    return report
 
 
 def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | None = None) -> Path:
@@ -263,16 +271,24 @@ def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | Non
         sink.abort()
         raise CaptureCancelled(explain(h.EXIT_CANCELLED, []))
     env = {**os.environ, **route.env} if route.env else None
-    lines = StderrLines()
+    run = HelperRun(route.kind)
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=env)
     except OSError as exc:
-        sink.abort()
-        raise CaptureError(f"Could not start {argv[0]}: {exc.strerror}.") from None
+        run.failed_to_start(argv[0], exc.strerror or str(exc))
+    else:
+        _drive(proc, sink, run, job)
+    path, done = settle(run.finished, sink)
+    record_provenance(path, request, route.kind, done, sink.claim)
+    return path
+
+
+def _drive(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: Job) -> None:
+    """_pump, and on an interrupt (Ctrl-C) the sink aborted and the helper stopped and reaped
+    before it passes on; the pipes are closed either way."""
     try:
-        stopped = _pump(proc, sink, lines, job)
-        code = proc.wait()
+        _pump(proc, sink, run, job)
     except BaseException:
         sink.abort()
         with contextlib.suppress(OSError):
@@ -288,10 +304,3 @@ def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | Non
             if stream:
                 with contextlib.suppress(OSError):
                     stream.close()
-    path, done = settle(code, stopped, lines, sink, route.kind)
-    record = provenance.from_capture(request.target, int(request.dim), request.set,
-                                     request.clock, route.kind, done,
-                                     gpu=provenance.report_gpu(path))
-    with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
-        provenance.write_provenance(path, record, sink.claim)
-    return path

@@ -2,8 +2,8 @@
 
 The helper writes JSON lines on stderr (`started`, `ncu`, `done`, `error`); `StderrLines` turns
 raw bytes into those events, one bounded line at a time. `explain` words a failed exit as one
-message, `progress` and `stage` word a running capture. No Qt here: viewer/qt drives QProcess with
-these same pieces, and viewer.capture.client.run_capture drives subprocess with them.
+message, `progress` and `stage` word a running capture. No Qt here: viewer.capture.run.HelperRun
+reads the helper's stderr through these pieces, for the terminal and the window alike.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,24 +67,12 @@ def gpu_name(gpus: Path = GPUS) -> str | None:
     return None
 
 
-def report_gpu(path: Path) -> str | None:
-    """The GPU a captured report itself names (its first kernel with a device name), so that the
-    terminal and the window record the same; None when it names none or cannot be read."""
-    from viewer.core.model import ReportError
-    from viewer.readers import read_report
-
-    try:
-        kernels = read_report(path).kernels
-    except ReportError:
-        return None
-    return next((k.device_name for k in kernels if k.device_name), None)
-
-
 def from_capture(target: str, dim: int, set_name: str, clock: str, route: str,
-                 done: dict | None = None, gpu: str | None = None,
+                 done: Mapping[str, object] | None = None, gpu: str | None = None,
                  now: datetime | None = None) -> Provenance:
     """A capture's provenance from its request and the helper's `done` event; the GPU is `gpu`
-    (the report's own), else the driver's first GPU."""
+    (the one the report names: viewer.capture.client.record_provenance reads it, for the terminal
+    and the window alike), else the driver's first GPU."""
     done = done or {}
 
     def text(key: str) -> str | None:

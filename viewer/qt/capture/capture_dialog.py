@@ -4,8 +4,8 @@ Cancel, and one line when it fails.
 The route (viewer.capture.client.choose_route) is said in a sentence at the top; without one the
 sentence says why and Capture stays disabled. The run itself is
 viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open_capture` opens the
-new reports beside what is on screen. Enter starts, Esc cancels a run (or closes the dialog when
-nothing runs).
+new reports beside what is on screen, as the run read them (nothing is read again). Enter starts,
+Esc cancels a run (or closes the dialog when nothing runs).
 """
 
 from __future__ import annotations
@@ -32,8 +32,12 @@ from PySide6.QtWidgets import (
 
 from viewer.capture.client import Request, Route, choose_route
 from viewer.capture.helper import CLOCKS, DIM_MAX, DIM_MIN, SETS, TARGETS, TILE
-from viewer.qt.capture.capture_run import CaptureRun
+from viewer.core.jobs import Job
+from viewer.core.model import Report
+from viewer.qt.capture.capture_run import Captured, CaptureRun
+from viewer.qt.kernel_list.kernel_list import kernel_entries
 from viewer.qt.kit.style import Style
+from viewer.qt.shell.loading import Loaded, read_reports
 
 if TYPE_CHECKING:
     from viewer.qt.shell.main_window import MainWindow
@@ -62,7 +66,7 @@ class TileSpinBox(QSpinBox):
         self.setValue(DEFAULT_DIM)
         self.setCorrectionMode(QSpinBox.CorrectionMode.CorrectToNearestValue)
 
-    def validate(self, text: str, pos: int) -> object:
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         state, text, pos = super().validate(text, pos)
         if state == QValidator.State.Acceptable and int(text) % TILE:
             state = QValidator.State.Intermediate
@@ -83,7 +87,8 @@ def route_sentence(route: Route) -> str:
 
 
 class CaptureDialog(QDialog):
-    """Choose and run a capture. `captured(paths)` carries the new reports, naive first."""
+    """Choose and run a capture. `captured(captured)` carries the new reports (a list of
+    Captured), naive first."""
 
     captured = Signal(list)
 
@@ -137,7 +142,7 @@ class CaptureDialog(QDialog):
         self.capture_button.clicked.connect(self.start)
         self.close_button.clicked.connect(self.reject)
 
-        layout = QVBoxLayout(self)
+        self.column = layout = QVBoxLayout(self)
         layout.addWidget(self.route_text)
         layout.addLayout(form)
         layout.addWidget(self.stage)
@@ -192,9 +197,9 @@ class CaptureDialog(QDialog):
 
     # ------------------------------------------------------------------ outcomes
 
-    def _succeeded(self, paths: list[Path]) -> None:
-        self.stage.setText("Captured: " + ", ".join(p.name for p in paths))
-        self.captured.emit(list(paths))
+    def _succeeded(self, captured: list[Captured]) -> None:
+        self.stage.setText("Captured: " + ", ".join(c.path.name for c in captured))
+        self.captured.emit(list(captured))
         self.accept()
 
     def _failed(self, message: str) -> None:
@@ -233,8 +238,8 @@ class CaptureDialog(QDialog):
             f" #clock_text {{ color: {c.secondary}; font-size: {style.points('small')}pt; }}"
             f" #error {{ color: {c.warning}; font-weight: bold; }}")
         margin = style.px(14)
-        self.layout().setContentsMargins(margin, margin, margin, margin)
-        self.layout().setSpacing(style.px(8))
+        self.column.setContentsMargins(margin, margin, margin, margin)
+        self.column.setSpacing(style.px(8))
         self.form.setHorizontalSpacing(style.px(12))
         self.form.setVerticalSpacing(style.px(6))
         self.setMinimumWidth(PROJECTOR_WIDTH if style.projector else DESK_WIDTH)
@@ -242,7 +247,7 @@ class CaptureDialog(QDialog):
 
     def _fit(self) -> None:
         """Grow to show every wrapped line (a long error, the route's reason)."""
-        self.layout().activate()
+        self.column.activate()
         height = self.heightForWidth(max(self.width(), self.minimumWidth()))
         if height > self.height():
             self.resize(max(self.width(), self.minimumWidth()), height)
@@ -278,8 +283,30 @@ def on_screen_path(window: MainWindow) -> Path | None:
     return Path(window.picks[0].source) if window.picks else None
 
 
+def read_captured(paths: Sequence[Path], in_hand: Sequence[Report], job: Job) -> Loaded:
+    """The loading job after a capture: the reports already read (the capture's own, as its run
+    read them for their provenance; the one on screen) are taken as they are, so nothing is read
+    twice; if any path is not in hand, every path is read as any other opening reads it."""
+    held = {Path(r.source): r for r in in_hand}
+    if not all(p in held for p in paths):
+        return read_reports(paths, job)
+    reports = tuple(held[p] for p in paths)
+    return Loaded(tuple(paths), reports, tuple(kernel_entries(reports)))
+
+
+def open_captured(window: MainWindow, paths: Sequence[Path], read: Sequence[Report]) -> None:
+    """Open `paths` in the window with the reports a capture read (see read_captured)."""
+    window.worker.submit(read_captured, list(paths), [*window.reports, *read])
+    window.show_reading(list(paths))
+
+
 def open_capture(window: MainWindow, route: Route | None = None) -> CaptureDialog:
     """Open the Capture dialog over `window`; on success the window compares the new reports."""
+
+    def opened(captured: list[Captured]) -> None:
+        paths = comparison_paths(on_screen_path(window), [c.path for c in captured])
+        open_captured(window, paths, [c.report for c in captured if c.report is not None])
+
     for old in window.findChildren(CaptureDialog):
         if old.isVisible():
             old.raise_()
@@ -287,8 +314,7 @@ def open_capture(window: MainWindow, route: Route | None = None) -> CaptureDialo
             return old
     dialog = CaptureDialog(route or choose_route(), window.tab_style, window)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.captured.connect(
-        lambda paths: window.open_paths(comparison_paths(on_screen_path(window), paths)))
+    dialog.captured.connect(opened)
     dialog.show()
     return dialog
 

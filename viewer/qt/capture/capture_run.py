@@ -1,20 +1,21 @@
 """One capture, or two in a row, as a QProcess driven by signals: never a blocking wait in a slot.
 
-The argv, the environment and every word come from viewer.capture.client (Route, Request), the
-helper's stderr is read by its StderrLines, progress and failures are worded by its progress() and
-explain(), and the report's bytes go into store.ReportSink as they arrive. Cancel closes the
-helper's stdin (the helper then stops ncu's process group and exits 9); a helper that has not gone
-after the client's grace period is killed (which fails, harmlessly, for one pkexec runs as root).
-Once every report is committed, a job off the GUI thread reads each one for its GPU and writes its
-provenance beside it; only then does `succeeded(paths)` fire.
+A thin driver of viewer.capture.run.HelperRun: the QProcess's output, its exit, the person's
+cancel and a timer are told to the run, and what it answers is done here (the report's bytes into
+store.ReportSink, the helper's stdin closed, a kill, progress words). The argv, the environment and
+every word come from viewer.capture (Route, Request, explain, progress). Once every report is
+committed, a job off the GUI thread reads each one for its GPU and writes its provenance beside it
+(client.record_provenance, as the terminal does); only then does `succeeded(captured)` fire, with
+each report already read, so the window need not read it again.
 """
 
 from __future__ import annotations
 
-import contextlib
 import html
+import math
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
@@ -28,14 +29,13 @@ from viewer.capture.client import (
     Request,
     RequestError,
     Route,
-    StderrLines,
-    progress,
+    record_provenance,
     settle,
 )
-from viewer.capture.events import Event
+from viewer.capture.run import Action, CloseStdin, Finished, HelperRun, Kill, Progress, Write
 from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
 from viewer.core.jobs import Job
-from viewer.core.model import ReportError
+from viewer.core.model import Report
 from viewer.qt.kit.workers import Worker
 
 WAITING = {
@@ -47,34 +47,29 @@ WAITING = {
 @dataclass(frozen=True)
 class Captured:
     """A committed report and what made it: the request and the helper's `done` event; `claim`
-    is its sidecar's name, taken empty when the report was committed."""
+    is its sidecar's name, taken empty when the report was committed; `report` is the report as
+    read for its provenance (None until then, or where it cannot be read)."""
 
     path: Path
     request: Request
-    done: dict
+    done: dict[str, object]
     claim: provenance.Claim | None = None
+    report: Report | None = None
 
 
-def record_provenance(captured: Sequence[Captured], route_kind: str, job: Job) -> list[Path]:
-    """Read each new report for its GPU and write its provenance beside it (off the GUI thread).
+def record_captured(captured: Sequence[Captured], route_kind: str, job: Job) -> list[Captured]:
+    """Read each new report for its GPU and write its provenance beside it (off the GUI thread);
+    returns them with the reports read.
 
     A report that cannot be read keeps a provenance without the GPU; the window says what is
     wrong with it when it opens it."""
-    from viewer.readers import read_report
-
+    read = []
     for i, item in enumerate(captured):
         part = job.part(i / len(captured), (i + 1) / len(captured))
-        try:
-            kernels = read_report(item.path, part).kernels
-        except ReportError:
-            kernels = []
-        request = item.request
-        record = provenance.from_capture(
-            request.target, int(request.dim), request.set, request.clock, route_kind,
-            item.done, gpu=next((k.device_name for k in kernels if k.device_name), None))
-        with contextlib.suppress(OSError):  # the report is kept even if its note cannot be
-            provenance.write_provenance(item.path, record, item.claim)
-    return [item.path for item in captured]
+        report = record_provenance(item.path, item.request, route_kind, item.done, item.claim,
+                                   part)
+        read.append(replace(item, report=report))
+    return read
 
 
 def provenance_html(sources: Sequence[str], letters: str, grey: str) -> str:
@@ -91,7 +86,8 @@ def provenance_html(sources: Sequence[str], letters: str, grey: str) -> str:
 
 class CaptureRun(QObject):
     """Runs the requests one after another. Signals: `stage(words)`, `progress(fraction)`,
-    `succeeded(paths)`, `failed(message)`, `cancelled()`, `running_changed(running)`."""
+    `succeeded(captured)` (a list of Captured, each with its report read), `failed(message)`,
+    `cancelled()`, `running_changed(running)`."""
 
     stage = Signal(str)
     progress = Signal(float)
@@ -109,16 +105,15 @@ class CaptureRun(QObject):
         self.captured: list[Captured] = []
         self._index = 0
         self._sink: ReportSink | None = None
-        self._lines = StderrLines()
-        self._stopped: str | None = None  # CANCELLED, or why this side stopped the helper
+        self._run: HelperRun | None = None  # the helper now running, told what happens to it
+        self._grace_s = grace_ms / 1000
         self._outcome: tuple[str, str] = ("", "")
         self._running = False
-        self._kill_timer = QTimer(self)
-        self._kill_timer.setSingleShot(True)
-        self._kill_timer.setInterval(grace_ms)
-        self._kill_timer.timeout.connect(self._kill)
+        self._timer = QTimer(self)  # wakes the run at its deadline (the kill after the grace)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._tick)
         self.recorder = Worker(self, max_threads=1)
-        self.recorder.done.connect(lambda _paths: self._emit_outcome())
+        self.recorder.done.connect(self._recorded)
         self.recorder.failed.connect(lambda _message: self._emit_outcome())
 
     @property
@@ -139,15 +134,14 @@ class CaptureRun(QObject):
 
     def cancel(self) -> None:
         """Close the helper's stdin: it stops ncu and exits; kill it if it has not gone soon."""
-        if self.process is not None and self._stopped is None:
-            self._stop(CANCELLED)
+        if self._run is not None:
+            self._act(self._run.stop(CANCELLED, time.monotonic()))
 
     def shutdown(self, msecs: int = round(CANCEL_GRACE_S * 1000)) -> None:
         """The app is closing: stop the helper now, waiting (bounded) for it to clean up."""
-        proc = self.process
-        if proc is not None:
-            self._stopped = self._stopped or CANCELLED
-            proc.closeWriteChannel()
+        proc, run = self.process, self._run
+        if proc is not None and run is not None:
+            self._act(run.stop(CANCELLED, time.monotonic()))  # closes stdin, if not yet
             if not proc.waitForFinished(msecs):
                 proc.kill()
                 proc.waitForFinished(1000)
@@ -164,8 +158,7 @@ class CaptureRun(QObject):
         except (CaptureError, RequestError, SinkError, OSError, ValueError) as exc:
             self._finish("failed", " ".join(str(exc).split()))
             return
-        self._lines = StderrLines()
-        self._stopped = None
+        self._run = HelperRun(self.route.kind, self._grace_s)
         proc = QProcess(self)
         proc.setProgram(argv[0])
         proc.setArguments(argv[1:])
@@ -183,37 +176,78 @@ class CaptureRun(QObject):
         proc.start()  # stdin stays open: closing it is the cancel
 
     def _read_stdout(self) -> None:
-        proc, sink = self.process, self._sink
-        if proc is None or sink is None:
-            return
-        data = proc.readAllStandardOutput().data()
-        if data and self._stopped is None:
-            try:
-                sink.write(data)
-            except SinkError as exc:
-                self._stop(str(exc))
+        if self.process is not None and self._run is not None:
+            self._act(self._run.out(bytes(self.process.readAllStandardOutput().data())))
 
     def _read_stderr(self) -> None:
-        if self.process is not None:
-            for event in self._lines.feed(self.process.readAllStandardError().data()):
-                self._event(event)
+        if self.process is not None and self._run is not None:
+            self._act(self._run.err(bytes(self.process.readAllStandardError().data())))
 
     def _finished(self, code: int, status: QProcess.ExitStatus) -> None:
-        proc, sink = self.process, self._sink
-        if proc is None or sink is None:
+        run = self._run
+        if self.process is None or run is None:
             return
         self._read_stdout()
         self._read_stderr()
-        for event in self._lines.close():
-            self._event(event)
-        self.process = None
-        self._sink = None
-        self._kill_timer.stop()
-        proc.deleteLater()
-        if status == QProcess.ExitStatus.CrashExit:
-            code = -code if code > 0 else -9
+        self._act(run.out_closed())
+        self._act(run.err_closed())
+        if status == QProcess.ExitStatus.CrashExit:  # `code` is then the signal, if any
+            self._act(run.exited(signal=code if code > 0 else 9))
+        else:
+            self._act(run.exited(code))
+
+    def _error(self, error: QProcess.ProcessError) -> None:
+        """Only a failed start ends here (the other errors are followed by `finished`)."""
+        proc, run = self.process, self._run
+        if error != QProcess.ProcessError.FailedToStart or proc is None or run is None:
+            return
+        self._act(run.failed_to_start(proc.program(), proc.errorString()))
+
+    def _tick(self) -> None:
+        if self._run is not None:
+            self._act(self._run.tick(time.monotonic()))
+
+    def _act(self, actions: list[Action]) -> None:
+        """Do what the run answered, then wake it again at its deadline."""
+        for action in actions:
+            match action:
+                case Write(data):
+                    self._write(data)
+                case CloseStdin():
+                    if self.process is not None:
+                        self.process.closeWriteChannel()
+                case Kill():
+                    if self.process is not None:
+                        self.process.kill()
+                case Progress(words, fraction):
+                    self._say(words, fraction)
+                case Finished():
+                    self._ended(action)
+        deadline = self._run.deadline if self._run is not None else None
+        if deadline is None:
+            self._timer.stop()
+        elif not self._timer.isActive():
+            self._timer.start(max(0, math.ceil((deadline - time.monotonic()) * 1000)))
+
+    def _write(self, data: bytes) -> None:
+        if self._sink is None or self._run is None:
+            return
         try:
-            path, done = settle(code, self._stopped, self._lines, sink, self.route.kind)
+            self._sink.write(data)
+        except SinkError as exc:
+            self._act(self._run.stop(str(exc), time.monotonic()))
+
+    def _ended(self, finished: Finished) -> None:
+        """The helper is gone: keep its report, or say why not, then start the next one."""
+        proc, sink = self.process, self._sink
+        self.process, self._sink, self._run = None, None, None
+        self._timer.stop()
+        if proc is not None:
+            proc.deleteLater()
+        if sink is None:
+            return
+        try:
+            path, done = settle(finished, sink)
         except CaptureError as exc:
             self._finish(CANCELLED if isinstance(exc, CaptureCancelled) else "failed", str(exc))
             return
@@ -224,24 +258,7 @@ class CaptureRun(QObject):
         else:
             self._finish("succeeded", "")
 
-    def _error(self, error: QProcess.ProcessError) -> None:
-        """Only a failed start ends here (the other errors are followed by `finished`)."""
-        proc = self.process
-        if error != QProcess.ProcessError.FailedToStart or proc is None:
-            return
-        self.process = None
-        if self._sink is not None:
-            self._sink.abort()
-            self._sink = None
-        proc.deleteLater()
-        self._finish("failed", f"Could not start {proc.program()}: {proc.errorString()}.")
-
     # ------------------------------------------------------------------ words and endings
-
-    def _event(self, event: Event) -> None:
-        found = progress(event)
-        if found is not None:
-            self._say(found[0], found[1])
 
     def _say(self, words: str, fraction: float | None) -> None:
         count = len(self.requests)
@@ -252,16 +269,6 @@ class CaptureRun(QObject):
         if fraction is not None:
             self.progress.emit(min(1.0, (self._index + fraction) / max(1, count)))
 
-    def _stop(self, why: str) -> None:
-        self._stopped = why
-        if self.process is not None:
-            self.process.closeWriteChannel()
-            self._kill_timer.start()
-
-    def _kill(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-
     def _finish(self, outcome: str, message: str) -> None:
         """Say how it ended, once the provenance of what was committed is written."""
         if self.captured and outcome != "succeeded":
@@ -270,15 +277,19 @@ class CaptureRun(QObject):
         self._outcome = (outcome, message)
         if self.captured:
             self._say("Reading the new report for its GPU...", None)
-            self.recorder.submit(record_provenance, list(self.captured), self.route.kind)
+            self.recorder.submit(record_captured, list(self.captured), self.route.kind)
         else:
             self._emit_outcome()
+
+    def _recorded(self, captured: list[Captured]) -> None:
+        self.captured = captured
+        self._emit_outcome()
 
     def _emit_outcome(self) -> None:
         outcome, message = self._outcome
         self._running = False
         if outcome == "succeeded":
-            self.succeeded.emit([c.path for c in self.captured])
+            self.succeeded.emit(list(self.captured))
         elif outcome == CANCELLED:
             self.stage.emit(message)
             self.cancelled.emit()

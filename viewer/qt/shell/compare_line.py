@@ -3,7 +3,8 @@
 At the desk it sits above the tabs, wrapped, with the files, the S key and a capture's
 provenance; in projector mode it drops the files and sits beside the tabs, on one line, where the
 window is wide enough for both. Two kernels that should not be compared as they stand (different
-GPUs, clock controls or ncu versions; a request ratio without its sectors) get a warning line
+GPUs, clock controls or ncu versions, as each report's own session says, else its capture record;
+both captured with clocks not locked; a request ratio without its sectors) get a warning line
 under it, in both modes (viewer.lesson.misreads.compare_misreads).
 """
 

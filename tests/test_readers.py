@@ -10,7 +10,7 @@ import pytest
 
 from viewer.core.model import Report, ReportError
 from viewer.readers import ncu_error, read_report
-from viewer.readers.sniff import FORMATS, MAX_BYTES, sniff
+from viewer.readers.sniff import FORMATS, MAX_BYTES, identify, sniff
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 H200 = CORPUS / "h200"
@@ -45,8 +45,9 @@ def refusal(path: Path) -> str:
     return message
 
 
-def test_formats_are_the_five_named() -> None:
-    assert set(FORMATS) == {"ncu-rep", "details-text", "details-csv", "raw-csv", "reference"}
+def test_formats_are_the_six_named() -> None:
+    assert set(FORMATS) == {"ncu-rep", "details-text", "details-csv", "raw-csv", "raw-text",
+                            "reference"}
 
 
 @pytest.mark.parametrize(("name", "fmt"), [
@@ -59,6 +60,17 @@ def test_formats_are_the_five_named() -> None:
 ])
 def test_sniff_judges_content(name: str, fmt: str) -> None:
     assert sniff(CORPUS / name) == fmt
+
+
+@pytest.mark.parametrize(("name", "page"), [
+    (f"h200/{stem}.{kind}", words) for stem in ("numba-naive", "workloads-ranges")
+    for kind, words in (("session.txt", "session page"), ("source.csv", "source page"))
+])
+def test_session_and_source_pages_are_named_not_called_foreign(name: str, page: str) -> None:
+    message = refusal(CORPUS / name)
+    assert f"is ncu's {page} export" in message
+    assert "not an Nsight Compute report or export" not in message
+    assert identify(CORPUS / name) == page.replace(" ", "-")
 
 
 @pytest.mark.parametrize(("name", "fmt"), [

@@ -21,7 +21,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 Dim3 = tuple[int, int, int]
 # What a reader notes about the file it read, to tell later whether it was rewritten.
@@ -112,6 +112,16 @@ def merged(metrics: Mapping[str, float], more: Mapping[str, float]) -> Mapping[s
     return {**metrics, **more}
 
 
+@dataclass(frozen=True)
+class Printed:
+    """How an export printed one metric: its unit as printed ('Mbyte', '' for none), and the
+    section and label of its row (None where the file printed the metric's name alone)."""
+
+    unit: str
+    label: str | None = None
+    section: str | None = None
+
+
 @dataclass
 class Kernel:
     """One profiled kernel launch.
@@ -121,6 +131,9 @@ class Kernel:
     `read_names`: the metric names the reader asked of the file, None when it read every metric
     the file holds. `position`: where the reader finds this kernel again in its file (a .ncu-rep
     result's place, ranges and graphs counted), None when the file needs no second reading.
+    `printed`: metric name -> how an export printed it (empty for a .ncu-rep: ncu_report says).
+    `rules`: the rule results an export printed, as ncu_report-style dicts (see
+    viewer.analysis.advice.advice_of); None when the file holds none a reader reads.
     """
 
     index: int
@@ -134,6 +147,8 @@ class Kernel:
     metrics: Mapping[str, float] = field(default_factory=dict)
     read_names: frozenset[str] | None = None
     position: int | None = None
+    printed: Mapping[str, Printed] = field(default_factory=dict)
+    rules: list[dict[str, Any]] | None = None
 
     def metric(self, name: str) -> float | None:
         """The value of metric `name` in base units, or None when there is none (the report does
@@ -195,7 +210,8 @@ class Report:
 
     `skipped` counts the file's results that are not kernels and were passed over, by kind
     ({"range": 2, "graph": 1}); `stamp` is what the reader noted of the file, to refuse reading
-    more of it once it was rewritten.
+    more of it once it was rewritten. `notes`: what the reader warns of the file though it read
+    kernels from it (one sentence each: "the file looks cut short: ...").
     """
 
     source: str
@@ -204,6 +220,7 @@ class Report:
     skipped: dict[str, int] = field(default_factory=dict)
     stamp: FileStamp | None = None
     session: Session | None = None  # how ncu captured it (viewer.readers.ncu_session)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def file_name(self) -> str:

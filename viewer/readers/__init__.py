@@ -9,6 +9,10 @@ A .ncu-rep is read for the metrics the views use (viewer.core.metrics.KNOWN_METR
 `partial`, and `read_metrics(report, ...)` reads more of it when a view asks (off the GUI thread;
 `Report.add_metrics` takes the answer in on it). Exports are read whole.
 
+A gzip-compressed file of any format is read transparently (viewer.readers._gzip): a text or CSV
+export from a private decompressed copy, its Report naming the compressed file. A report read
+whole that looks cut short says so in `Report.notes`.
+
 The reader modules are imported only when their format is met, so reading a CSV never loads the
 .ncu-rep machinery and the package imports no pandas until a CSV is read. The package itself
 imports nothing at first: the .ncu-rep reader's child, a module of this package, starts in a
@@ -34,6 +38,7 @@ _MODULES = {
     "details-text": "viewer.readers.details_text",
     "details-csv": "viewer.readers.details_csv",
     "raw-csv": "viewer.readers.raw_csv",
+    "raw-text": "viewer.readers.raw_text",
     "reference": "viewer.readers.reference",
 }
 
@@ -60,7 +65,7 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
 
             report = ncu_rep.read(path, job)
         else:
-            report = _read_text(fmt, path)
+            report = _read_export(fmt, path)
     except (ReportError, Cancelled):
         raise
     except MemoryError:
@@ -72,6 +77,23 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
         raise ReportError(path, ncu_error.file_reason(path) or "no kernel found")
     if job is not None:
         job.progress(1.0, f"read {len(report.kernels)} kernel(s) from {path.name}")
+    return report
+
+
+def _read_export(fmt: str, path: Path) -> Report:
+    """A text or CSV export, compressed or not; its errors and its Report name `path`."""
+    from viewer.core.model import ReportError
+    from viewer.readers import _gzip, _text_lines, sniff
+
+    with _gzip.readable(path, sniff.MAX_BYTES[fmt]) as (plain, ended):
+        try:
+            report = _read_text(fmt, plain)
+        except ReportError as exc:
+            raise ReportError(path, exc.reason) from None
+        if plain != path:
+            report.source = str(path)
+            if not ended and not report.notes:
+                report.notes.append(_text_lines.cut_short(_gzip.CUT_SHORT_GZIP))
     return report
 
 
@@ -88,6 +110,8 @@ def _read_text(fmt: str, path: Path) -> Report:
         if quoted:
             raise ReportError(path, quoted) from None
         raise
+    if not report.kernels:
+        raise ReportError(path, ncu_error.file_reason(path) or "no kernel found")
     return report
 
 

@@ -8,6 +8,10 @@ as a kernel with no name and no metrics. So the magic is checked first and what 
 judged: no kernel, a nameless kernel or a kernel without metrics means the report looks truncated
 or corrupt.
 
+The child opens the report through a safe path: a gzip-compressed report is decompressed into a
+private temporary copy (viewer.readers._gzip), and a file whose name is not UTF-8 (which
+ncu_report refuses) is opened through a private link to it; each is removed after the read.
+
 ncu_report keeps every result it decodes in memory until its process ends, so a child reads one
 slice of the results and exits; the next child reads on. Each child opens the file anew: one that
 was rewritten meanwhile (its stamp changed) is refused, never spliced.
@@ -28,16 +32,16 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from viewer.core.jobs import Job
 from viewer.core.metrics import KNOWN_METRICS
 from viewer.core.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
-from viewer.readers import _stamp, _workloads
+from viewer.readers import _gzip, _stamp, _workloads
 from viewer.readers._child import Child
-from viewer.readers.sniff import NCU_REP, NCU_REP_MAGIC
+from viewer.readers.sniff import MAX_BYTES, NCU_REP, NCU_REP_MAGIC
 
 FORMAT = NCU_REP
 CHILD_MODULE = "viewer.readers.ncu_rep_child"
@@ -95,13 +99,14 @@ def read(path: Path, job: Job | None = None, *,
     raises Cancelled. Every other failure is a ReportError naming the file.
     """
     path = Path(path)
-    size = _check_magic(path)
+    found = _report_size(path)
     stamp = _stamp.stamp(path)
     asked = None if names is None else frozenset(names)
-    limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
-    if job is not None:
-        job.progress(0.0, f"opening {path.name}")
-    records, skipped = _run(path, stamp, limits, job, asked, None)
+    with _opened(path, *found) as (opened, size):
+        limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+        if job is not None:
+            job.progress(0.0, f"opening {path.name}")
+        records, skipped = _run(path, opened, stamp, limits, job, asked, None)
     if not records:
         if skipped:
             raise ReportError(path, _workloads.no_kernel(skipped))
@@ -121,17 +126,19 @@ def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | No
     thread, and hand the answer to `Report.add_metrics` on it.
     """
     path = Path(path)
-    size = _check_magic(path)
+    found = _report_size(path)
     if stamp is not None:
         _stamp.check(path, stamp, since="since it was opened")
     wanted = sorted(set(positions))
     asked = None if names is None else frozenset(names)
-    limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
-    if job is not None:
-        job.progress(0.0, f"reading more of {path.name}")
     if not wanted:
         return {}
-    records, skipped = _run(path, stamp or _stamp.stamp(path), limits, job, asked, wanted)
+    with _opened(path, *found) as (opened, size):
+        limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+        if job is not None:
+            job.progress(0.0, f"reading more of {path.name}")
+        records, skipped = _run(path, opened, stamp or _stamp.stamp(path), limits, job, asked,
+                                wanted)
     if skipped:
         raise ReportError(path, "a result asked for is not a kernel: the report changed")
     values = Metrics.table(_metrics_of(path, r) for r in records)
@@ -152,27 +159,53 @@ def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
     and description (`about`); as plain JSON (viewer.readers.ncu_rep_extras), read in children
     as `read_metrics` reads. Off the GUI thread."""
     path = Path(path)
-    size = _check_magic(path)
+    found = _report_size(path)
     if stamp is not None:
         _stamp.check(path, stamp, since="since it was opened")
     wanted = sorted(set(positions))
     asked = {"rules": rules, "instances": sorted(set(instances)), "about": about}
-    limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
-    if job is not None:
-        job.progress(0.0, f"reading more of {path.name}")
     if not wanted:
         return {}
-    records, skipped = _run(path, stamp or _stamp.stamp(path), limits, job, frozenset(), wanted,
-                            asked)
+    with _opened(path, *found) as (opened, size):
+        limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+        if job is not None:
+            job.progress(0.0, f"reading more of {path.name}")
+        records, skipped = _run(path, opened, stamp or _stamp.stamp(path), limits, job,
+                                frozenset(), wanted, asked)
     if skipped:
         raise ReportError(path, "a result asked for is not a kernel: the report changed")
     return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
 
 
-def _run(path: Path, stamp: FileStamp, limits: _Limits, job: Job | None,
+@contextlib.contextmanager
+def _opened(path: Path, size: int, compressed: bool) -> Iterator[tuple[Path, int]]:
+    """The path the child opens the report at `path` (`size` bytes, its magic checked) by, and
+    the report's size: the file itself, a private decompressed copy of a gzip-compressed one,
+    or a private link to one whose name ncu_report cannot take (not UTF-8); copies and links
+    removed after. A plain file is not opened here (it may be a pipe)."""
+    if compressed:
+        with _gzip.decompressed(path, MAX_BYTES[NCU_REP]) as (copy, ended):
+            if not ended:
+                raise ReportError(path, "is gzip-compressed and cut short: "
+                                  + _gzip.CUT_SHORT_GZIP)
+            yield copy, _check_magic(copy, path)
+        return
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        with _gzip.private_folder() as folder:
+            link = folder / "report.ncu-rep"
+            os.symlink(path.resolve(), link)
+            yield link, size
+        return
+    yield path.resolve(), size
+
+
+def _run(path: Path, opened: Path, stamp: FileStamp, limits: _Limits, job: Job | None,
          names: frozenset[str] | None, positions: Sequence[int] | None,
          extras: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Kernel records and the count of skipped results, read child after child."""
+    """Kernel records and the count of skipped results, read child after child (each opens
+    the report by `opened`, see `_opened`)."""
     records: list[dict[str, Any]] = []
     skipped: dict[str, int] = {}
     done, wanted = 0, None if positions is None else len(positions)
@@ -181,7 +214,7 @@ def _run(path: Path, stamp: FileStamp, limits: _Limits, job: Job | None,
             tempfile.TemporaryDirectory(prefix="ncu-reader-"))), names, positions, extras)
         while wanted is None or done < wanted:
             _stamp.check(path, stamp)
-            command = [sys.executable, *CHILD, str(path.resolve()),
+            command = [sys.executable, *CHILD, str(opened),
                        "--parent-pid", str(os.getpid()), "--memory-limit", str(limits.memory),
                        "--first", str(done), "--slice-bytes", str(limits.slice_bytes), *options]
             with Child(command, path, what=WHAT, timeout_s=limits.timeout_s,
@@ -265,17 +298,40 @@ def _read_slice(child: Child, limits: _Limits, done: int, records: list[dict[str
     return total, got
 
 
-def _check_magic(path: Path) -> int:
+NOT_NCU_REP = "not a .ncu-rep report (it does not start with NVR)"
+
+
+def _magic(path: Path, named: Path) -> tuple[bytes, int]:
+    """The first bytes of the file at `path` and its size, opened once (it may be a pipe);
+    ReportError naming `named`."""
     try:
         with path.open("rb") as f:
-            magic = f.read(len(NCU_REP_MAGIC))
-            size = os.fstat(f.fileno()).st_size
+            return f.read(len(NCU_REP_MAGIC)), os.fstat(f.fileno()).st_size
     except IsADirectoryError:
-        raise ReportError(path, "is a directory, not a report file") from None
+        raise ReportError(named, "is a directory, not a report file") from None
     except OSError as exc:
-        raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
+        raise ReportError(named, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _report_size(path: Path) -> tuple[int, bool]:
+    """The size of the report at `path`, and whether it is gzip-compressed; ReportError when
+    it is neither a .ncu-rep nor compressed."""
+    magic, size = _magic(path, path)
+    compressed = _gzip.is_gzip(magic)
+    if not compressed and magic != NCU_REP_MAGIC:
+        raise ReportError(path, NOT_NCU_REP)
+    return size, compressed
+
+
+def _check_magic(path: Path, named: Path | None = None) -> int:
+    """The size of the report at `path`; ReportError naming `named` (else `path`) when it is
+    not a .ncu-rep."""
+    magic, size = _magic(path, path if named is None else named)
     if magic != NCU_REP_MAGIC:
-        raise ReportError(path, "not a .ncu-rep report (it does not start with NVR)")
+        raise ReportError(path if named is None else named, NOT_NCU_REP)
+    return size
+    if magic != NCU_REP_MAGIC:
+        raise ReportError(named, "not a .ncu-rep report (it does not start with NVR)")
     return size
 
 

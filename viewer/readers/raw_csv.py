@@ -37,6 +37,7 @@ from viewer.readers.details_csv import (
     read_chunks,
     unit_factors,
 )
+from viewer.readers.raw_text import DEVICE_NAME
 from viewer.readers.sniff import RAW_CSV, find_csv_header
 
 FORMAT = RAW_CSV
@@ -45,7 +46,6 @@ IDENTITY_COLUMNS = (
     "ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context",
     "Stream", "Block Size", "Grid Size", "Device", "CC",
 )
-DEVICE_NAME = "device__attribute_display_name"
 # Kernel rows read at once (each holds every metric: thousands of cells).
 CHUNK_ROWS = 256
 

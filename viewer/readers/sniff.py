@@ -4,7 +4,12 @@
 - A CSV header `"ID","Process ID",...` at the start of a line, possibly after the profiled program's
   own output: `details-csv` when it has a `Metric Name` column (`--page details --csv`), else
   `raw-csv` (`--page raw --csv`, one column per metric).
-- Text that viewer.readers.details_text recognises: `details-text`.
+- Text that viewer.readers.raw_text recognises (a result header, then the raw page's one table):
+  `raw-text`; else text that viewer.readers.details_text recognises: `details-text`.
+- ncu's session page (`--page session`: the capture's settings) and source page (`--page source
+  --csv`: one kernel's per-instruction counters) are named (`identify`) but hold no kernel's
+  metrics: `sniff` refuses them, saying what they are.
+- A gzip-compressed file is judged by its decompressed head (viewer.readers._gzip).
 - A published reference table, TOML with the line `format = "ncu-reader reference 1"`
   (viewer.readers.reference): `reference`.
 - Anything else is refused with a reason: an empty file, a directory, binary noise, UTF-16 text,
@@ -23,14 +28,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from viewer.core.model import ReportError
-from viewer.readers import ncu_error
+from viewer.readers import _gzip, ncu_error
 
 NCU_REP = "ncu-rep"
 DETAILS_TEXT = "details-text"
 DETAILS_CSV = "details-csv"
 RAW_CSV = "raw-csv"
+RAW_TEXT = "raw-text"
 REFERENCE = "reference"
-FORMATS: tuple[str, ...] = (NCU_REP, DETAILS_TEXT, DETAILS_CSV, RAW_CSV, REFERENCE)
+FORMATS: tuple[str, ...] = (NCU_REP, DETAILS_TEXT, DETAILS_CSV, RAW_CSV, RAW_TEXT, REFERENCE)
+SESSION_PAGE = "session-page"
+SOURCE_PAGE = "source-page"
+NOT_REPORTS: dict[str, str] = {
+    SESSION_PAGE: "is ncu's session page export (--page session): the capture's settings and "
+                  "devices, no kernel's metrics; open the report, or its details or raw page",
+    SOURCE_PAGE: "is ncu's source page export (--page source): one kernel's per-instruction "
+                 "counters, no kernel's metrics; open the report, or its details or raw page",
+}
+"""The ncu exports `identify` names that are not reports, and why `sniff` refuses each."""
 
 NCU_REP_MAGIC = b"NVR\0"
 
@@ -41,6 +56,7 @@ MAX_BYTES: dict[str, int] = {
     NCU_REP: 4096 * _MIB,
     DETAILS_CSV: 2048 * _MIB,
     RAW_CSV: 1024 * _MIB,
+    RAW_TEXT: 1024 * _MIB,
     DETAILS_TEXT: 512 * _MIB,
     REFERENCE: 1 * _MIB,
 }
@@ -54,6 +70,8 @@ UTF16_REASON = "is UTF-16 text; ncu exports are UTF-8: save the export as UTF-8"
 MAX_BINARY_SHARE = 0.02
 
 _CSV_HEADER = re.compile(rb'(?m)^(?:\xef\xbb\xbf)?"ID","Process ID",')
+_SOURCE_CSV = re.compile(rb'(?m)^(?:\xef\xbb\xbf)?"Address","Source"')
+_SESSION_TEXT = re.compile(r"(?m)^(?:Session|Launch) Attribute +Value *$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 # Signs that ncu profiled a kernel before any error it printed: a section of a details page, or
 # its progress line for a kernel.
@@ -147,16 +165,26 @@ def details_text_looks_like(head: str) -> bool:
     return bool(module.looks_like(head))
 
 
-def _format_of(path: Path, head: bytes) -> str:
+def raw_text_looks_like(head: str) -> bool:
+    from viewer.readers import raw_text  # small; imported when a text file is met
+
+    return raw_text.looks_like(head)
+
+
+def _format_of(path: Path, head: bytes, compressed: bool = False) -> str:
     if head.startswith(NCU_REP_MAGIC):
         return NCU_REP
+    if _gzip.is_gzip(head):
+        return _format_of(path, _gzip.head(path, HEAD_BYTES), compressed=True)
     if is_utf16(head):
         raise ReportError(path, UTF16_REASON)
     if is_binary(head):
         raise ReportError(
-            path, "is binary data, not an Nsight Compute report or export"
-            " (a .ncu-rep starts with NVR)",
+            path, f"is {'gzip-compressed ' if compressed else ''}binary data, not an Nsight"
+            " Compute report or export (a .ncu-rep starts with NVR)",
         )
+    if _SOURCE_CSV.search(head[:HEAD_BYTES]) and not _CSV_HEADER.search(head):
+        return SOURCE_PAGE
     if _CSV_HEADER.search(head):
         return DETAILS_CSV if find_csv_header(path, head).is_details else RAW_CSV
     text = head.decode("utf-8", "replace")
@@ -167,18 +195,32 @@ def _format_of(path: Path, head: bytes) -> str:
     quoted = ncu_error.reason(text)
     if quoted and not _KERNEL_EVIDENCE.search(text):
         raise ReportError(path, quoted)
+    if raw_text_looks_like(text):
+        return RAW_TEXT
     if details_text_looks_like(text):
         return DETAILS_TEXT
+    if _SESSION_TEXT.search(text):
+        return SESSION_PAGE
     if quoted:
         raise ReportError(path, quoted)
     raise ReportError(path, "not an Nsight Compute report or export")
 
 
+def identify(path: Path) -> str:
+    """What the file at `path` holds: one of FORMATS or of NOT_REPORTS; ReportError saying why
+    it is neither."""
+    path = Path(path)
+    return _format_of(path, _open_head(path, HEAD_BYTES)[0])
+
+
 def sniff(path: Path) -> str:
-    """The format of the file at `path` (one of FORMATS), or ReportError saying why it has none."""
+    """The format of the file at `path` (one of FORMATS), or ReportError saying why it has none.
+    The size of a gzip-compressed file's content is bounded when it is decompressed."""
     path = Path(path)
     head, size = _open_head(path, HEAD_BYTES)
     fmt = _format_of(path, head)
+    if fmt in NOT_REPORTS:
+        raise ReportError(path, NOT_REPORTS[fmt])
     if size > MAX_BYTES[fmt]:
         raise ReportError(
             path, f"is too big for a {fmt} file ({size / _MIB:,.0f} MiB;"

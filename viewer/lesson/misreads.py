@@ -216,10 +216,10 @@ def _records(fa: dict[str, Known], fb: dict[str, Known], names: list[str]
         elif ka is not None and kb is not None and field == "clock_control" \
                 and ka.value == UNLOCKED:
             found.append(Misread(DEVICE_KEY, (
-                f"Both captures ran with clocks not locked, against the lesson's rule: "
-                f"{names[0]} {shown}{ka.value} ({ka.record}), {names[1]} {shown}{kb.value} "
-                f"({kb.record}). {_CLOCK_RULE} Compare their counts; their times only as far "
-                "as both ran at one clock."), "clocks-not-locked"))
+                f"Both captures ran with clocks not locked ({shown}{ka.value}), against the "
+                f"lesson's rule to lock them ({shown}{LOCKED}). {_CLOCK_RULE} Compare their "
+                "counts; their times only as far as both ran at one clock. As recorded: "
+                f"{names[0]} in {ka.record}, {names[1]} in {kb.record}."), "clocks-not-locked"))
         elif (known := kb if ka is None else ka) is not None and (ka is None) != (kb is None):
             unknown = names[0] if ka is None else names[1]
             found.append(Misread(DEVICE_KEY, (

@@ -698,3 +698,91 @@ def test_an_overlong_line_is_passed_over_whole(tmp_path: Path) -> None:
     (k,) = _read(_write(tmp_path, text[:cut] + fake + "\n" + text[cut:], "noisy.txt")).kernels
     assert k.metric(SECTORS) == 16_777_216
     assert k.metric(DRAM_BYTES_PER_S) == pytest.approx(9.60e9)
+
+
+# ----------------------------------------------------------------- every row, cut short
+
+
+def numeric_rows(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """(section, label) -> (unit, value) of every row of a 2025 details text export whose
+    value is a number, its cells cut where the dashed rule above the title row has its gaps."""
+    import re
+
+    rows: dict[tuple[str, str], tuple[str, str]] = {}
+    section, spans, in_table = "", [(0, 0)], False
+    previous = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        s = line.strip()
+        if s.startswith("Section: "):
+            section, in_table = s[len("Section: "):], False
+        elif s.startswith("Metric Name") and previous.strip().startswith("---"):
+            spans = [m.span() for m in re.finditer("-+", previous)]
+        elif s.startswith("---"):
+            in_table = len(spans) == 3 and previous.strip().startswith("Metric Name")
+        elif not s:
+            in_table = False
+        elif in_table:
+            (a, _), (b, c), (d, _) = spans
+            label, unit, value = line[a:b].strip(), line[b:c].strip(), line[d:].strip()
+            if value[:1].isdigit():
+                rows.setdefault((section, label), (unit, value))
+        previous = line
+    return rows
+
+
+def test_every_section_and_unit_of_a_details_export_is_read() -> None:
+    """Before, rows whose label the app's table does not name were dropped (38 of 88) and no
+    unit was kept: Scheduler, Warp State and Compute Workload sections were missing."""
+    path = H200 / "numba-naive.details.txt"
+    expected = numeric_rows(path)
+    [kernel] = details_text.read(path).kernels
+    printed = {(p.section, p.label): p.unit for p in kernel.printed.values()}
+    assert printed == {key: unit for key, (unit, _) in expected.items()}
+    assert len(kernel.metrics) == len(expected)
+    sections = {p.section for p in kernel.printed.values()}
+    assert {"Scheduler Statistics", "Warp State Statistics",
+            "Compute Workload Analysis"} <= sections
+
+
+def test_rows_read_by_name_agree_with_the_ncu_rep() -> None:
+    from viewer.core.units import unit_scale
+    from viewer.readers import ncu_rep
+
+    path = H200 / "numba-naive.details.txt"
+    [kernel] = details_text.read(path).kernels
+    exact = ncu_rep.read(H200 / "numba-naive.ncu-rep", names=None).kernels[0]
+    shown = numeric_rows(path)
+    compared = 0
+    for name, p in kernel.printed.items():
+        if name not in exact.metrics or p.section is None or p.label is None:
+            continue
+        unit, value = shown[(p.section, p.label)]
+        decimals = value.replace(",", "").partition(".")[2]
+        step = 0.5 * 10.0 ** -len(decimals) * unit_scale(unit)[0] * 1.000001
+        assert kernel.metrics[name] == pytest.approx(exact.metrics[name], abs=step), name
+        compared += 1
+    assert compared >= 30
+
+
+def test_a_whole_export_has_no_note() -> None:
+    assert details_text.read(H200 / "numba-naive.details.txt").notes == []
+
+
+def test_an_export_cut_inside_a_table_says_it_looks_cut_short(tmp_path: Path) -> None:
+    lines = (H200 / "numba-naive.details.txt").read_text(encoding="utf-8").splitlines(True)
+    last_table = max(i for i, line in enumerate(lines) if line.strip().startswith("Metric Name"))
+    cut = tmp_path / "cut.details.txt"
+    cut.write_text("".join(lines[:last_table + 4]), encoding="utf-8")
+    report = details_text.read(cut)
+    assert len(report.kernels) == 1
+    assert report.notes == ["the file looks cut short (its last table has no closing rule): "
+                            "the last kernel's values may be incomplete"]
+
+
+def test_an_export_cut_mid_line_says_so(tmp_path: Path) -> None:
+    text = (H200 / "numba-naive.details.txt").read_text(encoding="utf-8")
+    cut = tmp_path / "cut.details.txt"
+    cut.write_text(text[: len(text) // 2].rstrip("\n"), encoding="utf-8")
+    report = details_text.read(cut)
+    assert len(report.kernels) == 1
+    assert report.notes and "its last line has no newline" in report.notes[0]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from viewer.core.jobs import Job, one_line
 from viewer.core.model import Kernel, Report, ReportError
 from viewer.readers import read_metrics, sniff
-from viewer.readers.extras import Extras, read_extras
+from viewer.readers.extras import Extras, export_extras, read_extras
 
 KEEP_REPORTS = 16
 """Reports whose later reads are kept at most; the oldest not open is forgotten first."""
@@ -168,9 +168,9 @@ class ReportSession:
         return (id(report), kernel.index) in self._reading
 
     def extras(self, report: Report, kernel: Kernel) -> Extras:
-        """The kernel's extras read so far (empty for an export)."""
+        """The kernel's extras read so far; an export's, as its reader took them in."""
         if report.format != sniff.NCU_REP:
-            return Extras()
+            return export_extras(kernel)
         entry = self._known.get(id(report))
         held = entry[1].get(kernel.index) if entry is not None and entry[0] is report else None
         return held.extras if held is not None and held.kernel is kernel else Extras()

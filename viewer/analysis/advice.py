@@ -7,8 +7,9 @@ ncu's rules write links into their messages (NvRules' IFrontend.message):
 view renders `Advice.parts`: Text, ViewLink (a jump to one of our views, VIEWS) and UrlLink;
 never the markup. A section or place we have no view for becomes its text.
 
-The rule results come from viewer.readers.extras.read_extras(..., rules=True): only a .ncu-rep
-holds them (RULES_MISSING says so for an export).
+The rule results come from viewer.readers.extras.read_extras(..., rules=True) for a .ncu-rep,
+and from what a details text export prints of them (Kernel.rules: no titles, links or focus
+metrics); RULES_MISSING says so for a file that holds none.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ SCOPES: dict[object, str] = {1: "local", 2: "global"}
 SEVERITIES: dict[object, str] = {0: "default", 1: "low", 2: "high"}
 # A change of the estimated speedup smaller than this (percentage points) counts as the same.
 SAME_ESTIMATE_POINTS = 0.5
-RULES_MISSING = ("ncu's advice is in .ncu-rep reports only: an export prints it without its "
-                 "titles, estimates and links")
+RULES_MISSING = ("ncu's advice is in .ncu-rep reports and details text exports: this file "
+                 "holds none of it")
 
 _LINK = re.compile(r"@(section|url|sass|source):([^@]*)@")
 

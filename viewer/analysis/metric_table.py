@@ -2,7 +2,8 @@
 
 `rows` lists every metric a kernel holds (read them all first: readers.read_metrics(report,
 [index], None)) with its unit, label and ncu's description where the report carries one
-(viewer.readers.extras.read_extras(..., about=True): a .ncu-rep does, an export does not).
+(viewer.readers.extras.read_extras(..., about=True): a .ncu-rep does; an export prints units
+and labels, export_extras), and the section an export printed it in.
 `diff` lists every metric both kernels hold, the largest relative change first, and says for the
 common metrics whether higher is better. `provenance_warnings` says when two kernels come from
 different GPUs or clocks, so that the diff is not read as the code's doing alone. Both tables
@@ -74,13 +75,15 @@ def _label(name: str, about: MetricAbout | None) -> str | None:
 @dataclass(frozen=True)
 class MetricRow:
     """One metric: its value in base units, the base unit ('%', 'ns', 'byte/s'; None when the
-    report does not say), its label and ncu's description (None where the report has none)."""
+    report does not say), its label and ncu's description (None where the report has none), and
+    the section an export printed it in (None where the file names none)."""
 
     name: str
     value: float
     unit: str | None
     label: str | None
     description: str | None
+    section: str | None = None
 
     def matches(self, text: str) -> bool:
         """Whether `text` (any case) is in the name, label or description."""
@@ -98,8 +101,10 @@ def rows(kernel: Kernel, about: Mapping[str, MetricAbout] | None = None) -> list
         if value is None:
             continue
         info = about.get(name)
+        printed = kernel.printed.get(name)
         out.append(MetricRow(name, value, info.base_unit if info is not None else None,
-                             _label(name, info), info.description if info else None))
+                             _label(name, info), info.description if info else None,
+                             printed.section if printed is not None else None))
     return out
 
 

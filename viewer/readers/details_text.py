@@ -9,25 +9,32 @@ program output run into them), warnings and rule text between the tables are pas
 A file that starts directly at its first `Section:` line, with no kernel header, holds one kernel
 whose name is unknown: it is named after the file's stem.
 
-Values are read in base units through `units.to_base`; `(!) nan`, `(!) n/a` and any other value
-ncu flags with `(!)` are missing. Whether numbers use a decimal comma is decided once per file,
-separately for detail tables and summary tables, since the summary prints plain floats.
+Every row with a number is read, with its unit as printed (`Kernel.printed`): a row whose label
+viewer.core.metrics resolves is keyed by its ncu metric name, any other by its section and label
+("Scheduler Statistics: No Eligible"), the only name the file gives it. Values are read in base
+units through `units.to_base`; `(!) nan`, `(!) n/a` and any other value ncu flags with `(!)` are
+missing. Whether numbers use a decimal comma is decided once per file, separately for detail
+tables and summary tables, since the summary prints plain floats.
+
+ncu's rule results between the tables (`OPT   Est. Speedup: 35.37%` and the message under it) are
+read into `Kernel.rules` as ncu_report-style dicts (viewer.readers._text_rules). A file whose last
+table has no closing rule, or whose last line has no newline, looks cut short: `Report.notes`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any
 
 from viewer.core import metrics, units
-from viewer.core.model import Kernel, Metrics, Report, ReportError, function_name
+from viewer.core.model import Kernel, Metrics, Printed, Report, ReportError, function_name
 from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
+from viewer.readers._text_lines import LONGEST_LINE, UNENDED, Lines, cut_short, open_text
+from viewer.readers._text_rules import RuleBlock
 from viewer.readers._text_table import DETAILS, Row, Table, is_rule, is_title, rule_spans
 from viewer.readers._workloads import no_kernel
-from viewer.readers.sniff import UTF16_REASON, is_utf16
 
 FORMAT = "details-text"
 
@@ -35,8 +42,6 @@ _CSV_HEADER = '"ID","Process ID"'
 _PROCESS = re.compile(r"\[\d+\] \S.*@\S+$")
 _EVIDENCE_CAP = 20_000
 _ERRORS_KEPT = 3
-# No ncu export prints a line this long: the rest of a longer one is passed over unread.
-_LONGEST_LINE = 1 << 20
 
 
 def looks_like(head: str) -> bool:
@@ -85,6 +90,8 @@ class _Found:
 
     header: KernelHeader | None
     values: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    printed: dict[str, Printed] = field(default_factory=dict)
+    rules: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -98,14 +105,33 @@ class _Walk:
     errors: list[str] = field(default_factory=list)
     lines: int = 0
     evidence: dict[str, list[str]] = field(default_factory=dict)
+    block: RuleBlock | None = None
+    printed: dict[tuple[str, str, str], Printed] = field(default_factory=dict)
 
     def close(self) -> None:
         self.table = None
         self.title = None
 
+    def end_block(self) -> None:
+        if self.block is not None and self.kernels:
+            rule = self.block.rule()
+            if rule is not None:
+                self.kernels[-1].rules.append(rule)
+        self.block = None
+
     def line(self, raw: str) -> None:
         self.lines += 1
         s = raw.strip()
+        if self.block is not None:
+            if s and not is_rule(s) and self.block.takes(raw):
+                return
+            self.end_block()
+            if s and is_rule(s):
+                return
+        if (self.section is not None and self.table is None
+                and (block := RuleBlock.start(raw, self.section)) is not None):
+            self.table, self.title, self.block = None, None, block
+            return
         if not s:
             self.close()
         elif s.startswith("=="):
@@ -158,11 +184,14 @@ class _Walk:
             seen = self.evidence.setdefault(kind, [])
             if len(seen) < _EVIDENCE_CAP:
                 seen.append(text)
-        metric = _metric(self.section or "", row.label)
-        values = self.kernels[-1].values
-        if metric is None or metric in values or not _available(text):
+        section = self.section or ""
+        metric = _metric(section, row.label) or f"{section}: {row.label}"
+        found = self.kernels[-1]
+        if metric in found.values or not _available(text):
             return
-        values[metric] = (row.unit, text, kind)
+        found.values[metric] = (row.unit, text, kind)
+        key = (row.unit, row.label, section)
+        found.printed[metric] = self.printed.setdefault(key, Printed(*key))
 
 
 def _metric(section: str, label: str) -> str | None:
@@ -187,40 +216,15 @@ def _available(text: str) -> bool:
     return False
 
 
-def _open_text(path: Path) -> TextIO:
-    """The file as UTF-8 text (a byte-order mark passed over); UTF-16 and binary files refused."""
-    with path.open("rb") as f:
-        start = f.read(4096)
-    if is_utf16(start):
-        raise ReportError(path, UTF16_REASON)
-    if b"\x00" in start:
-        raise ReportError(path, "a binary file, not a details text export")
-    encoding = "utf-8-sig" if start.startswith(b"\xef\xbb\xbf") else "utf-8"
-    return path.open(encoding=encoding, errors="replace")
-
-
-def _lines(f: TextIO) -> Iterator[str | None]:
-    """The file's lines without their end, None in place of one longer than _LONGEST_LINE
-    (which is read past in pieces, never held whole)."""
-    for raw in iter(lambda: f.readline(_LONGEST_LINE), ""):
-        if len(raw) < _LONGEST_LINE or raw.endswith("\n"):
-            yield raw.rstrip("\n")
-            continue
-        while (rest := f.readline(_LONGEST_LINE)) and not rest.endswith("\n"):
-            pass
-        yield None
-
-
 def _read(path: Path) -> Report:
     walk = _Walk()
-    overlong = 0
-    with _open_text(path) as f:
-        for line in _lines(f):
-            if line is None:
-                overlong += 1
-                walk.line("")  # a table ends there
-            else:
-                walk.line(line)
+    with open_text(path, "a details text export") as f:
+        lines = Lines(f)
+        for line in lines:
+            walk.line("" if line is None else line)  # a table ends at an overlong line
+    open_at_end = walk.table is not None and walk.table.rows_seen
+    walk.end_block()
+    overlong = lines.overlong
     if walk.lines == 0:
         raise ReportError(path, "the file is empty")
     comma = {kind: units.guess_decimal_comma(vals) for kind, vals in walk.evidence.items()}
@@ -237,7 +241,10 @@ def _read(path: Path) -> Report:
                 values[metric] = value
         if found.header is None and not values:
             continue
-        kernels.append(_kernel(len(kernels), found.header, path.stem, values))
+        kernel = _kernel(len(kernels), found.header, path.stem, values)
+        kernel.printed = {m: p for m, p in found.printed.items() if m in values}
+        kernel.rules = found.rules
+        kernels.append(kernel)
     for kernel, table in zip(kernels, Metrics.table(k.metrics for k in kernels), strict=True):
         kernel.metrics = table
     if not kernels:
@@ -247,10 +254,19 @@ def _read(path: Path) -> Report:
             raise ReportError(path, "ncu reported an error: " + " ".join(walk.errors))
         if overlong:
             raise ReportError(path, "no kernel found: not an ncu details text export (it holds"
-                              f" {_lines_longer(overlong)} than {_LONGEST_LINE >> 20} MiB,"
+                              f" {_lines_longer(overlong)} than {LONGEST_LINE >> 20} MiB,"
                               " which no ncu export prints)")
         raise ReportError(path, "no kernel found: not an ncu details text export")
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
+    if not any(found.rules for found in walk.kernels):
+        for kernel in kernels:
+            kernel.rules = None  # no rule printed: the file holds none, not "nothing to say"
+    notes = []
+    if lines.unended:
+        notes.append(cut_short(UNENDED))
+    elif open_at_end:
+        notes.append(cut_short("its last table has no closing rule"))
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped,
+                  notes=notes)
 
 
 def _lines_longer(count: int) -> str:

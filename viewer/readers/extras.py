@@ -1,10 +1,10 @@
 """What a report holds beyond metric values: ncu's rule results, instanced metrics' values (the
 occupancy curves) and each metric's unit, label and description.
 
-Only a .ncu-rep holds them in a form we read; for every export `read_extras` answers empty
-`Extras` (rules None: "this file holds no rule results we can read"). Like `read_metrics`, it
-reads in the .ncu-rep reader's child, off the GUI thread, and each answer is plain data the view
-keeps beside the Report.
+A .ncu-rep holds them for `read_extras` to read, in the .ncu-rep reader's child like
+`read_metrics`, off the GUI thread; each answer is plain data the view keeps beside the Report.
+An export's reader took in what it prints of them (`Kernel.rules`, `Kernel.printed`), which
+`export_extras` answers; for an export `read_extras` answers empty `Extras`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from viewer.core.units import unit_scale
 
 if TYPE_CHECKING:
     from viewer.core.jobs import Job
-    from viewer.core.model import Report
+    from viewer.core.model import Kernel, Report
 
 Series = tuple[tuple[float, ...], tuple[float, ...]]
 """An instanced metric's values: (x: the instances' correlation ids, y: their values)."""
@@ -48,6 +48,13 @@ class Extras:
     rules: list[dict[str, Any]] | None = None
     instances: dict[str, Series] = field(default_factory=dict)
     about: dict[str, MetricAbout] = field(default_factory=dict)
+
+
+def export_extras(kernel: Kernel) -> Extras:
+    """What an export printed of `kernel` beyond its values: ncu's rule results (None where the
+    file prints none) and each metric's unit and label as printed."""
+    return Extras(rules=kernel.rules,
+                  about={name: MetricAbout(p.unit, p.label) for name, p in kernel.printed.items()})
 
 
 def _mapping(value: object) -> Mapping[Any, Any]:

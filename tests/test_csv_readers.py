@@ -316,3 +316,21 @@ def test_raw_header_with_a_quote_left_open_is_refused_in_one_line(tmp_path: Path
     with pytest.raises(ReportError) as caught:
         raw_csv.read(damaged)
     assert str(damaged) in str(caught.value)
+
+
+# ----------------------------------------------------------------- cut short
+
+
+@pytest.mark.parametrize(("name", "lost"), [("numba-naive.details.csv", 1),
+                                            ("numba-naive.raw.csv", 40)])
+def test_a_csv_cut_short_is_read_and_says_so(tmp_path: Path, name: str, lost: int) -> None:
+    """Before, a CSV cut in its last line opened as a kernel with missing values, no word."""
+    data = (H200 / name).read_bytes()
+    whole = read_report(H200 / name)
+    assert whole.notes == []
+    cut = tmp_path / name
+    cut.write_bytes(data[: len(data) - lost])
+    report = read_report(cut)
+    assert len(report.kernels) == 1
+    assert report.notes == ["the file looks cut short (its last line has no newline): the last "
+                            "kernel's values may be incomplete"]

@@ -54,6 +54,16 @@ class Lines:
             yield None
 
 
+def unended(path: Path) -> bool:
+    """Whether the file's last byte is not a newline (a file ncu wrote ends with one)."""
+    with path.open("rb") as f:
+        f.seek(0, 2)
+        if f.tell() == 0:
+            return False
+        f.seek(-1, 2)
+        return f.read(1) != b"\n"
+
+
 def cut_short(why: str) -> str:
     """The note a reader leaves on a report whose file ends too early: `why` says how."""
     return f"{CUT_SHORT} ({why}): the last kernel's values may be incomplete"

@@ -27,6 +27,7 @@ import pandas as pd
 
 from viewer.core import metrics, units
 from viewer.core.model import Dim3, Kernel, Metrics, Report, ReportError, function_name
+from viewer.readers._text_lines import UNENDED, cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.sniff import DETAILS_CSV, CsvHeader, find_csv_header
 
@@ -64,7 +65,8 @@ def read(path: Path) -> Report:
     kernels, skipped = builder.kernels()
     if not kernels:
         raise ReportError(path, no_kernel(skipped) if skipped else "no kernel found")
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
+    notes = [cut_short(UNENDED)] if unended(path) else []
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
 
 
 def read_chunks(path: Path, header: CsvHeader, columns: list[str] | None,

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from viewer.core.model import Kernel, Report, ReportError, function_name
+from viewer.readers._text_lines import UNENDED, cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.details_csv import (
     decimal_comma,
@@ -121,7 +122,8 @@ def read(path: Path) -> Report:
         ))
     if not kernels:
         raise ReportError(path, no_kernel(skipped))
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
+    notes = [cut_short(UNENDED)] if unended(path) else []
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
 
 
 def _text(value: object) -> str | None:

@@ -1,7 +1,8 @@
 """The command line: one argparse tree, and the terminal's `summary` (the reading order per kernel).
 
 The tree: the window (the default, when no subcommand is named), `summary`, `predict`, `capture`
-and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis/terminal.py).
+and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis/terminal.py), `metrics` and
+`advice` (viewer/analysis/tables_terminal.py).
 `summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
 `summary --by-name` groups them by name (viewer/analysis/terminal.py).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
@@ -19,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from viewer.analysis import predict, reading
+from viewer.analysis import predict, reading, tables_terminal
 from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
 from viewer.core import formatting as fmt
@@ -33,7 +34,7 @@ SCHEMA = 3
 """--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`; 3: the
 report's own `clock_control`, `ncu_version`, `cuda_version` and `created` (null where absent)."""
 PROG = "python -m viewer"
-COMMANDS = ("summary", "predict", "capture", "lesson", "roofline")
+COMMANDS = ("summary", "predict", "capture", "lesson", "roofline", "metrics", "advice")
 WINDOW = "window"
 """The tree's name for the window, run when argv names no command in COMMANDS; never typed."""
 
@@ -215,6 +216,7 @@ def parser() -> argparse.ArgumentParser:
         description="Open Nsight Compute reports in the lesson's reading order. Subcommands "
                     "(python -m viewer COMMAND -h for each): 'summary FILE... [--json]', "
                     "'roofline FILE... [--json]', "
+                    "'metrics FILE... [--json]', 'advice FILE... [--json]', "
                     "'predict --dim N --tile T', "
                     "'capture --target naive|tiled|both --dim N --set S --clock C', "
                     "'lesson [FILES...] [--json]'.")
@@ -241,6 +243,12 @@ def parser() -> argparse.ArgumentParser:
         ("roofline", "each kernel's hierarchical FP32 roofline",
          analysis_terminal.ROOFLINE_DESCRIPTION, analysis_terminal.add_roofline_arguments,
          analysis_terminal.run_roofline),
+        ("metrics", "every metric of each kernel, with its unit and section",
+         tables_terminal.METRICS_DESCRIPTION, tables_terminal.add_arguments,
+         tables_terminal.run_metrics),
+        ("advice", "ncu's own advice on each kernel, the largest estimated speedup first",
+         tables_terminal.ADVICE_DESCRIPTION, tables_terminal.add_arguments,
+         tables_terminal.run_advice),
     )
     for name, help_text, description, add_arguments, run in commands:
         command = sub.add_parser(name, help=help_text, description=description)

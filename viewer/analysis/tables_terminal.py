@@ -1,0 +1,155 @@
+"""The terminal's `metrics` and `advice`: the Every metric page and ncu's advice, per kernel.
+
+`python -m viewer metrics FILE... [-k SPEC] [--json]`: every metric of each kernel (name, unit,
+value, section where an export printed one, label); with --json one object per kernel per line.
+`python -m viewer advice FILE... [-k SPEC] [--json]`: ncu's rule results, the largest estimated
+speedup first (viewer.analysis.advice.ranked), or why the file holds none. A .ncu-rep is read
+whole for them; an export was. What a reader notes of a file (it looks cut short) is a warning on
+stderr; bad input one line on stderr naming the file, exit status 1, the other files go on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TextIO
+
+from viewer.analysis import advice, metric_table
+from viewer.analysis.terminal import add_kernel_option, picked, picked_status
+from viewer.core import formatting as fmt
+from viewer.core import shipped
+from viewer.core.model import Kernel, Report, ReportError
+from viewer.readers.extras import Extras, export_extras
+
+METRICS_DESCRIPTION = ("Print every metric of each kernel: its ncu name, unit, value, and the "
+                       "section an export printed it in (the window's Every metric page).")
+LARGEST_GROUPED = 1e15
+"""Values from this size on print in exponent form, not as a line of digit groups."""
+ADVICE_DESCRIPTION = ("Print ncu's own advice on each kernel, the largest estimated speedup "
+                      "first (the window's ncu's advice page).")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="*", type=Path,
+                        help="reports or exports (default: the shipped naive-vs-tiled pair)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per kernel")
+    add_kernel_option(parser)
+
+
+def _extras(report: Report, *, rules: bool = False, about: bool = False,
+            every_metric: bool = False) -> Mapping[int, Extras]:
+    """The extras of the report's kernels by index (a .ncu-rep read for them, and for every
+    metric when `every_metric`; an export's as its reader took them in)."""
+    from viewer.readers import read_metrics, sniff
+    from viewer.readers.extras import read_extras
+
+    indices = [k.index for k in report.kernels]
+    if report.format != sniff.NCU_REP:
+        return {k.index: export_extras(k) for k in report.kernels}
+    if every_metric:
+        report.add_metrics(read_metrics(report, indices, None), None)
+    return read_extras(report, indices, rules=rules, about=about)
+
+
+def _each(args: argparse.Namespace, show: Callable[[Report, Kernel, Extras, TextIO], None],
+          out: TextIO, err: TextIO, **asked: bool) -> int:
+    """Read each file, warn of its notes, and `show` each kernel picked with its extras."""
+    from viewer.readers import read_report
+
+    status, shown = 0, []
+    for path in args.files or shipped.comparison():
+        try:
+            whole = read_report(path)
+            report = picked(whole, args.kernel, err)
+            if report is None:
+                continue
+            extras = _extras(whole, **asked)
+        except ReportError as exc:
+            print(f"error: {exc}", file=err)
+            status = 1
+            continue
+        for note in whole.notes:
+            print(f"warning: {whole.source}: {note}", file=err)
+        for kernel in report.kernels:
+            show(report, kernel, extras.get(kernel.index, Extras()), out)
+            shown.append(kernel)
+    return picked_status(status, args.kernel, shown, err)
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def metrics_json(report: Report, kernel: Kernel, rows: list[metric_table.MetricRow]
+                 ) -> dict[str, object]:
+    return {"source": report.source, "index": kernel.index, "name": kernel.name,
+            "metrics": [{"name": r.name, "unit": r.unit, "value": r.value,
+                         "section": r.section, "label": r.label} for r in rows]}
+
+
+def metrics_text(kernel: Kernel, rows: list[metric_table.MetricRow]) -> str:
+    width = max((len(r.name) for r in rows), default=0)
+    lines = [f"{kernel.label}  ({len(rows):,} metrics)"]
+    for r in rows:
+        lines.append(f"  {r.name:<{width}}  {r.unit or '':<14} {_value(r.value):>22}  "
+                     f"{r.section or ''}".rstrip())
+    return "\n".join(lines)
+
+
+def _value(value: float) -> str:
+    """A value in base units, grouped, to two decimals (huge ones in exponent form)."""
+    return f"{value:,.2f}" if abs(value) < LARGEST_GROUPED else f"{value:.6g}"
+
+
+def run_metrics(args: argparse.Namespace, out: TextIO | None = None,
+                err: TextIO | None = None) -> int:
+    """The `metrics` subcommand."""
+    def show(report: Report, kernel: Kernel, extras: Extras, out: TextIO) -> None:
+        rows = metric_table.rows(kernel, extras.about)
+        if args.json:
+            print(json.dumps(metrics_json(report, kernel, rows)), file=out)
+        else:
+            print(f"{report.source}\n{metrics_text(kernel, rows)}\n", file=out)
+
+    return _each(args, show, out or sys.stdout, err or sys.stderr, about=True,
+                 every_metric=True)
+
+
+# ---------------------------------------------------------------- advice
+
+
+def advice_json(report: Report, kernel: Kernel, found: tuple[advice.Advice, ...] | None
+                ) -> dict[str, object]:
+    return {"source": report.source, "index": kernel.index, "name": kernel.name,
+            "advice": None if found is None else [
+                {"heading": a.heading, "kind": a.kind, "section": a.section,
+                 "speedup_pct": a.speedup_pct, "speedup_scope": a.speedup_scope,
+                 "text": a.text} for a in found]}
+
+
+def advice_text(kernel: Kernel, found: tuple[advice.Advice, ...] | None) -> str:
+    lines = [kernel.label]
+    if found is None:
+        return "\n".join([*lines, f"  {advice.RULES_MISSING}."])
+    for a in found:
+        scope = f" ({a.speedup_scope})" if a.speedup_scope else ""
+        estimate = "no estimate" if a.speedup_pct is None else \
+            f"est. speedup {fmt.percent(a.speedup_pct)}{scope}"
+        lines.append(f"  [{a.kind}] {a.heading}: {estimate}")
+        lines.append(f"      {' '.join(a.text.split())}")
+    return "\n".join(lines)
+
+
+def run_advice(args: argparse.Namespace, out: TextIO | None = None,
+               err: TextIO | None = None) -> int:
+    """The `advice` subcommand."""
+    def show(report: Report, kernel: Kernel, extras: Extras, out: TextIO) -> None:
+        found = None if extras.rules is None else advice.ranked(extras.rules)
+        if args.json:
+            print(json.dumps(advice_json(report, kernel, found)), file=out)
+        else:
+            print(f"{report.source}\n{advice_text(kernel, found)}\n", file=out)
+
+    return _each(args, show, out or sys.stdout, err or sys.stderr, rules=True)

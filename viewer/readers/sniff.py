@@ -166,9 +166,8 @@ def details_text_looks_like(head: str) -> bool:
 
 
 def raw_text_looks_like(head: str) -> bool:
-    from viewer.readers import raw_text  # small; imported when a text file is met
-
-    return raw_text.looks_like(head)
+    """raw_text.looks_like on a text head (the module imports this one: looked up by name)."""
+    return bool(importlib.import_module("viewer.readers.raw_text").looks_like(head))
 
 
 def _format_of(path: Path, head: bytes, compressed: bool = False) -> str:

@@ -94,7 +94,7 @@ def files_in(folder: Path) -> list[str]:
 
 
 def dialog_for(window: MainWindow, route: Route) -> CaptureDialog:
-    dialog = open_capture(window, route)
+    dialog = open_capture(window, window, route)
     assert dialog.isVisible()
     return dialog
 

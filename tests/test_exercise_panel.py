@@ -30,17 +30,17 @@ DAY42 = exercise.load_exercise()
 def window(shown_window, qtbot) -> MainWindow:
     """The shipped pair open, the exercise panel shown on question 1."""
     open_shipped(shown_window, qtbot)
-    shown_window.exercise_action.trigger()
-    assert shown_window.exercise_dock.isVisible()
+    shown_window.exercise.action.trigger()
+    assert shown_window.exercise.dock.isVisible()
     return shown_window
 
 
 def panel_of(window: MainWindow) -> ExercisePanel:
-    return window.exercise_panel
+    return window.exercise.panel
 
 
 def step(window: MainWindow, name: str) -> QWidget:
-    return next(p for p in window.tab_pages if name == p.STEP)
+    return next(p for p in window.tab_pages if name == p.VIEW)
 
 
 def text_of(widget: QWidget, name: str) -> str:
@@ -208,8 +208,8 @@ def test_the_show_button_frames_an_options_row(window, qtbot) -> None:
 
 
 def test_rows_picked_while_the_panel_is_hidden_answer_nothing(window) -> None:
-    window.exercise_action.trigger()
-    assert not window.exercise_dock.isVisible()
+    window.exercise.action.trigger()
+    assert not window.exercise.dock.isVisible()
     sol = step(window, "sol")
     sol.row_picked.emit("dram_throughput_pct")
     assert panel_of(window).state.verdict is None
@@ -221,13 +221,13 @@ def test_rows_are_picked_only_while_the_exercise_is_open(window, qtbot) -> None:
     bar = next(w for w in sol.row_widgets("dram_throughput_pct") if isinstance(w, ValueBar))
     assert bar.picking and bar.focusPolicy() == Qt.FocusPolicy.StrongFocus
     assert bar.cursor().shape() == Qt.CursorShape.PointingHandCursor
-    window.exercise_action.trigger()
+    window.exercise.action.trigger()
     assert not bar.picking and bar.focusPolicy() == Qt.FocusPolicy.NoFocus
     assert not step(window, "memory").chart_item().picking
     with qtbot.assertNotEmitted(sol.row_picked):
         qtbot.mouseClick(bar, Qt.MouseButton.LeftButton)
     assert sol.mark_row("dram_throughput_pct") and bar.marked  # marking needs no picking
-    window.exercise_action.trigger()
+    window.exercise.action.trigger()
     with qtbot.waitSignal(sol.row_picked) as picked:
         qtbot.mouseClick(bar, Qt.MouseButton.LeftButton)
     assert picked.args == ["dram_throughput_pct"]
@@ -237,9 +237,9 @@ def test_e_toggles_the_panel_and_f1_lists_it(window, qtbot) -> None:
     assert dict(key_rows(window.actions()))["Exercise"] == "E"
     window.setFocus()
     qtbot.keyClick(window, Qt.Key.Key_E)
-    assert not window.exercise_dock.isVisible()
+    assert not window.exercise.dock.isVisible()
     qtbot.keyClick(window, Qt.Key.Key_E)
-    assert window.exercise_dock.isVisible()
+    assert window.exercise.dock.isVisible()
 
 
 def test_projector_mode_restyles_the_panel(window, qtbot) -> None:
@@ -274,5 +274,5 @@ def test_install_docks_one_panel(qtbot, tmp_path) -> None:
     win = MainWindow(settings=settings, record_recent=False)
     qtbot.addWidget(win)
     docks = [d for d in win.findChildren(QWidget) if d.objectName() == "exercise_dock"]
-    assert docks == [win.exercise_dock] and not win.exercise_dock.isVisible()
+    assert docks == [win.exercise.dock] and not win.exercise.dock.isVisible()
     win.worker.shutdown(30_000)

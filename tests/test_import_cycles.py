@@ -9,15 +9,7 @@ from collections.abc import Iterator, Mapping, Set
 
 import grimp
 
-# Each closed by a TYPE_CHECKING import of viewer.qt.shell.main_window.MainWindow in the capture
-# dialog, the exercise panel and the lesson's hooks; each goes when that module takes what it needs
-# from the window (a protocol, the parts themselves) instead.
-AWAITED = {
-    ("viewer.qt.capture.capture_dialog", "viewer.qt.shell.main_window"),
-    ("viewer.qt.lesson.exercise_panel", "viewer.qt.shell.main_window"),
-    ("viewer.qt.lesson.exercise_panel", "viewer.qt.lesson.lesson_hooks",
-     "viewer.qt.shell.main_window"),
-}
+AWAITED: set[tuple[str, ...]] = set()
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -166,9 +166,11 @@ def test_different_captures_warn_of_their_clocks_or_versions(qtbot) -> None:
     texts = view.warning_texts()
     assert view.warnings.isVisible()
     assert view.warnings.text() == "\n".join(f"\u26a0 {t}" for t in texts)
-    # profiles/metadata.json records the shipped pair's capture; the corpus copy has no record
-    assert any("clock control" in t for t in texts)
-    assert any("Nsight Compute version" in t for t in texts)
+    # each report records its own session: both ran with clocks not locked, with one ncu
+    assert any("clocks not locked (--clock-control none)" in t for t in texts)
+    assert reports[0].session and reports[1].session
+    assert reports[0].session.ncu_version == reports[1].session.ncu_version
+    assert not any("Nsight Compute version" in t for t in texts)
     assert not any("global load requests" in t for t in texts)  # the lesson's, not provenance
 
 

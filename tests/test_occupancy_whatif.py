@@ -24,7 +24,13 @@ KEYS = [spec.key for spec in oc.CURVES]
 
 
 class StallsStandIn(QWidget):
-    TITLE = STALLS_TITLE
+    TITLE, VIEW = STALLS_TITLE, "stalls"
+
+
+def go_to(tabs: QTabWidget, view: str) -> None:
+    """What the window does with a tab's navigate(view, row): show the view named."""
+    pages = [tabs.widget(i) for i in range(tabs.count())]
+    tabs.setCurrentWidget(next(p for p in pages if getattr(p, "VIEW", "") == view))
 
 
 def shown(qtbot, reports: list[Report], projector: bool = False, stalls: bool = True
@@ -35,6 +41,7 @@ def shown(qtbot, reports: list[Report], projector: bool = False, stalls: bool = 
     tabs.addTab(tab, tab.TITLE)
     if stalls:
         tabs.addTab(StallsStandIn(), STALLS_TITLE)
+        tab.navigate.connect(lambda view, _row: go_to(tabs, view))
     tabs.resize(1280, 900)
     tabs.show()
     kernels = [r.kernels[0] for r in reports]

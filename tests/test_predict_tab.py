@@ -241,7 +241,7 @@ def test_clicking_a_revealed_row_shows_its_counter(window, qtbot) -> None:
     w.predict_tab.reveal_to(len(ORDER))
     measured = w.predict_tab.rows["naive.sectors"].cells[1]
     qtbot.mouseClick(measured, Qt.MouseButton.LeftButton)
-    memory = next(p for p in w.tab_pages if p.STEP == "memory")
+    memory = next(p for p in w.tab_pages if p.VIEW == "memory")
     assert w.tabs.currentWidget() is memory
     assert memory.marked_row == "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 

@@ -93,7 +93,7 @@ def test_each_tab_names_its_step_and_question(cls: type[ReadingTab], qtbot) -> N
 def test_titles_are_the_reading_order() -> None:
     assert [cls.TITLE for cls in TABS] == ["1  Speed Of Light", "2  Memory chart",
                                           "3  Occupancy"]
-    assert tuple(cls.STEP for cls in TABS) == reading.READING_ORDER
+    assert tuple(cls.VIEW for cls in TABS) == reading.READING_ORDER
 
 
 @pytest.mark.parametrize("cls", TABS)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QValidator
@@ -35,12 +35,29 @@ from viewer.capture.helper import CLOCKS, DIM_MAX, DIM_MIN, SETS, TARGETS, TILE
 from viewer.core.jobs import Job
 from viewer.core.model import Report
 from viewer.qt.capture.capture_run import Captured, CaptureRun
-from viewer.qt.kernel_list.kernel_list import kernel_entries
+from viewer.qt.kernel_list.kernel_list import KernelEntry, kernel_entries
 from viewer.qt.kit.style import Style
+from viewer.qt.kit.workers import Worker
 from viewer.qt.shell.loading import Loaded, read_reports
 
-if TYPE_CHECKING:
-    from viewer.qt.shell.main_window import MainWindow
+
+class CaptureWindow(Protocol):
+    """What a capture needs of the window it opens over: what is on screen (`picks`, the
+    `reports` read), its loading `worker`, `show_reading(paths)`, and its style."""
+
+    @property
+    def picks(self) -> Sequence[KernelEntry]: ...
+
+    @property
+    def reports(self) -> Sequence[Report]: ...
+
+    @property
+    def worker(self) -> Worker: ...
+
+    @property
+    def tab_style(self) -> Style: ...
+
+    def show_reading(self, paths: Sequence[Path]) -> None: ...
 
 DEFAULT_DIM = 512
 DESK_WIDTH, PROJECTOR_WIDTH = 600, 960  # the projector's fits a 1024-wide screen
@@ -278,7 +295,7 @@ def comparison_paths(on_screen: Path | None, captured: Sequence[Path]) -> list[P
     return list(captured)
 
 
-def on_screen_path(window: MainWindow) -> Path | None:
+def on_screen_path(window: CaptureWindow) -> Path | None:
     """The file of the kernel shown first (A), or None."""
     return Path(window.picks[0].source) if window.picks else None
 
@@ -294,25 +311,28 @@ def read_captured(paths: Sequence[Path], in_hand: Sequence[Report], job: Job) ->
     return Loaded(tuple(paths), reports, tuple(kernel_entries(reports)))
 
 
-def open_captured(window: MainWindow, paths: Sequence[Path], read: Sequence[Report]) -> None:
+def open_captured(window: CaptureWindow, paths: Sequence[Path], read: Sequence[Report]
+                  ) -> None:
     """Open `paths` in the window with the reports a capture read (see read_captured)."""
     window.worker.submit(read_captured, list(paths), [*window.reports, *read])
     window.show_reading(list(paths))
 
 
-def open_capture(window: MainWindow, route: Route | None = None) -> CaptureDialog:
-    """Open the Capture dialog over `window`; on success the window compares the new reports."""
+def open_capture(parent: QWidget, window: CaptureWindow, route: Route | None = None
+                 ) -> CaptureDialog:
+    """Open the Capture dialog over `parent` (the window, which `window` describes); on success
+    the window compares the new reports."""
 
     def opened(captured: list[Captured]) -> None:
         paths = comparison_paths(on_screen_path(window), [c.path for c in captured])
         open_captured(window, paths, [c.report for c in captured if c.report is not None])
 
-    for old in window.findChildren(CaptureDialog):
+    for old in parent.findChildren(CaptureDialog):
         if old.isVisible():
             old.raise_()
             old.activateWindow()
             return old
-    dialog = CaptureDialog(route or choose_route(), window.tab_style, window)
+    dialog = CaptureDialog(route or choose_route(), window.tab_style, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.captured.connect(opened)
     dialog.show()

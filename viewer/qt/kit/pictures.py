@@ -46,18 +46,17 @@ def save_png(page: QWidget, path: Path) -> None:
             raise OSError(f"could not write {path}")
 
 
-def save_svg(page: QWidget, path: Path, subject: str) -> None:
-    """Write `page` as SVG titled by the tab and `subject` (what it shows), described by its
-    question."""
+def save_svg(page: QWidget, path: Path, title: str, subject: str, question: str = "") -> None:
+    """Write `page` as SVG titled by its tab's `title` and `subject` (what it shows), described
+    by its `question`."""
     with whole_page(page) as whole:
         generator = QSvgGenerator()
         generator.setFileName(str(path))
         generator.setResolution(whole.logicalDpiX())
         generator.setSize(whole.size())
         generator.setViewBox(whole.rect())
-        title = str(getattr(whole, "TITLE", "")).lstrip("0123456789 ")
-        generator.setTitle(f"{title}: {subject}")
-        generator.setDescription(getattr(whole, "QUESTION", ""))
+        generator.setTitle(f"{title.lstrip('0123456789 ')}: {subject}")
+        generator.setDescription(question)
         painter = QPainter()
         if not painter.begin(generator):
             raise OSError(f"could not write {path}")

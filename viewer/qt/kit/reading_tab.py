@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QMetaMethod, QSize, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -70,11 +70,15 @@ class WrappedColumn(QWidget):
 
 
 class ReadingTab(QWidget):
-    """One step of the reading order: `STEP` (its key in viewer.analysis.reading.READING_ORDER),
-    `TITLE`, `QUESTION`, `set_kernels`, `set_style`, `clear`; `row_picked(key)` when the student
-    picks a row, `mark_row(key)` to frame one."""
+    """A view of one kernel or two (viewer.qt.kit.view.View): `VIEW` (a step's key in
+    viewer.analysis.reading.READING_ORDER, or the view's name), `KEY`, `TITLE`, `QUESTION`,
+    `show_selection`, `set_style`; and a row target (viewer.qt.kit.view.RowTarget):
+    `row_picked(key)` when the student picks a row, `mark_row(key)` to frame one.
+    `navigate(view, row)` asks the window for another view."""
 
-    STEP: ClassVar[str] = ""
+    navigate = Signal(str, str)
+    VIEW: ClassVar[str] = ""
+    KEY: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
     QUESTION: ClassVar[str] = ""
 
@@ -91,8 +95,9 @@ class ReadingTab(QWidget):
         self._notes: list[Misread] = []
         self._misreads: list[list[Misread]] = []
         self._reports: list[Report] = []
+        self._stale = False
         self.setAutoFillBackground(True)
-        layout = QVBoxLayout(self)
+        layout = self._outer = QVBoxLayout(self)
         self._question = QLabel(self.QUESTION)
         self._question.setObjectName("question")
         self._question.setWordWrap(True)
@@ -162,6 +167,16 @@ class ReadingTab(QWidget):
         """The reports the kernels came from, one per kernel ([] where not given)."""
         return list(self._reports)
 
+    def thresholds(self) -> str:
+        """The thresholds this tab judges by, in its own words, for the status bar ('' for
+        none)."""
+        return ""
+
+    @property
+    def navigable(self) -> bool:
+        """Whether a window listens to `navigate` (a link to another view can go somewhere)."""
+        return self.isSignalConnected(QMetaMethod.fromSignal(self.navigate))
+
     def report_of(self, kernel: Kernel) -> Report | None:
         """The report `kernel` (the very object) came from, where the selection said."""
         return next((r for r, k in zip(self._reports, self._kernels, strict=False)
@@ -230,7 +245,7 @@ class ReadingTab(QWidget):
         return not self.isVisible() and self.window() is not self
 
     def _ensure_rendered(self) -> None:
-        if getattr(self, "_stale", False):
+        if self._stale:
             self._stale = False
             self._render_now()
 
@@ -243,8 +258,8 @@ class ReadingTab(QWidget):
         style.apply_palette(self)
         self._question.setFont(style.font("heading", bold=True))
         margin = style.px(10)
-        self.layout().setContentsMargins(margin, margin, margin, margin)
-        self.layout().setSpacing(style.px(8))
+        self._outer.setContentsMargins(margin, margin, margin, margin)
+        self._outer.setSpacing(style.px(8))
         content = WrappedColumn()
         content.setObjectName("answer")
         layout = QVBoxLayout(content)

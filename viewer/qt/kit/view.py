@@ -1,16 +1,21 @@
 """What the window hands every view: one `Selection`, through one method, `show_selection`.
 
-A view is a QWidget with `TITLE` and `QUESTION` (its tab's words), `show_selection(selection)`
-(an empty selection clears it) and `set_style(style)`. The reading-order tabs get it from
-viewer.qt.kit.reading_tab.ReadingTab; a view that reads more of its reports gets it from
-`ShowsReports`.
+A view (`View`) is a QWidget with `VIEW`, `KEY`, `TITLE` and `QUESTION`,
+`show_selection(selection)` (an empty selection clears it), `set_style(style)` and a
+`navigate(view, row)` signal. The
+reading-order tabs get it from viewer.qt.kit.reading_tab.ReadingTab, which also makes them a
+`RowTarget`; a view that takes `set_kernels(kernels, names, reports)` gets `show_selection`
+from `ShowsReports`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
+
+from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QWidget
 
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.style import Style
@@ -50,9 +55,35 @@ class ShowsReports:
 
 
 class View(Protocol):
-    TITLE: str
-    QUESTION: str
+    """What the window knows of a view: `VIEW` (its name, as links and the exercise name it:
+    viewer.analysis.advice.VIEWS), `KEY` (its shortcut, '' where the window numbers it), `TITLE`
+    and `QUESTION` (its tab's words), `show_selection`, `set_style`, and the signal
+    `navigate(view, row)`: show view `view` ('' for whichever shows row `row`), row `row` framed
+    ('' for none). Only the window handles it."""
+
+    VIEW: ClassVar[str]
+    KEY: ClassVar[str]
+    TITLE: ClassVar[str]
+    QUESTION: ClassVar[str]
+
+    @property
+    def navigate(self) -> SignalInstance: ...
 
     def show_selection(self, selection: Selection) -> None: ...
 
     def set_style(self, style: Style) -> None: ...
+
+
+class RowTarget(View, Protocol):
+    """A view whose rows the exercise and Predict point at (viewer.qt.kit.reading_tab gives it):
+    `row_picked(key)` while picking is on, `mark_row(key)` frames a row (None: none), and
+    `row_widgets(key)` are the widgets of row `key` ([] where it shows none)."""
+
+    @property
+    def row_picked(self) -> SignalInstance: ...
+
+    def set_picking(self, on: bool) -> None: ...
+
+    def mark_row(self, key: str | None) -> bool: ...
+
+    def row_widgets(self, key: str) -> list[QWidget]: ...

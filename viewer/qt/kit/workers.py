@@ -82,12 +82,12 @@ class _Relay(QObject):
     a Worker exists (`users`) or a job has not returned (`running`), and not past the quit.
     """
 
-    event = Signal(int, int, str, object)  # worker id, generation, kind, payload
+    relayed = Signal(int, int, str, object)  # worker id, generation, kind, payload
 
     def __init__(self, parent: QObject | None) -> None:
         super().__init__(parent)
         self.workers: weakref.WeakValueDictionary[int, Worker] = weakref.WeakValueDictionary()
-        self.event.connect(self._dispatch)
+        self.relayed.connect(self._dispatch)
         self.users: set[int] = set()
         self.running = 0
         self.quitting = False
@@ -138,7 +138,7 @@ def _the_relay() -> _Relay:
         current = _relay is not None and _relay.parent() is app
     except RuntimeError:  # the application that owned it is gone
         current = False
-    if not current:
+    if not current or _relay is None:
         _relay = _Relay(app)
     return _relay
 
@@ -154,11 +154,11 @@ def _run(fn: Callable[..., Any], args: tuple[Any, ...], job: Job, relay: _Relay,
     try:
         result = fn(*args, job=job)
     except Cancelled:
-        relay.event.emit(worker_id, generation, _CANCELLED, None)
+        relay.relayed.emit(worker_id, generation, _CANCELLED, None)
     except BaseException as exc:
-        relay.event.emit(worker_id, generation, _FAILED, one_line(exc))
+        relay.relayed.emit(worker_id, generation, _FAILED, one_line(exc))
     else:
-        relay.event.emit(worker_id, generation, _DONE, result)
+        relay.relayed.emit(worker_id, generation, _DONE, result)
 
 
 class Worker(QObject):
@@ -207,7 +207,7 @@ class Worker(QObject):
         relay, worker_id = self._relay, self._id
 
         def on_progress(fraction: float, message: str) -> None:
-            relay.event.emit(worker_id, generation, _PROGRESS, (fraction, message))
+            relay.relayed.emit(worker_id, generation, _PROGRESS, (fraction, message))
 
         was_busy = self.busy
         self._job = Job(on_progress)
@@ -244,8 +244,8 @@ class Worker(QObject):
                 self.dropped += 1
             return
         if kind == _PROGRESS:
-            fraction, message = payload  # type: ignore[misc]
-            self.progress.emit(fraction, message)
+            assert isinstance(payload, tuple)  # (fraction, message), as _run's job reports it
+            self.progress.emit(*payload)
             return
         self._job = None
         if kind == _DONE:

@@ -5,24 +5,26 @@ The student answers by picking, in the open report, the row or counter that sett
 viewer.lesson.exercise.answer, explains the option it names, and on a right answer jumps to the row
 (its tab, framed) and explains every option. A check without a row is refused. Hints come one at a
 time; the solution is a separate reveal. Question 4 says this machine's own driver setting where
-there is one. `install(window)` docks it on the right of a MainWindow, toggled with E, and hands
-the window's reports to the tabs' misreads that need them.
+there is one. `install(...)` docks it on the right of a window, toggled with E, answered by the
+rows of the tabs it is given; its jumps go through the window's `navigate(view, row)`.
 """
 
 from __future__ import annotations
 
+import functools
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import Qt, Signal, SignalInstance
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMainWindow,
+    QMenu,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -35,10 +37,7 @@ from viewer.lesson.exercise import machine_answer as machine_words
 from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.lesson.lesson_hooks import connect_misreads, jump_to_row
-
-if TYPE_CHECKING:
-    from viewer.qt.shell.main_window import MainWindow
+from viewer.qt.kit.view import RowTarget
 
 KEY = "E"
 HOW = ("Answer by picking the row or counter in the report that settles it: click it, or Tab "
@@ -152,8 +151,10 @@ class ExercisePanel(QWidget):
         """Scroll what was just shown into view (in a room, the verdict under a long question)."""
         content = self._scroll.widget()
         shown = content.findChild(QLabel, name) if content is not None else None
-        if shown is not None:
-            content.layout().activate()
+        if shown is not None and content is not None:
+            layout = content.layout()
+            if layout is not None:
+                layout.activate()
             self._scroll.ensureWidgetVisible(shown, 0, self._style.px(40))
 
     def _option_key(self, key: str | None) -> str | None:
@@ -280,7 +281,7 @@ class ExercisePanel(QWidget):
                                       name=f"option_{number}"), 1)
             if option.target.step != "none":
                 row.addWidget(self._button("Show", f"go_{number}",
-                                           lambda o=option: self.go_to(o)),
+                                           functools.partial(self.go_to, option)),
                               0, Qt.AlignmentFlag.AlignTop)
             layout.addLayout(row)
 
@@ -288,10 +289,22 @@ class ExercisePanel(QWidget):
 # ---------------------------------------------------------------------- in the window
 
 
-def install(window: MainWindow) -> QDockWidget:
-    """Dock the exercise on the right of `window`, hidden; E (listed by F1, in View) shows it.
-    Rows picked in the reading tabs answer the question shown while the panel is visible."""
-    panel = ExercisePanel(load_exercise(), window.tab_style)
+@dataclass(frozen=True)
+class ExerciseDock:
+    """The exercise in a window: its dock, its panel, and the action (E) that shows it."""
+
+    dock: QDockWidget
+    panel: ExercisePanel
+    action: QAction
+
+
+def install(window: QMainWindow, targets: Sequence[RowTarget],
+            navigate: Callable[[str, str], None], style_of: Callable[[], Style],
+            restyled: SignalInstance, menu: QMenu | None = None) -> ExerciseDock:
+    """Dock the exercise on the right of `window`, hidden; E (in `menu`, listed by F1) shows it.
+    Rows picked in `targets` answer the question shown while the panel is visible; its jumps
+    go to `navigate(view, row)`; it takes `style_of()` whenever `restyled` is emitted."""
+    panel = ExercisePanel(load_exercise(), style_of())
     dock = QDockWidget("Exercise", window)
     dock.setObjectName("exercise_dock")
     dock.setWidget(panel)
@@ -303,37 +316,34 @@ def install(window: MainWindow) -> QDockWidget:
     action.setText("&Exercise")
     action.setShortcut(QKeySequence(KEY))
     window.addAction(action)
-    view = next((a.menu() for a in window.menuBar().actions() if a.text() == "&View"), None)
-    if view is not None:
-        view.addAction(action)
-    pages = [p for p in window.tab_pages if hasattr(p, "row_picked")]
-    for page in pages:
-        page.row_picked.connect(lambda key: panel.pick(key) if dock.isVisible() else None)
-    panel.jump_requested.connect(lambda step, key: jump_to_row(window, step, key))
-    panel.question_changed.connect(lambda _index: jump_to_row(window, "", ""))
-    connect_misreads(window)
+    if menu is not None:
+        menu.addAction(action)
+    for target in targets:
+        target.row_picked.connect(lambda key: panel.pick(key) if dock.isVisible() else None)
+    panel.jump_requested.connect(navigate)
+    panel.question_changed.connect(lambda _index: navigate("", ""))
 
     def restyle(_on: bool = False) -> None:
-        dock.setFont(window.tab_style.font("body"))  # its title bar
-        panel.set_style(window.tab_style)
+        style = style_of()
+        dock.setFont(style.font("body"))  # its title bar
+        panel.set_style(style)
         if dock.isVisible():
-            _size(window, dock)
+            _size(window, dock, style)
 
     restyle()
-    window.projector_action.toggled.connect(restyle)
+    restyled.connect(restyle)
+
     def shown(on: bool) -> None:
-        for page in pages:  # the rows answer while the exercise is open
-            page.set_picking(on)
+        for target in targets:  # the rows answer while the exercise is open
+            target.set_picking(on)
         if on:
-            _size(window, dock)
+            _size(window, dock, style_of())
 
     action.toggled.connect(shown)
-    window.exercise_dock, window.exercise_panel = dock, panel  # type: ignore[attr-defined]
-    window.exercise_action = action  # type: ignore[attr-defined]
-    return dock
+    return ExerciseDock(dock, panel, action)
 
 
-def _size(window: MainWindow, dock: QDockWidget) -> None:
+def _size(window: QMainWindow, dock: QDockWidget, style: Style) -> None:
     """A third of the window at the desk, more in projector mode, where the type is larger."""
-    share = 0.38 if window.projector else 0.32
+    share = 0.38 if style.projector else 0.32
     window.resizeDocks([dock], [round(window.width() * share)], Qt.Orientation.Horizontal)

@@ -40,7 +40,8 @@ __all__ = ["ORDER", "PredictState", "PredictTab"]
 
 
 class _Clicks(QObject):
-    """A left click on a revealed row's labels: the tab's `jump(metric)`."""
+    """A left click on a revealed row's labels: the tab's `navigate('', metric)` (the reading
+    tab that shows that counter's row)."""
 
     def __init__(self, tab: PredictTab) -> None:
         super().__init__(tab)
@@ -49,22 +50,21 @@ class _Clicks(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent)
                 and event.button() == Qt.MouseButton.LeftButton and watched.property("metric")):
-            self.tab.jump.emit(str(watched.property("metric")))
+            self.tab.navigate.emit("", str(watched.property("metric")))
             return True
         return False
 
 
 class PredictTab(ReadingTab):
-    """Signals: `jump(metric)` when a revealed row is clicked; `revealed(shown)` after rows
-    are uncovered."""
+    """Signals: `navigate('', metric)` when a revealed row is clicked; `revealed(shown)` after
+    rows are uncovered."""
 
-    STEP = "predict"
+    VIEW = "predict"
     TITLE = "Predict"
     QUESTION = ("Predict before you read: how many global load requests and sectors will each "
                 "kernel make, how many DRAM bytes at the least, and which kernel is faster, by "
                 "how much?")
 
-    jump = Signal(str)
     revealed = Signal(int)
 
     def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:

@@ -39,7 +39,7 @@ def breakable(label: str) -> str:
 class ReferenceTab(ReadingTab):
     """The published T4 table beside the naive and tiled kernels open now."""
 
-    STEP = "reference"
+    VIEW = "reference"
     TITLE = "T4 vs this report"
     QUESTION = ("The lesson's Tesla T4 beside this report: which rows moved across GPUs, and "
                 "which did not?")

@@ -21,10 +21,12 @@ from viewer.qt.kit import pictures
 
 @dataclass(frozen=True)
 class Shown:
-    """What an export writes: the tab on screen, and the kernels read in it (A first) with their
-    names and the names of their files."""
+    """What an export writes: the tab on screen with its title and question, and the kernels
+    read in it (A first) with their names and the names of their files."""
 
     page: QWidget
+    title: str
+    question: str
     kernels: tuple[Kernel, ...]
     names: tuple[str, ...]
     sources: tuple[str, ...]
@@ -55,8 +57,8 @@ def export(shown: Shown | None, path: Path | str, status: QStatusBar,
         write_atomically(path, lambda out: pictures.save_png(page, out), replace=replace)
     elif suffix == ".svg":
         subject = " against ".join(names)
-        write_atomically(path, lambda out: pictures.save_svg(page, out, subject),
-                         replace=replace)
+        write_atomically(path, lambda out: pictures.save_svg(page, out, shown.title, subject,
+                                                             shown.question), replace=replace)
     elif suffix == ".csv":
         write_text_atomically(path, tables.comparison_csv(kernels, names), replace=replace)
     elif suffix == ".md":

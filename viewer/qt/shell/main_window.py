@@ -36,6 +36,7 @@ from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import Selection, View
 from viewer.qt.kit.workers import Worker
 from viewer.qt.lesson import exercise_panel
+from viewer.qt.lesson.lesson_hooks import note_profiled_durations
 from viewer.qt.shell import exporting, opening, projector_mode, window_place
 from viewer.qt.shell import recent as recent_files
 from viewer.qt.shell.empty_page import EmptyPage
@@ -121,11 +122,15 @@ class MainWindow(WindowParts, QMainWindow):
         self.worker.cancelled.connect(self._show_cancelled)
         self.worker.busy_changed.connect(self._show_busy)
         reading.tabs.currentChanged.connect(self._tab_changed)
-        reading.predict_tab.jump.connect(self.show_metric)
+        for view in reading.views:
+            view.navigate.connect(self.navigate)
         self._enable_reveal()
         self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
         self._apply_style()
-        exercise_panel.install(self)  # the exercise dock: its key, View entry, jumps
+        self.exercise = exercise_panel.install(  # the exercise dock: its key, View entry, jumps
+            self, reading.tab_pages, self.navigate, lambda: self.tab_style,
+            self.projector_mode.changed, actions.view_menu)
+        note_profiled_durations(reading.tab_pages, reading.timing_panel.probe.done)
 
     # ------------------------------------------------------------------ opening and reading
 
@@ -292,10 +297,15 @@ class MainWindow(WindowParts, QMainWindow):
     def reveal_next(self) -> None:
         self.reading.predict_tab.reveal_next()
 
+    def navigate(self, view: str, row: str = "") -> None:
+        """The one handler of every view's `navigate(view, row)` and the exercise's jumps: show
+        view `view` with row `row` framed ('' for the reading tab that holds row `row`;
+        viewer.qt.shell.reading_page.ReadingPage.go_to)."""
+        self.reading.go_to(view, row)
+
     def show_metric(self, metric: str) -> None:
-        """Show the reading tab that holds a counter's row, the row framed (a revealed
-        prediction was clicked)."""
-        self.reading.show_metric(metric)
+        """Show the reading tab that holds a counter's row, the row framed."""
+        self.navigate("", metric)
 
     def current_tab(self) -> QWidget:
         return self.reading.tabs.currentWidget()
@@ -311,7 +321,7 @@ class MainWindow(WindowParts, QMainWindow):
         self.keys_dialog.show()
 
     def open_capture(self) -> None:
-        open_capture(self)
+        open_capture(self, self)
 
     def set_projector(self, on: bool, full_screen: bool = True) -> None:
         """Large type, high contrast, no side panels; full screen unless told otherwise."""
@@ -367,7 +377,10 @@ class MainWindow(WindowParts, QMainWindow):
         """What an export writes now; None while nothing is read."""
         if not self.picks:
             return None
-        return exporting.Shown(self.current_tab(), tuple(self.kernels), tuple(self.names),
+        tabs = self.reading.tabs
+        index = tabs.currentIndex()
+        return exporting.Shown(self.current_tab(), tabs.tabText(index), tabs.tabToolTip(index),
+                               tuple(self.kernels), tuple(self.names),
                                tuple(e.file_name for e in self.picks))
 
     def _fill_recent(self) -> None:

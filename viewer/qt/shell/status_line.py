@@ -3,13 +3,13 @@ Cancel, and the Capture button."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from viewer.core.model import Report
 from viewer.qt.kernel_list.kernel_list import KernelEntry
+from viewer.qt.kit.reading_tab import ReadingTab
 
 
 def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
@@ -31,13 +31,9 @@ def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
 
 
 def threshold_text(page: QWidget | None) -> str:
-    """The thresholds `page` judges by, in its own words ('' if it has none): a tab states them
-    through a `threshold_text()` function, its own or its module's."""
-    if page is None:
-        return ""
-    source = getattr(page, "threshold_text", None) or getattr(
-        sys.modules.get(type(page).__module__), "threshold_text", None)
-    return source() if callable(source) else ""
+    """The thresholds `page` judges by, in its own words ('' if it has none: a reading tab
+    says them through `thresholds()`)."""
+    return page.thresholds() if isinstance(page, ReadingTab) else ""
 
 
 class StatusLine:

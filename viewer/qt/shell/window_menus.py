@@ -22,6 +22,7 @@ class WindowActions:
 
     open: QAction
     recent: QMenu
+    view_menu: QMenu  # where a part added later (the exercise) puts its own action
     capture: QAction
     export: QAction
     quit: QAction
@@ -123,9 +124,9 @@ def build_menus(window: QMainWindow, steps: Sequence[str], views: Sequence[tuple
     leave_projector.setEnabled(False)
     help_menu = w.menuBar().addMenu("&Help")
     keys = add_action(w, "&Keys", ["F1", "?"], help_menu)
-    return WindowActions(open_action, recent, capture, export, quit_action, predict, step_actions,
-                         timing, reference, view_actions, next_step, previous_step, reveal, swap,
-                         find, kernel_list, projector, leave_projector, keys)
+    return WindowActions(open_action, recent, view, capture, export, quit_action, predict,
+                         step_actions, timing, reference, view_actions, next_step, previous_step,
+                         reveal, swap, find, kernel_list, projector, leave_projector, keys)
 
 
 def connect_actions(actions: WindowActions, commands: WindowCommands) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout
 
 from viewer.analysis import advice
 from viewer.analysis.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
@@ -24,11 +24,6 @@ from viewer.qt.lesson.reference_tab import breakable
 from viewer.session import Need
 
 VIEW_LINK = "view:"
-# Our views by the words of their tab titles (the reading steps are found by their STEP).
-VIEW_TITLES: dict[str, tuple[str, ...]] = {
-    "roofline": ("roofline",), "advice": ("ncu's advice",), "stalls": ("warp stalls",),
-    "metrics": ("every metric", "metrics", "all metrics"),
-}
 READING = "Reading ncu's advice from the report…"
 NO_ADVICE = "ncu's rules found nothing to say about this kernel."
 STATUS_WORDS = {
@@ -63,23 +58,6 @@ def estimate_text(item: Advice | None) -> str:
     scope = {"global": " of the run time", "local": " of the unit's use"}.get(
         item.speedup_scope or "", "")
     return f"est. speedup {fmt.percent(item.speedup_pct)}{scope}"
-
-
-def find_tab(widget: QWidget, view: str) -> tuple[QTabWidget, int] | None:
-    """The tab widget holding `widget` and the index of our view `view` in it."""
-    parent = widget.parentWidget()
-    while parent is not None and not isinstance(parent, QTabWidget):
-        parent = parent.parentWidget()
-    if parent is None:
-        return None
-    for index in range(parent.count()):
-        page = parent.widget(index)
-        if getattr(page, "STEP", None) == view or getattr(page, "VIEW", None) == view:
-            return parent, index
-        title = str(getattr(page, "TITLE", "") or parent.tabText(index)).strip().lower()
-        if title in VIEW_TITLES.get(view, ()):
-            return parent, index
-    return None
 
 
 class AdviceView(OnDemandTab):
@@ -192,9 +170,6 @@ class AdviceView(OnDemandTab):
     def follow(self, link: str) -> None:
         """A link in a message: one of our views (switch to its tab), else the browser."""
         if link.startswith(VIEW_LINK):
-            view = link[len(VIEW_LINK):]
-            found = find_tab(self, view)
-            if found is not None:
-                found[0].setCurrentIndex(found[1])
+            self.navigate.emit(link[len(VIEW_LINK):], "")
         else:
             QDesktopServices.openUrl(QUrl(link))

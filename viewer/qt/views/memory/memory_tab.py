@@ -30,7 +30,7 @@ from viewer.analysis.chart_layout import (
 )
 from viewer.lesson import derivation_check
 from viewer.qt.kit.reading_tab import ReadingTab
-from viewer.qt.kit.style import Style
+from viewer.qt.kit.style import Role, Style
 from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
 
 # The rows that carry the lesson are written larger than the rest.
@@ -96,7 +96,7 @@ def legend_text(compare: bool) -> str:
 
 
 class MemoryTab(ReadingTab):
-    STEP = "memory"
+    VIEW = "memory"
     TITLE = "2  Memory chart"
     QUESTION = ("Memory chart: what crossed each arrow from the kernel out to DRAM, and how "
                 "many sectors did each request pull?")
@@ -125,7 +125,7 @@ class MemoryTab(ReadingTab):
         row = 0
         for number, (key, label, text) in enumerate(memory_values(self.kernels[0])):
             headline = number < _HEADLINE_ROWS
-            role = "heading" if headline else "body"
+            role: Role = "heading" if headline else "body"
             grid.addWidget(self.label(label, role, bold=headline, row=key), row, 0)
             grid.addWidget(self.label(text, role, bold=headline, name=f"value_{key}", row=key),
                            row, 1, Qt.AlignmentFlag.AlignRight)
@@ -148,9 +148,10 @@ class MemoryTab(ReadingTab):
             grid.addWidget(self.label(name, bold=True), 0, column, Qt.AlignmentFlag.AlignRight)
         grid.addWidget(self.label("Which has more", bold=True), 0, 3)
         row = 1
-        for number, ratio in enumerate(memory_ratios(*self.kernels, *self.names)):
+        ratios = memory_ratios(self.kernels[0], self.kernels[1], self.names[0], self.names[1])
+        for number, ratio in enumerate(ratios):
             headline = number < _HEADLINE_ROWS
-            role = "heading" if headline else "body"
+            role: Role = "heading" if headline else "body"
             key = ratio.key
             grid.addWidget(self.label(ratio.label, role, bold=headline, wrap=True, row=key),
                            row, 0)
@@ -210,7 +211,8 @@ class MemoryTab(ReadingTab):
         on_chart = item.mark(key) if item is not None else False
         if on_chart and not in_tables:
             view = self.findChild(MemoryChartView)
-            self._scroll.ensureWidgetVisible(view)
+            if view is not None:
+                self._scroll.ensureWidgetVisible(view)
         return in_tables or on_chart
 
     def chart_item(self) -> MemoryChartItem | None:

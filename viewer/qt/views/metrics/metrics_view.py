@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDoubleSpinBox,
@@ -55,9 +56,12 @@ NO_DESCRIPTIONS = ("This file is an export: it carries values and names but not 
 class MetricsView(ShowsReports, QWidget):
     """Every metric of one kernel, or the full diff of two (A first)."""
 
-    TITLE = "Every metric"
-    QUESTION = "Every metric the report holds, with ncu's words on each; what changed from A to B?"
-    KEY = "M"
+    navigate = Signal(str, str)
+    VIEW: ClassVar[str] = "metrics"
+    TITLE: ClassVar[str] = "Every metric"
+    QUESTION: ClassVar[str] = ("Every metric the report holds, with ncu's words on each; what "
+                               "changed from A to B?")
+    KEY: ClassVar[str] = "M"
 
     def __init__(self, style: Style | None = None, parent: QWidget | None = None,
                  reads: SessionReads | None = None) -> None:
@@ -195,7 +199,7 @@ class MetricsView(ShowsReports, QWidget):
             return
         if self.compare_mode:
             about = {**self.about_of(1), **self.about_of(0)}
-            diffs = metric_table.diff(*self.kernels, about)
+            diffs = metric_table.diff(self.kernels[0], self.kernels[1], about)
             self.model.set_lines([diff_line(d) for d in diffs], diff_columns(self.names))
             both = f"{len(diffs):,} metrics both {self.names[0]} (A) and {self.names[1]} (B) hold"
             self.heading.setText(f"{both}, the largest change first." if self.style_.projector
@@ -216,9 +220,10 @@ class MetricsView(ShowsReports, QWidget):
     def warning_texts(self) -> list[str]:
         """Why A and B may differ beyond their code: GPUs, clocks, ncu versions."""
         a, b = self.kernels
-        texts = metric_table.provenance_warnings(a, b)
-        texts += [m.text for m in compare_misreads(a, b, *self.reports)
-                  if m.kind.endswith(("-clocks", "-ncu"))]
+        ra, rb = self.reports
+        texts = metric_table.provenance_warnings(a, b, (ra.session, rb.session))
+        texts += [m.text for m in compare_misreads(a, b, ra, rb)
+                  if m.kind.endswith(("-clocks", "-ncu")) or m.kind == "clocks-not-locked"]
         return texts
 
     def _warn(self, texts: list[str]) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QGridLayout, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
 from viewer.analysis import reading
 from viewer.core import formatting as fmt
@@ -39,7 +39,7 @@ LAUNCH_ROWS: tuple[tuple[str, str, Callable[[float | None], str]], ...] = (
 # The two occupancy bars: (summary key, Occupancy attribute, bar colour).
 _BARS = (("theoretical_occupancy_pct", "theoretical_pct", "memory"),
          ("achieved_occupancy_pct", "achieved_pct", "shared"))
-STALLS_TITLE = "Warp stalls"
+STALLS_TITLE, STALLS_VIEW = "Warp stalls", "stalls"
 STALLS_LINK = (f'Where the resident warps waited instead of issuing: <a href="stalls">'
                f'{STALLS_TITLE}</a> (W).')
 
@@ -77,11 +77,14 @@ def _short(limit: str) -> str:
 
 
 class OccupancyTab(ReadingTab):
-    STEP = "occupancy"
+    VIEW = "occupancy"
     TITLE = "3  Occupancy"
     QUESTION = ("Occupancy: could the launch have filled the machine, and did the workload "
                 "fill it?")
     _curve_reader: occupancy_whatif.CurveReader | None = None
+
+    def thresholds(self) -> str:
+        return threshold_text()
 
     def _build(self, layout: QVBoxLayout) -> None:
         occs = [reading.occupancy(k) for k in self.kernels]
@@ -105,12 +108,13 @@ class OccupancyTab(ReadingTab):
         row = self._launch_rows(grid, row)
         layout.addLayout(grid)
         if self.compare_mode:
-            layout.addWidget(self.label(achieved_comparison(*occs, *self.names), "heading",
-                                        bold=True, name="achieved_comparison", wrap=True))
+            words = achieved_comparison(occs[0], occs[1], self.names[0], self.names[1])
+            layout.addWidget(self.label(words, "heading", bold=True, name="achieved_comparison",
+                                        wrap=True))
         layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
                                     wrap=True))
         self.explanations(layout, [occ.explanation for occ in occs])
-        if self.stalls_tab() is not None:
+        if self.navigable:
             link = self.label(STALLS_LINK, name="stalls_link", wrap=True)
             link.setTextFormat(Qt.TextFormat.RichText)
             link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
@@ -137,26 +141,11 @@ class OccupancyTab(ReadingTab):
         if self.reports and self.curve_reader.request(self.kernels, self.reports):
             self._render()  # an export's missing curves, or the reading line
 
-    def _tab_widget(self) -> QTabWidget | None:
-        parent = self.parentWidget()
-        while parent is not None and not isinstance(parent, QTabWidget):
-            parent = parent.parentWidget()
-        return parent
-
-    def stalls_tab(self) -> QWidget | None:
-        """The tab whose TITLE is 'Warp stalls', where this tab sits beside one."""
-        tabs = self._tab_widget()
-        if tabs is None:
-            return None
-        pages = (tabs.widget(i) for i in range(tabs.count()))
-        return next((p for p in pages if getattr(p, "TITLE", "") == STALLS_TITLE), None)
-
     def show_stalls(self) -> bool:
-        """Switch to the Warp stalls tab; False when there is none."""
-        page, tabs = self.stalls_tab(), self._tab_widget()
-        if page is None or tabs is None:
+        """Ask the window for the Warp stalls view; False when no window listens."""
+        if not self.navigable:
             return False
-        tabs.setCurrentWidget(page)
+        self.navigate.emit(STALLS_VIEW, "")
         return True
 
     def _launch_rows(self, grid: QGridLayout, row: int) -> int:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import ClassVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -46,10 +47,12 @@ NEED = Need.of(roofline.ROOFLINE_METRICS)
 
 
 class RooflineView(ShowsReports, QWidget):
-    TITLE = "Roofline"
-    QUESTION = ("Roofline: how far below the FP32 ceiling is each kernel, and what does each "
-                "memory level say about it?")
-    KEY = "O"
+    navigate = Signal(str, str)
+    VIEW: ClassVar[str] = "roofline"
+    TITLE: ClassVar[str] = "Roofline"
+    QUESTION: ClassVar[str] = ("Roofline: how far below the FP32 ceiling is each kernel, and what "
+                               "does each memory level say about it?")
+    KEY: ClassVar[str] = "O"
 
     def __init__(self, style: Style | None = None, parent: QWidget | None = None,
                  reads: SessionReads | None = None) -> None:
@@ -65,18 +68,18 @@ class RooflineView(ShowsReports, QWidget):
         self.reads.arrived.connect(self._arrived)
         self.reads.progress.connect(self._on_progress)
         self.setAutoFillBackground(True)
-        layout = QVBoxLayout(self)
+        layout = self._outer = QVBoxLayout(self)
         self.question = QLabel(self.QUESTION)
         self.question.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.hide()
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll_area = QScrollArea()
+        self._scroll_area.setWidgetResizable(True)
+        self._scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         for widget in (self.question, self.progress):
             layout.addWidget(widget)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self._scroll_area, 1)
         self._render()
 
     @property
@@ -164,7 +167,7 @@ class RooflineView(ShowsReports, QWidget):
         style.apply_palette(self)
         self.question.setFont(style.font("heading", bold=True))
         margin = style.px(10)
-        self.layout().setContentsMargins(margin, margin, margin, margin)
+        self._outer.setContentsMargins(margin, margin, margin, margin)
         content = WrappedColumn()
         content.setObjectName("answer")
         column = QVBoxLayout(content)
@@ -182,10 +185,10 @@ class RooflineView(ShowsReports, QWidget):
         else:
             self._build(column)
         column.addStretch(1)
-        old = self.scroll.takeWidget()
+        old = self._scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self.scroll.setWidget(content)
+        self._scroll_area.setWidget(content)
 
     def _build(self, column: QVBoxLayout) -> None:
         if self.error:  # the metrics could not be read: nothing to say of what the file holds
@@ -203,11 +206,12 @@ class RooflineView(ShowsReports, QWidget):
             return
         if self.compare_mode and len(drawn) == 2:
             pair = (self.names[0], self.names[1])
-            hidden = words.hidden_words(*self.rooflines, pair)
+            hidden = words.hidden_words(self.rooflines[0], self.rooflines[1], pair)
             if hidden:
                 role: Role = "body" if self._style.projector else "heading"
                 column.addWidget(self.label(hidden, role, bold=True, name="hidden"))
-            for number, line in enumerate(words.level_changes(*self.rooflines, pair)):
+            changes = words.level_changes(self.rooflines[0], self.rooflines[1], pair)
+            for number, line in enumerate(changes):
                 column.addWidget(self.label(line, name=f"change_{number}"))
         body = QBoxLayout(QBoxLayout.Direction.TopToBottom if self._style.projector
                           else QBoxLayout.Direction.LeftToRight)

@@ -78,10 +78,13 @@ def duration_ratio(first: Kernel, second: Kernel, first_name: str, second_name: 
 
 
 class SpeedOfLightTab(ReadingTab):
-    STEP = "sol"
+    VIEW = "sol"
     TITLE = "1  Speed Of Light"
     QUESTION = ("Speed of light: is the kernel compute-bound, memory-bound, or stalled on latency "
                 "with neither ceiling the problem?")
+
+    def thresholds(self) -> str:
+        return threshold_text()
 
     def _build(self, layout: QVBoxLayout) -> None:
         sols = [reading.speed_of_light(k) for k in self.kernels]

@@ -116,7 +116,8 @@ class StallsView(OnDemandTab):
 
     def _compare(self, layout: QVBoxLayout, found: list[Stalls]) -> None:
         totals = [each.cycles_per_instruction for each in found]
-        moved = (f" ({totals[1] - totals[0]:+.2f})" if None not in totals else "")
+        first, second = totals
+        moved = f" ({second - first:+.2f})" if first is not None and second is not None else ""
         layout.addWidget(self.label(
             "Warp cycles per issued instruction: "
             + ", ".join(f"{side} {fmt.MISSING if t is None else f'{t:.2f}'}"

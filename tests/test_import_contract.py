@@ -3,7 +3,7 @@
 import-linter's forbidden contract in pyproject.toml does the checking; these tests run it, make
 sure it names every module outside viewer/qt (a new module left off the list would go unchecked),
 and show it catches a Qt import hidden in a function. That the capture helper imports only the
-standard library is tests/test_capture_helper.py's to check.
+standard library is tests/capture/test_capture_helper.py's to check.
 """
 
 from __future__ import annotations

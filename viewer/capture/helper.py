@@ -67,8 +67,8 @@ SETS = ("basic", "full")
 CLOCKS = ("base", "none")
 DIM_MIN, DIM_MAX, TILE = 16, 8192, 16
 
-# Copies of the app's own constants (root must not import the app); tests/test_capture_helper.py
-# checks them against viewer.kernels.
+# Copies of the app's own constants (root must not import the app);
+# tests/capture/test_capture_helper.py checks them against viewer.kernels.
 KERNEL_FUNCTIONS = {"naive": "matmul_naive", "tiled": "matmul_tiled"}
 LAUNCH_SKIP = 4
 """The runner's correctness and warm-up launches: the capture takes the first timed launch."""

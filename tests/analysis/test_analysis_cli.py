@@ -1,0 +1,101 @@
+"""The terminal's views beyond the three readings: `roofline [--json]`, and `summary`'s
+`-k/--kernel` (ncu's convention) and `--by-name [--json]`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.many_kernels import BASIC, build
+from viewer import __main__ as entry
+from viewer.analysis import roofline
+from viewer.readers import read_metrics, read_report
+
+ROOT = Path(__file__).resolve().parents[2]
+NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
+BASIC_REPORT = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"
+KEYS = {"peak_fp32_flop_per_s", "achieved_fp32_flop_per_s",
+        *(f"{level}_{what}" for level in ("dram", "l2", "l1")
+          for what in ("bytes_per_s", "peak_bytes_per_s", "intensity"))}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = entry.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_roofline_json_one_object_per_kernel_null_where_missing(capsys) -> None:
+    status, out, err = run(capsys, "roofline", "--json", str(NAIVE), str(BASIC_REPORT))
+    assert status == 0, err
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert [(d["name"], d["index"]) for d in docs] == [
+        ("matmul_naive", 0), ("scale", 0), ("add", 1)]
+    assert all(set(d) == KEYS | {"source", "index", "name"} for d in docs)
+    report = read_report(NAIVE)
+    report.add_metrics(read_metrics(report, [0], roofline.ROOFLINE_METRICS),
+                       roofline.ROOFLINE_METRICS)
+    assert {k: docs[0][k] for k in KEYS} == roofline.roofline(report.kernels[0]).as_json()
+    assert all(v is not None for v in docs[0].values())
+    assert all(d[k] is None for d in docs[1:] for k in KEYS)
+
+
+def test_roofline_text_with_the_day_thirty_count_and_what_basic_lacks(capsys) -> None:
+    status, out, _ = run(capsys, "roofline", str(NAIVE), str(TILED), str(BASIC_REPORT))
+    assert status == 0
+    assert out.count("The day-30 count") == 1  # the naive kernel's
+    assert "127.5 FLOP/byte" in out and "0.250 FLOP/byte" in out
+    assert out.count(roofline.MISSING_TEXT) == 2  # scale and add
+    for row in ("DRAM", "L2", "L1"):
+        assert out.count(f"\n  {row} ") == 2
+
+
+def test_roofline_picks_kernels_and_reports_a_bad_file(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.ncu-rep"
+    bad.write_bytes(b"not a report")
+    status, out, err = run(capsys, "roofline", "--json", "-k", "regex:^sc", str(BASIC_REPORT),
+                           str(bad))
+    assert status == 1 and err.startswith("error: ") and "bad.ncu-rep" in err
+    assert [json.loads(line)["name"] for line in out.splitlines()] == ["scale"]
+
+
+@pytest.mark.parametrize(("spec", "names"), [
+    ("regex:^matmul_t", ["matmul_tiled"]), ("matmul_naive", ["matmul_naive"]),
+    ("regex:matmul", ["matmul_naive", "matmul_tiled"]), ("regex:^tiled", [])])
+def test_summary_picks_kernels_as_ncu_does(capsys, spec: str, names: list[str]) -> None:
+    status, out, err = run(capsys, "summary", "--json", "-k", spec, str(NAIVE), str(TILED))
+    got = [k["name"] for line in out.splitlines() for k in json.loads(line)["kernels"]]
+    assert got == names
+    assert status == (0 if names else 1)
+    assert err.count("no kernel matches") == 2 - len(names) + (0 if names else 1)
+
+
+def test_summary_without_k_keeps_its_behaviour(capsys) -> None:
+    status, out, _ = run(capsys, "summary", str(NAIVE), str(TILED))
+    assert status == 0 and "Comparison: matmul_naive against matmul_tiled" in out
+
+
+def test_a_bad_regular_expression_is_a_usage_error(capsys) -> None:
+    status, _, err = run(capsys, "summary", "-k", "regex:(", str(NAIVE))
+    assert status == 2 and "bad regular expression" in err
+
+
+def test_summary_by_name_on_a_many_kernel_report(capsys, tmp_path: Path) -> None:
+    many = build(tmp_path / "nine.ncu-rep", 9)
+    basic = build(tmp_path / "basic.ncu-rep", 5, BASIC)
+    status, out, err = run(capsys, "summary", "--by-name", "--json", str(many), str(basic))
+    assert status == 0, err
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert (first["schema"], first["kernels"]) == (1, 9)
+    assert [(g["name"], g["launches"], g["total_ns"]) for g in first["groups"]] == [
+        ("matmul_naive", 5, 5 * 219_136), ("matmul_tiled", 4, 4 * 47_776)]
+    assert first["kernel_time_ns"] == 5 * 219_136 + 4 * 47_776
+    assert [g["longest_index"] % 2 for g in first["groups"]] == [0, 1]
+    assert [g["name"] for g in second["groups"]] == ["scale", "add"]
+    status, out, _ = run(capsys, "summary", "--by-name", "-k", "matmul_tiled", str(many))
+    lines = out.strip().splitlines()
+    assert status == 0 and len(lines) == 3  # the file, the header, one group
+    assert "4 kernels, 1 name," in lines[0] and lines[2].endswith("matmul_tiled")
+    assert "100.00 %" in lines[2]

@@ -1,0 +1,107 @@
+"""The terminal's `metrics` and `advice` (viewer/analysis/tables_terminal.py) on real reports
+and exports: every metric with its unit and section, ncu's advice ranked, -k, the notes of a
+file cut short, and bad input in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from viewer import cli
+from viewer.analysis import advice
+from viewer.readers import read_report
+
+H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = cli.run_command(cli.parse(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def objects(out: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_metrics_of_a_details_export_hold_every_row_with_unit_and_section(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = H200 / "numba-naive.details.txt"
+    status, out, err = run(["metrics", "--json", str(path)], capsys)
+    assert (status, err) == (0, "")
+    [found] = objects(out)
+    [kernel] = read_report(path).kernels
+    rows = found["metrics"]
+    assert isinstance(rows, list) and len(rows) == len(kernel.metrics)
+    by_name = {r["name"]: r for r in rows}
+    for name, printed in kernel.printed.items():
+        assert by_name[name]["section"] == printed.section
+        assert by_name[name]["value"] == kernel.metrics[name]
+    assert {r["section"] for r in rows} >= {"Scheduler Statistics", "Warp State Statistics"}
+    assert by_name["gpu__time_duration.sum"]["unit"] == "ns"
+
+
+def test_metrics_of_a_ncu_rep_are_read_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    path = H200 / "numba-naive.ncu-rep"
+    status, out, _ = run(["metrics", "--json", str(path)], capsys)
+    [found] = objects(out)
+    rows = found["metrics"]
+    assert status == 0 and isinstance(rows, list)
+    assert len(rows) > len(read_report(path).kernels[0].metrics) * 10
+    assert all(r["unit"] is not None for r in rows)
+
+
+def test_metrics_k_picks_kernels_and_the_text_lists_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = H200 / "workloads-kernels-and-graph.details.txt"
+    status, out, _ = run(["metrics", "-k", "add", str(path)], capsys)
+    assert status == 0
+    assert "#1 add" in out and "#0 scale" not in out
+    add = read_report(path).kernels[1]
+    assert all(f"  {p.section}" in out for p in add.printed.values())
+    status, _, err = run(["metrics", "-k", "nothing_named_so", str(path)], capsys)
+    assert status == 1 and "no kernel matches" in err
+
+
+def test_advice_of_a_details_export_is_ranked(capsys: pytest.CaptureFixture[str]) -> None:
+    path = H200 / "numba-naive.details.txt"
+    status, out, _ = run(["advice", "--json", str(path)], capsys)
+    [found] = objects(out)
+    expected = advice.ranked(read_report(path).kernels[0].rules or [])
+    shown = found["advice"]
+    assert status == 0 and isinstance(shown, list) and expected
+    assert [(a["heading"], a["speedup_pct"]) for a in shown] == [
+        (a.heading, a.speedup_pct) for a in expected]
+    status, out, _ = run(["advice", str(path)], capsys)
+    assert f"{expected[0].heading}: est. speedup" in out
+
+
+def test_advice_of_a_file_with_none_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["advice", str(H200 / "numba-naive.raw.csv")], capsys)
+    assert status == 0 and advice.RULES_MISSING in out
+    _, out, _ = run(["advice", "--json", str(H200 / "numba-naive.raw.csv")], capsys)
+    assert objects(out)[0]["advice"] is None
+
+
+def test_a_file_cut_short_is_shown_with_a_warning(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    text = (H200 / "numba-naive.details.txt").read_text(encoding="utf-8")
+    cut = tmp_path / "cut.details.txt"
+    cut.write_text(text[: len(text) // 2].rstrip("\n"), encoding="utf-8")
+    for command in ("metrics", "advice"):
+        status, out, err = run([command, str(cut)], capsys)
+        assert status == 0 and "#0 matmul_naive" in out
+        assert err.startswith(f"warning: {cut}: the file looks cut short")
+
+
+def test_bad_input_is_one_line_and_the_others_go_on(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    session = H200 / "numba-naive.session.txt"
+    for command in ("metrics", "advice"):
+        status, out, err = run([command, str(session), str(H200 / "numba-naive.details.txt")],
+                               capsys)
+        assert status == 1
+        assert err.count("\n") == 1 and "session page" in err and session.name in err
+        assert "#0 matmul_naive" in out

@@ -1,0 +1,183 @@
+"""The three readings and the comparison, on the H200 naive and tiled values (details.txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from viewer.analysis import reading
+from viewer.core.metrics import BARRIER_STALL, SUMMARY_KEYS, SUMMARY_METRICS
+from viewer.core.model import Kernel
+from viewer.lesson import derivation_check
+
+M = SUMMARY_METRICS
+
+
+def kernel(name: str, **values: float) -> Kernel:
+    metrics = {M.get(k, k): v for k, v in values.items()}
+    return Kernel(0, name, name + "()", grid=(32, 32, 1), block=(16, 16, 1), metrics=metrics)
+
+
+# Values as printed in tests/data/corpus/h200/numba-*.details.txt, in base units.
+NAIVE = dict(compute_sm_throughput_pct=67.17, memory_throughput_pct=21.79,
+             dram_throughput_pct=0.20, duration_ns=219_140.0, l1tex_throughput_pct=23.14,
+             l2_throughput_pct=3.74, global_load_requests=8_388_608,
+             global_load_sectors=16_777_216, dram_bytes_read=2_100_000, dram_bytes_write=0,
+             theoretical_occupancy_pct=100, achieved_occupancy_pct=60.24, block_limit_sm=32,
+             block_limit_registers=8, block_limit_shared_mem=32, block_limit_warps=8,
+             launch__waves_per_multiprocessor=0.97)
+TILED = dict(NAIVE, compute_sm_throughput_pct=54.08, memory_throughput_pct=64.58,
+             dram_throughput_pct=0.92, duration_ns=47_780.0, l1tex_throughput_pct=70.97,
+             l2_throughput_pct=9.94, global_load_requests=524_288, global_load_sectors=2_097_152,
+             achieved_occupancy_pct=81.48, block_limit_shared_mem=21)
+
+
+def test_naive_is_compute_bound_and_memory_throughput_is_not_dram() -> None:
+    sol = reading.speed_of_light(kernel("matmul_naive", **NAIVE))
+    assert sol.verdict == "compute-bound"
+    assert sol.busiest_unit is not None and sol.busiest_unit.name == "L1/TEX"
+    assert "not DRAM bandwidth" in sol.explanation
+    assert "0.20 %" in sol.explanation
+
+
+def test_tiled_is_memory_bound() -> None:
+    assert reading.speed_of_light(kernel("matmul_tiled", **TILED)).verdict == "memory-bound"
+
+
+@pytest.mark.parametrize(
+    ("compute", "memory", "verdict"),
+    [(30.0, 20.0, "latency-bound"), (59.9, 59.9, "latency-bound"), (60.0, 10.0, "compute-bound"),
+     (10.0, 60.0, "memory-bound"), (90.0, 95.0, "memory-bound"),
+     (60.78, 60.78, "compute- and memory-bound"), (72.671, 72.674, "compute- and memory-bound"),
+     (72.67, 72.69, "memory-bound")],
+)
+def test_verdict_thresholds(compute: float, memory: float, verdict: str) -> None:
+    sol = reading.speed_of_light(kernel("k", compute_sm_throughput_pct=compute,
+                                        memory_throughput_pct=memory))
+    assert sol.verdict == verdict
+    assert sol.busiest_unit is None
+
+
+def test_no_verdict_without_both_rows() -> None:
+    sol = reading.speed_of_light(kernel("k", compute_sm_throughput_pct=70.0))
+    assert sol.verdict is None
+    assert "Memory Throughput" in sol.explanation
+
+
+def test_memory_chart_sectors_per_request_and_compulsory_floor() -> None:
+    chart = reading.memory_chart(kernel("matmul_naive", **NAIVE))
+    assert chart.sectors_per_request == 2.0
+    assert chart.problem_dim == 512
+    assert chart.compulsory_bytes == 3 * 512 * 512 * 4
+    assert chart.times_compulsory == pytest.approx(2_100_000 / 3_145_728)
+    assert chart.floor_note.startswith("below the floor")
+    shared = next(a for a in chart.arrows if a.target == "Shared memory")
+    assert shared.amount is None  # not in a details export: missing, never zero
+
+
+def test_problem_size_is_unknown_for_foreign_kernels() -> None:
+    assert reading.memory_chart(kernel("gemm", **NAIVE)).compulsory_bytes is None
+
+
+def test_sectors_per_request_needs_both_counts() -> None:
+    assert reading.sectors_per_request(kernel("k", global_load_sectors=10.0)) is None
+
+
+def test_occupancy_binding_limits_and_gap() -> None:
+    occ = reading.occupancy(kernel("matmul_naive", **NAIVE))
+    assert [lim.name for lim in occ.binding] == ["Block Limit Registers", "Block Limit Warps"]
+    assert occ.gap_pct == pytest.approx(39.76)
+    assert "Barriers" in occ.explanation and "0.97 waves" in occ.explanation
+    assert "registers and shared memory are not" in occ.explanation
+
+
+def test_occupancy_without_a_gap() -> None:
+    occ = reading.occupancy(kernel("k", theoretical_occupancy_pct=100.0,
+                                   achieved_occupancy_pct=98.0))
+    assert "within" in occ.explanation
+    assert occ.binding == ()
+
+
+def test_comparison_carries_the_lesson() -> None:
+    diffs = {d.key: d for d in reading.compare(kernel("matmul_naive", **NAIVE),
+                                                kernel("matmul_tiled", **TILED))}
+    assert diffs["global_load_sectors"].ratio == 8.0
+    assert diffs["global_load_requests"].ratio == 16.0
+    assert diffs["duration_ns"].direction("naive", "tiled") == "Duration: naive 4.59x tiled"
+    assert diffs["sectors_per_request"].direction("naive", "tiled") == (
+        "Sectors per request: tiled 2.00x naive")
+    assert diffs["shared_load_instructions"].ratio is None
+    assert "not in both" in diffs["shared_load_instructions"].direction("a", "b")
+
+
+def test_summary_has_every_key() -> None:
+    s = reading.summary(kernel("k", duration_ns=5.0))
+    assert tuple(s) == SUMMARY_KEYS
+    assert s["duration_ns"] == 5.0 and s["global_load_requests"] is None
+
+
+def test_the_derivation_against_the_shipped_captures() -> None:
+    from pathlib import Path
+
+    from viewer.readers import read_report
+
+    profiles = Path(__file__).resolve().parents[2] / "profiles"
+    naive = read_report(profiles / "naive.ncu-rep").kernels[0]
+    tiled = read_report(profiles / "tiled.ncu-rep").kernels[0]
+    checks = {c.label: c for c in derivation_check.predictions(naive)}
+    assert checks["global load requests"].ratio == 1.0
+    assert checks["global load sectors"].ratio == 1.0
+    assert "shared load instructions" not in checks
+    shared = {c.label: c for c in derivation_check.predictions(tiled)}["shared load instructions"]
+    assert shared.predicted == 1024 * 8192  # 1,024 shared loads per thread, 8,192 warps
+    assert shared.measured == tiled.metric("smsp__sass_inst_executed_op_shared_ld.sum")
+
+
+def test_no_derivation_for_foreign_kernels_or_missing_sizes() -> None:
+    assert derivation_check.predictions(kernel("gemm", **NAIVE)) == ()
+    odd = Kernel(0, "matmul_naive", "matmul_naive()", grid=(3, 2, 1), block=(16, 16, 1))
+    assert derivation_check.predictions(odd) == ()
+    check = derivation_check.predictions(kernel("matmul_tiled", **TILED))[-1]
+    assert check.label == "shared load instructions" and check.measured is None
+    assert check.ratio is None
+
+
+def test_a_kernel_without_barriers_is_not_told_barriers_cost_it() -> None:
+    occ = reading.occupancy(kernel("matmul_naive", **NAIVE, launch__barrier_count=0))
+    assert occ.barriers == 0
+    assert "Barriers" not in occ.explanation and "no barrier" in occ.explanation
+
+
+def test_barrier_stalls_are_quoted_when_the_report_has_them() -> None:
+    occ = reading.occupancy(kernel("matmul_tiled", **TILED, launch__barrier_count=1, **{
+        BARRIER_STALL: 3.1161}))
+    assert "Barriers (warps waited at one 3.12 cycles per issued instruction)" in occ.explanation
+
+
+def test_compared_rows_keep_the_lessons_labels() -> None:
+    assert [label for _, label in reading.COMPARED] == [
+        "Duration", "Sectors moved (global loads)", "Global load requests",
+        "Sectors per request", "Shared load instructions", "L2 sectors read from L1/TEX",
+        "DRAM bytes read", "DRAM bytes written", "Memory Throughput", "DRAM Throughput",
+        "Compute (SM) Throughput", "L1/TEX Hit Rate", "L2 Hit Rate", "Theoretical Occupancy",
+        "Achieved Occupancy"]
+
+
+def test_block_limits_are_named_as_the_report_prints_them() -> None:
+    without = reading.occupancy(kernel("matmul_naive", **NAIVE))
+    assert [lim.name for lim in without.limits] == [
+        "Block Limit SM", "Block Limit Registers", "Block Limit Shared Mem", "Block Limit Warps"]
+    assert without.limits[1].metric == "launch__occupancy_limit_registers"
+    newer = reading.occupancy(kernel("matmul_naive", **NAIVE,
+                                     launch__occupancy_limit_barriers=32))
+    assert newer.limits[-1].name == "Block Limit Barriers" and newer.limits[-1].blocks == 32
+
+
+def test_derivation_figures_are_written_in_their_units() -> None:
+    checks = {c.key: c for c in derivation_check.predictions(kernel("matmul_naive", **NAIVE))}
+    assert checks["sectors_per_request"].derived_text == "2.00"
+    assert checks["sectors_per_request"].measured_text == "2.00"
+    assert checks["global_load_requests"].derived_text == "8,388,608"
+    assert checks["global_load_sectors"].ratio_text == "100.00 %"
+    tiled = derivation_check.predictions(kernel("matmul_tiled", **TILED))[-1]
+    assert (tiled.key, tiled.measured_text, tiled.fewer_shared_loads) == (
+        "shared_load_instructions", "n/a", False)

@@ -1,0 +1,392 @@
+"""The capture helper against a hostile local user: each test is an attack that once worked.
+
+The helper runs from a planted install whose ncu is a fake (tests/capture_install.py), standing in
+for the GPU and Nsight Compute this machine lacks; the fake does what the real ncu does where it
+matters (docs/capture.md). Where a test needs a second user it needs root (as CI runs).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import resource
+import signal
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.capture.test_capture_helper import VALID, _gone, _group_gone
+from tests.capture_install import REPORT, events, plant
+from viewer.capture import helper
+
+NOBODY = 65534
+FAST = {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0", "KILL_GRACE_S = 5.0": "KILL_GRACE_S = 1.0",
+        "WATCHDOG_GRACE_S = 30.0": "WATCHDOG_GRACE_S = 2.0"}
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="a file of another user needs root (CI)")
+
+
+def _work_dir(run: dict) -> Path:
+    """The helper's private directory of one capture: the parent of ncu's -o directory."""
+    return Path(run["argv"][run["argv"].index("-o") + 1]).parent.parent
+
+
+# ---------------------------------------------------------------- ncu's lock directory
+
+
+def test_a_planted_lock_directory_link_is_never_followed(tmp_path):
+    """ncu makes $TMPDIR/nvidia/nsight_compute 0777 through any link: with /tmp shared, a user's
+    link there once made a root directory world-writable."""
+    install = plant(tmp_path, "lock_dir")
+    target = tmp_path / "root-dir"
+    target.mkdir(mode=0o755)
+    shared = tmp_path / "shared-tmp"  # the fake's stand-in for /tmp
+    (shared / "nvidia").mkdir(parents=True)
+    (shared / "nvidia" / "nsight_compute").symlink_to(target)
+    done = install.run(*VALID)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE(target.stat().st_mode) == 0o755
+    assert list(target.iterdir()) == []
+    (run,) = install.captures()
+    tmp = run["env"]["TMPDIR"]
+    assert run["env"]["TMP"] == run["env"]["TEMP"] == tmp
+    assert not tmp.startswith(str(shared)) and tmp != "/tmp"
+    owner_mode = next(json.loads(e["ncu"][len("tmpdir "):]) for e in events(done.stderr)
+                      if e.get("ncu", "").startswith("tmpdir "))
+    assert owner_mode == [os.geteuid(), 0o700], "ncu's TMPDIR is the helper's own, 0700"
+    assert Path(tmp).parent == _work_dir(run)
+    assert not _work_dir(run).exists(), "the private directory outlived the capture"
+
+
+# ---------------------------------------------------------------- ncu's exit status
+
+
+@pytest.mark.parametrize(("behaviour", "words"), [
+    ("crash", "killed by SIGSEGV"),
+    ("exit_3", "exited with status 3: ==ERROR== something went wrong"),
+    ("program_fails", "No module named 'numba'"),
+])
+def test_a_failed_ncu_streams_nothing(tmp_path, behaviour, words):
+    done = plant(tmp_path, behaviour).run(*VALID)
+    assert done.returncode == helper.EXIT_NCU_FAILED, done.stderr
+    last = events(done.stderr)[-1]
+    assert last["kind"] == "ncu_failed" and last["exit"] == helper.EXIT_NCU_FAILED
+    assert words in last["error"]
+    assert done.stdout == b""
+
+
+def test_the_callers_file_size_limit_does_not_reach_ncu(tmp_path):
+    """`ulimit -f` passes through pkexec; ncu once wrote a cut report under it."""
+    install = plant(tmp_path)
+
+    def small_files() -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, hard))
+
+    done = install.run(*VALID, preexec_fn=small_files)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == REPORT.read_bytes()
+
+
+def test_the_clocks_are_reset_after_every_capture_at_base(tmp_path):
+    install = plant(tmp_path)
+    assert install.run(*VALID).returncode == 0
+    assert [r["argv"] for r in install.runs()][-1] == ["--config-file", "off",
+                                                        "--clock-control", "reset"]
+
+
+# ---------------------------------------------------------------- signals and a stuck client
+
+
+def _started(proc: subprocess.Popen) -> None:
+    assert "started" in json.loads(proc.stderr.readline())
+    assert "ncu" in json.loads(proc.stderr.readline())
+
+
+def test_sigquit_ends_ncu_resets_the_clocks_and_leaves_nothing(tmp_path):
+    install = plant(tmp_path, "hang")
+    proc = subprocess.Popen(install.command(*VALID), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _started(proc)
+    proc.send_signal(signal.SIGQUIT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == helper.EXIT_CANCELLED, err
+    assert events(err)[-1]["exit"] == helper.EXIT_CANCELLED
+    capture, reset = install.runs()
+    assert _group_gone(capture["pgid"])
+    assert reset["argv"][-1] == "reset"
+    assert not _work_dir(capture).exists()
+
+
+def test_ctrl_z_does_not_stop_the_time_limit(tmp_path):
+    install = plant(tmp_path, "hang", FAST)
+    read_end, write_end = os.pipe()  # stdin held open: no cancel
+    proc = subprocess.Popen(install.command(*VALID), stdin=read_end, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        _started(proc)
+        proc.send_signal(signal.SIGTSTP)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGCONT)
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == helper.EXIT_TIMEOUT, err
+
+
+def _never_read(install) -> tuple[int, bytes]:
+    """The helper under a client that reads neither its stderr nor its report until it has
+    ended (40 s at most, then it is killed): its exit status, and what stderr then holds."""
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(install.command(*VALID), stdin=read_end, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        code = proc.wait(40)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    return code, err
+
+
+def test_a_client_that_never_reads_stderr_does_not_stop_the_time_limit(tmp_path):
+    install = plant(tmp_path, "chatty", FAST)
+    code, _ = _never_read(install)
+    assert code == helper.EXIT_TIMEOUT
+    assert _group_gone(install.captures()[0]["pgid"])
+
+
+def test_a_client_that_never_reads_the_report_does_not_stop_the_time_limit(tmp_path):
+    install = plant(tmp_path, "big_report", FAST)
+    code, err = _never_read(install)
+    assert code == helper.EXIT_TIMEOUT
+    assert events(err)[-1]["kind"] == "timeout"
+    assert not _work_dir(install.captures()[0]).exists()
+
+
+def test_a_descendant_that_calls_setsid_is_ended_on_cancel(tmp_path):
+    install = plant(tmp_path, "setsid_child")
+    proc = subprocess.Popen(install.command(*VALID), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _started(proc)
+    child = int((tmp_path / "child-pid").read_text())
+    assert not _gone(child)
+    proc.stdin.close()
+    proc.wait(30)
+    proc.stdout.close()
+    proc.stderr.close()
+    assert proc.returncode == helper.EXIT_CANCELLED
+    end = time.monotonic() + 10
+    while not _gone(child) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert _gone(child), "a setsid descendant of ncu outlived the cancel"
+
+
+def test_a_closed_stdout_gives_json_lines_and_one_exit_code(tmp_path):
+    install = plant(tmp_path, "big_report")
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(install.command(*VALID), stdin=read_end, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()  # the client went away
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    said = [json.loads(line) for line in err.decode().splitlines()]  # every line is JSON
+    assert said[-1]["exit"] == proc.returncode == helper.EXIT_CANCELLED
+
+
+# ---------------------------------------------------------------- who runs it
+
+
+def test_pkexec_user_runs_nothing():
+    """`pkexec --user bob` runs the helper as bob, with PKEXEC_UID set."""
+    with pytest.raises(helper.Refusal) as caught:
+        helper.requesting_uid(NOBODY, {"PKEXEC_UID": "0"})
+    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert "not as root" in caught.value.message
+    assert helper.requesting_uid(NOBODY, {}) == NOBODY
+
+
+# ---------------------------------------------------------------- what root runs
+
+
+def _refused(install, path: Path) -> None:
+    done = install.run(*VALID)
+    assert done.returncode == helper.EXIT_UNTRUSTED, done.stderr
+    assert str(path) in events(done.stderr)[-1]["error"]
+    assert install.runs() == []
+
+
+def test_a_writable_library_in_a_library_directory_is_refused(tmp_path):
+    libs = tmp_path / "driver-libs"
+    libs.mkdir(mode=0o755)
+    lib = libs / "libcuda.so.1"
+    lib.write_bytes(b"\x7fELF")
+    lib.chmod(0o666)
+    _refused(plant(tmp_path / "install", library_path=[str(libs)]), lib)
+
+
+@as_root
+def test_a_users_library_in_a_root_library_directory_is_refused(tmp_path):
+    libs = tmp_path / "driver-libs"
+    libs.mkdir(mode=0o755)
+    lib = libs / "libcuda.so.1"
+    lib.write_bytes(b"\x7fELF")
+    os.chown(lib, NOBODY, NOBODY)
+    _refused(plant(tmp_path / "install", library_path=[str(libs)]), lib)
+
+
+def test_a_writable_library_below_glibc_hwcaps_is_refused(tmp_path):
+    libs = tmp_path / "driver-libs"
+    hwcaps = libs / "glibc-hwcaps" / "x86-64-v3"
+    hwcaps.mkdir(parents=True)
+    lib = hwcaps / "libcuda.so.1"
+    lib.write_bytes(b"\x7fELF")
+    lib.chmod(0o666)
+    _refused(plant(tmp_path / "install", library_path=[str(libs)]), lib)
+
+
+def test_a_library_link_to_a_writable_file_is_refused(tmp_path):
+    libs, elsewhere = tmp_path / "driver-libs", tmp_path / "elsewhere"
+    for d in (libs, elsewhere):
+        d.mkdir(mode=0o755)
+    real = elsewhere / "libcuda.so.580"
+    real.write_bytes(b"\x7fELF")
+    real.chmod(0o664)
+    (libs / "libcuda.so.1").symlink_to(real)
+    _refused(plant(tmp_path / "install", library_path=[str(libs)]), real)
+
+
+def _site_packages(install) -> Path:
+    (site,) = (install.root / "venv" / "lib").glob("python3*/site-packages")
+    return site
+
+
+@pytest.mark.parametrize("how", ["writable copy", "copy in a writable directory"])
+def test_a_root_link_in_site_packages_to_a_users_copy_is_refused(tmp_path, how):
+    install = plant(tmp_path / "install")
+    user = tmp_path / "user"
+    user.mkdir(mode=0o755)
+    copy = user / "numba"
+    copy.mkdir(mode=0o755)
+    (copy / "__init__.py").write_text("")
+    bad = copy / "__init__.py" if how == "writable copy" else user
+    bad.chmod(0o666 if how == "writable copy" else 0o777)
+    (_site_packages(install) / "numba").symlink_to(copy)
+    _refused(install, bad)
+
+
+def test_a_link_to_nothing_in_the_install_is_refused(tmp_path):
+    install = plant(tmp_path / "install")
+    link = _site_packages(install) / "numba"
+    link.symlink_to(tmp_path / "not-yet")
+    _refused(install, link)
+
+
+def test_a_sticky_world_writable_directory_inside_the_install_is_refused(tmp_path):
+    install = plant(tmp_path)
+    drop = install.root / "venv" / "drop"
+    drop.mkdir()
+    drop.chmod(0o1777)
+    _refused(install, drop)
+
+
+def test_a_pth_file_never_runs_in_the_helper(tmp_path):
+    install = plant(tmp_path)
+    marker = tmp_path / "pth-ran"
+    (_site_packages(install) / "evil.pth").write_text(f"import os; open({str(marker)!r}, 'w')\n")
+    assert install.run(*VALID).returncode == 0
+    assert not marker.exists()
+
+
+def test_a_pth_path_to_a_writable_directory_is_refused(tmp_path):
+    install = plant(tmp_path / "install")
+    added = tmp_path / "added"
+    added.mkdir()
+    added.chmod(0o777)
+    (_site_packages(install) / "extra.pth").write_text(f"# a path line\n{added}\n")
+    _refused(install, added)
+
+
+@as_root
+def test_an_editable_install_is_refused(tmp_path):
+    install = plant(tmp_path)
+    pth = _site_packages(install) / "__editable__.ncu_reader-0.1.pth"
+    pth.write_text("import __editable___ncu_reader_finder; "
+                   "__editable___ncu_reader_finder.install()\n")
+    _refused(install, pth)
+
+
+def test_the_standard_library_tree_is_checked(tmp_path, monkeypatch):
+    """The interpreter's own library (here a planted stand-in: the real one is not ours to
+    change) is checked like the install."""
+    install = plant(tmp_path / "install")
+    stdlib = tmp_path / "lib" / "python3.11"
+    (stdlib / "json").mkdir(parents=True)
+    module = stdlib / "json" / "__init__.py"
+    module.write_text("")
+    module.chmod(0o666)
+    (stdlib / "site-packages").mkdir()
+    (stdlib / "site-packages" / "ignored.py").write_text("")
+    (stdlib / "site-packages" / "ignored.py").chmod(0o666)
+    monkeypatch.setattr(helper, "stdlib_dirs", lambda: [stdlib])
+    layout = _layout(install)
+    with pytest.raises(helper.Refusal) as caught:
+        helper.check_layout(layout, os.geteuid())
+    assert str(module) in caught.value.message
+    module.chmod(0o644)
+    helper.check_layout(layout, os.geteuid())  # site-packages below it is not the stdlib's
+
+
+def test_the_real_standard_library_and_install_pass(tmp_path):
+    install = plant(tmp_path)
+    dirs = helper.stdlib_dirs()
+    assert dirs, "the interpreter's library was found"
+    layout = _layout(install)
+    helper.check_layout(layout, os.geteuid())
+
+
+def _layout(install) -> helper.Layout:
+    """The planted install's layout, seen from this process (whose own interpreter is the
+    development venv's): its python is the install's."""
+    layout = helper.load_layout(os.geteuid(), {}, here=install.helper)
+    return dataclasses.replace(layout, python=install.python)
+
+
+def test_ncus_rule_files_in_the_home_directory_are_checked(tmp_path):
+    """ncu copies its sections and .py rules into $HOME/Documents/NVIDIA Nsight Compute/<ver>/
+    and runs them from there (seen on the H200, docs/capture.md)."""
+    install = plant(tmp_path / "install")
+    home = tmp_path / "home"
+    sections = home / "Documents" / "NVIDIA Nsight Compute" / "2025.3.1" / "Sections"
+    sections.mkdir(parents=True)
+    rule = sections / "SpeedOfLight.py"
+    rule.write_text("")
+    helper.check_layout(_layout(install), os.geteuid(), home=home)
+    rule.chmod(0o666)
+    with pytest.raises(helper.Refusal) as caught:
+        helper.check_layout(_layout(install), os.geteuid(), home=home)
+    assert str(rule) in caught.value.message
+
+
+def test_nsight_computes_own_folder_is_checked_when_ncu_is_the_one_in_it(tmp_path):
+    install = plant(tmp_path / "install")
+    for d in ("target", "sections"):
+        (install.ncu.parent / d).mkdir()
+    rule = install.ncu.parent / "sections" / "SpeedOfLight.py"
+    rule.write_text("")
+    rule.chmod(0o666)
+    _refused(install, rule)

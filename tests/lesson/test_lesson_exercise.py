@@ -1,0 +1,159 @@
+"""The exercise: data, not code; every option explained and pointing at a row the shipped reports
+hold; answers checked by the row they name; question 4 answered by this machine's driver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from viewer.analysis import reading
+from viewer.core import shipped
+from viewer.lesson import exercise
+from viewer.lesson.exercise import ExerciseError, answer, load_exercise, machine_answer
+from viewer.readers import read_report
+
+DAY42 = Path(__file__).resolve().parents[2] / "resources" / "exercises" / "day42.toml"
+
+
+@pytest.fixture(scope="module")
+def ex() -> exercise.Exercise:
+    return load_exercise()
+
+
+def question(ex: exercise.Exercise, qid: str) -> exercise.Question:
+    return next(q for q in ex.questions if q.id == qid)
+
+
+def test_the_shipped_exercise_is_the_lessons_four_questions(ex) -> None:
+    assert ex.title == "Reading an Nsight Compute report" and ex.day == 42
+    assert [q.id for q in ex.questions] == ["1", "2", "3", "4"]
+    assert ex.questions[0].text.startswith("Read the naive kernel's Memory Throughput row")
+    assert ex.questions[3].text.startswith("You are an ordinary user on a system where "
+                                           "RmProfilingAdminOnly is 1.")
+    assert [len(q.hints) for q in ex.questions] == [1, 2, 1, 0]  # Hint 2 is question 2's
+    assert ex.rule == "An answer that names no row and no counter is not finished."
+    assert exercise.exercise_files()[0].name == "day42.toml"
+
+
+def test_every_option_is_explained_and_names_a_row_the_shipped_reports_hold(ex) -> None:
+    kernels = [read_report(path).kernels[0] for path in shipped.comparison()]
+    for q in ex.questions:
+        assert q.solution and q.correct_options, q.id
+        for option in q.options:
+            assert option.explanation.strip() and option.text.strip()
+            target = option.target
+            assert target.step in ("sol", "memory", "occupancy") and target.label, option.text
+            for kernel in kernels:
+                value = (reading.value(kernel, target.key) if target.key == "sectors_per_request"
+                         else kernel.metric(target.metric))
+                assert value is not None, (q.id, target.key, kernel.name)
+
+
+def test_the_lessons_obvious_wrong_answers_are_wrong_options(ex) -> None:
+    obvious = {q.id: [o for o in q.options if "obvious wrong answer" in o.explanation]
+               for q in ex.questions}
+    assert {qid: len(found) for qid, found in obvious.items()} == {"1": 1, "2": 1, "3": 1, "4": 0}
+    assert not any(o.correct for found in obvious.values() for o in found)
+    assert '"it issues sixteen times fewer loads"' in obvious["2"][0].explanation
+
+
+def test_an_answer_is_checked_by_the_row_it_names(ex) -> None:
+    q2 = question(ex, "2")
+    right = answer(q2, "global_load_sectors")
+    assert right.correct and right.option is not None
+    assert right.explanation.startswith("The sector count explains it; the request count cannot.")
+    # The same row named by its metric name.
+    assert answer(q2, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == right
+    wrong = answer(q2, "global_load_requests")
+    assert not wrong.correct and wrong.option is not None
+    assert "sixteen times fewer loads" in wrong.explanation
+    elsewhere = answer(q2, "l2_hit_rate_pct")
+    assert not elsewhere.correct and elsewhere.option is None
+    assert elsewhere.explanation.startswith("L2 Hit Rate does not settle this question")
+
+
+@pytest.mark.parametrize("key", [None, ""])
+def test_an_answer_that_names_no_row_is_not_accepted(ex, key: str | None) -> None:
+    verdict = answer(question(ex, "1"), key)
+    assert not verdict.correct and verdict.option is None
+    assert verdict.explanation == exercise.NO_ROW
+
+
+@pytest.mark.parametrize(("params", "expected"), [
+    ("RmProfilingAdminOnly: 1\nRmGpuId: 0\n", "set to 1"),
+    ("RmProfilingAdminOnly: 0\n", "set to 0"),
+    (None, None),  # no NVIDIA driver
+])
+def test_question_4_is_answered_from_this_machines_driver(
+        ex, tmp_path: Path, params: str | None, expected: str | None) -> None:
+    path = tmp_path / "params"
+    if params is not None:
+        path.write_text(params)
+    said = machine_answer(question(ex, "4"), path)
+    if expected is None:
+        assert said is None
+    else:
+        assert said is not None and expected in said and "ordinary user here" in said
+    assert machine_answer(question(ex, "1"), path) is None  # no driver setting answers it
+
+
+OPTION = """
+[[question.option]]
+text = "{text}"
+correct = {correct}
+explanation = "Because."
+target = {{ step = "{step}", key = "{key}" }}
+"""
+
+
+def write_exercise(folder: Path, options: str, head: str = 'format = "ncu-reader exercise 1"\n'
+                   'title = "Day 43"\n') -> Path:
+    path = folder / "day43.toml"
+    path.write_text(head + '[[question]]\nid = "1"\ntext = "Which row?"\nsolution = "This one."\n'
+                    + options, encoding="utf-8")
+    return path
+
+
+def test_an_instructor_adds_a_day_with_no_code(tmp_path: Path) -> None:
+    path = write_exercise(tmp_path, OPTION.format(text="L2", correct="true", step="memory",
+                                                  key="l2_hit_rate_pct")
+                          + OPTION.format(text="L1", correct="false", step="memory",
+                                          key="l1tex__t_sector_hit_rate.pct"))
+    ex = load_exercise(path)
+    assert ex.title == "Day 43" and ex.questions[0].options[1].target.label == "L1/TEX Hit Rate"
+    assert answer(ex.questions[0], "lts__t_sector_hit_rate.pct").correct
+
+
+GOOD = OPTION.format(text="a", correct="true", step="sol", key="duration_ns")
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    (GOOD + "[[question.option", "is not valid TOML"),
+    (GOOD, "needs two or more [[question.option]]"),
+    (GOOD + OPTION.format(text="b", correct="true", step="roofline", key="duration_ns"),
+     "target step must be one of"),
+    (GOOD + OPTION.format(text="b", correct="false", step="sol", key="Duration"),
+     "target key 'Duration' is neither a summary key"),
+    (GOOD + OPTION.format(text="b", correct="false", step="sol", key="gpu__time_duration.sum"),
+     "two options name the same row"),
+    (GOOD + OPTION.format(text="b", correct="false", step="sol", key="smsp__made_up.sum"),
+     "no table labels 'smsp__made_up.sum': give the target a label"),
+    (GOOD.replace("true", "false") + OPTION.format(text="b", correct="false", step="sol",
+                                                   key="dram_throughput_pct"),
+     "no option is correct"),
+    (GOOD.replace('explanation = "Because."', 'explanation = ""')
+     + OPTION.format(text="b", correct="false", step="sol", key="dram_throughput_pct"),
+     "explanation must be text"),
+])
+def test_a_malformed_exercise_is_refused_in_one_line_naming_the_file(
+        tmp_path: Path, options: str, reason: str) -> None:
+    path = write_exercise(tmp_path, options)
+    with pytest.raises(ExerciseError) as caught:
+        load_exercise(path)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(str(path)) and reason in message
+
+
+def test_the_shipped_file_is_the_one_found_through_the_package() -> None:
+    assert load_exercise(DAY42) == load_exercise()

@@ -1,0 +1,178 @@
+"""The memory chart: its plain-data layout (viewer.analysis.chart_layout) and the drawn item.
+
+Expected values are read by eye from tests/data/corpus/h200/*.details.txt and raw.csv.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from viewer.analysis import chart_layout as cl
+from viewer.core.formatting import NOT_IN_REPORT
+from viewer.core.model import Kernel
+from viewer.qt.kit.style import Style
+from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
+from viewer.qt.views.memory.memory_tab import MemoryChartView
+from viewer.readers import read_report
+
+H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
+PUBLIC = Path(__file__).resolve().parents[1] / "data" / "corpus" / "ncu-public"
+
+
+def kernel(path: Path) -> Kernel:
+    return read_report(path).kernels[0]
+
+
+# ---------------------------------------------------------------- widths
+
+
+@given(st.floats(0, 1e12), st.floats(0, 1e12))
+def test_log_width_grows_with_traffic_and_stays_in_range(a: float, b: float) -> None:
+    largest = max(a, b, 1.0)
+    wa, wb = cl.log_width(a, largest, 2, 22), cl.log_width(b, largest, 2, 22)
+    assert 2 <= wa <= 22 and 2 <= wb <= 22
+    if a <= b:
+        assert wa <= wb
+
+
+def test_log_width_ends_and_steps() -> None:
+    assert cl.log_width(5e6, 5e6, 2, 22) == 22
+    assert cl.log_width(0, 5e6, 2, 22) == 2
+    assert cl.log_width(5e6 / 10 ** cl.WIDTH_DECADES, 5e6, 2, 22) == pytest.approx(2)
+    step = cl.log_width(8e6, 8e6, 2, 22) - cl.log_width(1e6, 8e6, 2, 22)
+    assert step == pytest.approx(20 * math.log10(8) / cl.WIDTH_DECADES)
+    assert step > 5
+
+
+# ---------------------------------------------------------------- counts per thread
+
+
+def test_per_thread_counts_are_the_lessons(naive: Kernel, tiled: Kernel) -> None:
+    assert cl.warps(naive) == 32 * 32 * 256 // 32
+    assert cl.per_thread(8_388_608, naive) == 1024
+    band = cl.chart_band(tiled, "tiled")
+    assert band.arrow("global").above == ("524,288 requests", "64 per thread")
+    assert band.arrow("shared").above == ("5,242,880 shared loads", "640 per thread")
+    no_launch = kernel(PUBLIC / "old-spelling-pascal-p40-nan-values-details.txt")
+    assert cl.warps(no_launch) is None and cl.per_thread(10, no_launch) is None
+
+
+# ---------------------------------------------------------------- bands
+
+
+def test_naive_band_from_the_full_report(naive: Kernel) -> None:
+    band = cl.chart_band(naive, "naive")
+    assert band.caption == ("1,024 global loads per thread, 2.00 sectors each, 16,777,216 "
+                            "sectors across the grid, 0 shared loads per thread.")
+    assert band.arrow("global").below == ("16,777,216 sectors", "2.00 per request")
+    assert band.arrow("global").amount == 8_388_608
+    assert band.arrow("l1_to_l2").above == ("1,686,206 sectors",)
+    assert band.arrow("l1_to_l2").amount == 1_686_206 * 32
+    assert band.arrow("dram_read").above == ("read 2.10 MB",)
+    assert band.arrow("dram_read").leftward
+    assert band.arrow("dram_write").below == ("written 0 B",)
+    assert band.arrow("dram_write").amount == 0 and not band.arrow("dram_write").missing
+    assert band.box("l1tex").lines == ("hit 87.96 %",)
+    assert band.box("l2").lines == ("hit 92.78 %",)
+    assert band.box("dram").lines == ("2.10 MB moved", "floor 3.15 MB", "0.67x floor")
+    assert band.shared_note == cl.SHARED_NOTE
+    assert not any(arrow.missing for arrow in band.arrows)
+
+
+@pytest.mark.parametrize("name", ["numba-naive.details.txt", "numba-naive.details.csv"])
+def test_details_exports_lack_the_shared_and_l2_counters(name: str) -> None:
+    band = cl.chart_band(kernel(H200 / name), "naive")
+    assert band.arrow("shared").missing and band.arrow("l1_to_l2").missing
+    assert band.arrow("shared").above == ("shared loads:", NOT_IN_REPORT)
+    assert band.arrow("l1_to_l2").above == ("sectors:", NOT_IN_REPORT)
+    assert band.shared_note == ""
+    assert band.arrow("global").above[0] == "8,388,608 requests"
+    assert band.arrow("global").below == ("16,777,216 sectors", "2.00 per request")
+    assert band.box("dram").lines[0] == "2.10 MB moved"
+
+
+def test_no_floor_without_a_known_problem_size() -> None:
+    copy = kernel(PUBLIC / "new-2025-csv-details-with-rule-columns-base-units-copy-blocked.csv")
+    band = cl.chart_band(copy, "copy")
+    assert band.box("dram").lines == (f"bytes {NOT_IN_REPORT}",)
+    assert band.arrow("global").missing and band.arrow("dram_read").missing
+
+
+def test_widths_share_a_scale_per_family(naive: Kernel, tiled: Kernel) -> None:
+    bands = [cl.chart_band(naive, "naive"), cl.chart_band(tiled, "tiled")]
+    largest = cl.largest_by_family(bands)
+    assert largest[cl.INSTRUCTIONS] == 8_388_608
+    assert largest[cl.BYTES] == 1_686_206 * 32
+    assert cl.largest_by_family([cl.chart_band(tiled, "tiled")])[cl.INSTRUCTIONS] == 5_242_880
+
+
+def test_memory_rows_and_ratios(naive: Kernel, tiled: Kernel) -> None:
+    rows = {row.key: row for row in cl.memory_ratios(naive, tiled, "naive", "tiled")}
+    assert [row.key for row in rows.values()] == list(cl.MEMORY_COMPARED)
+    sectors = rows["global_load_sectors"]
+    assert (sectors.first, sectors.second, sectors.direction) == (
+        "16,777,216", "2,097,152", "naive 8.00x tiled")
+    assert rows["global_load_requests"].direction == "naive 16.00x tiled"
+    assert rows["sectors_per_request"].direction == "tiled 2.00x naive"
+    assert rows["duration_ns"].direction == "naive 4.59x tiled"
+    assert rows["dram_bytes_write"].direction == "equal"
+    values = dict((key, text) for key, _, text in cl.memory_values(naive))
+    assert values["l1tex_hit_rate_pct"] == "87.96 %" and values["duration_ns"] == "219.14 us"
+    details = kernel(H200 / "numba-naive.details.txt")
+    values = dict((key, text) for key, _, text in cl.memory_values(details))
+    assert values["shared_load_instructions"] == NOT_IN_REPORT
+
+
+# ---------------------------------------------------------------- the drawn item
+
+
+@pytest.fixture
+def bands(naive: Kernel, tiled: Kernel) -> list[cl.ChartBand]:
+    return [cl.chart_band(naive, "naive"), cl.chart_band(tiled, "tiled")]
+
+
+def test_item_bounding_rect_is_the_painted_picture(qtbot, bands: list[cl.ChartBand]) -> None:
+    item = MemoryChartItem()
+    assert item.boundingRect().isEmpty()
+    item.set_bands(bands, Style())
+    rect, painted = item.boundingRect(), item._picture.boundingRect()
+    assert rect.topLeft().toTuple() == (0, 0)
+    assert rect.contains(painted.toRectF())
+    margin = 8
+    assert painted.right() >= rect.right() - margin - 2
+    assert painted.bottom() >= rect.bottom() - margin - 2
+    assert rect.width() == pytest.approx(item.natural_width)
+
+
+def test_item_fills_a_wider_width_and_narrows_labels_for_a_smaller_one(
+        qtbot, bands: list[cl.ChartBand]) -> None:
+    item = MemoryChartItem()
+    item.set_bands(bands, Style(projector=True))
+    wide = item.natural_width
+    assert "16,777,216 sectors" in item.texts
+    item.set_bands(bands, Style(projector=True), wide + 300)
+    assert item.boundingRect().width() == pytest.approx(wide + 300)
+    item.set_bands(bands, Style(projector=True), wide - 300)
+    assert item.natural_width < wide
+    assert "16,777,216" in item.texts and "sectors" in item.texts
+    assert "2.00 per request" in item.texts and "53.96 MB" in item.texts
+
+
+def test_view_shrinks_only_when_it_must(qtbot, bands: list[cl.ChartBand]) -> None:
+    view = MemoryChartView(bands, Style())
+    qtbot.addWidget(view)
+    natural = view.item.natural_width
+    view.resize(round(natural) + 200, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.scale_factor == 1.0
+    assert view.item.boundingRect().width() == pytest.approx(natural + 200, abs=1)
+    view.resize(round(natural / 2), 300)
+    qtbot.wait(1)
+    assert view.scale_factor < 1.0
+    assert view.height() == math.ceil(view.item.boundingRect().height() * view.scale_factor)

@@ -1,0 +1,205 @@
+"""The "Every metric" view: every metric with ncu's words, and the full diff of two kernels."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import math
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from viewer.analysis import metric_table
+from viewer.analysis.metric_table import MetricDiff
+from viewer.core.model import Report
+from viewer.qt.kit.style import Style
+from viewer.qt.views.metrics.metrics_view import NO_DESCRIPTIONS, MetricsView
+from viewer.readers import read_report
+
+ROOT = Path(__file__).resolve().parents[2]
+NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
+H200 = ROOT / "tests" / "data" / "corpus" / "h200"
+
+
+def opened(qtbot, style: Style | None = None) -> MetricsView:
+    view = MetricsView(style)
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def show(qtbot, view: MetricsView, reports: list[Report], names: list[str]) -> None:
+    view.set_kernels([r.kernels[0] for r in reports], names, reports)
+    qtbot.waitUntil(lambda: not view.reading, timeout=120_000)
+
+
+@pytest.fixture
+def pair() -> list[Report]:
+    return [read_report(NAIVE), read_report(TILED)]
+
+
+def test_one_kernel_every_metric_read_off_the_gui_thread(qtbot, pair) -> None:
+    view = opened(qtbot)
+    report = pair[0]
+    first = len(report.kernels[0].metrics)
+    view.set_kernels(report.kernels[:1], ["naive"], [report])
+    assert view.reading and view.progress.isVisible()  # the rest is read in the background
+    qtbot.waitUntil(lambda: not view.reading, timeout=120_000)
+    assert not view.progress.isVisible()
+    kernel = report.kernels[0]
+    assert kernel.read_names is None and len(kernel.metrics) > 2000 > first
+    shown = view.model.shown()
+    assert [r.name for r in shown] == sorted(kernel.metrics)
+    assert sum(1 for r in shown if r.description) > 1500
+    assert view.heading.text().startswith(f"{len(shown):,} metrics of naive")
+    assert not view.note.isVisible() and not view.warnings.isVisible()
+    assert not view.threshold.isVisible()  # a change needs two kernels
+
+
+def test_search_finds_by_name_label_or_description(qtbot, pair) -> None:
+    view = opened(qtbot)
+    show(qtbot, view, pair[:1], ["naive"])
+    view.search.setText("DRAM bandw")
+    names = {r.name for r in view.model.shown()}
+    assert "dram__bytes.sum.per_second" in names
+    assert view.count.text().endswith(f"of {view.model.total():,} metrics")
+    view.search.setText("long_scoreboard")
+    assert view.model.rowCount() and all("long_scoreboard" in r.name or "long_scoreboard" in
+                                         (r.description or "").lower()
+                                         for r in view.model.shown())
+
+
+def test_the_shipped_pairs_full_diff(qtbot, pair) -> None:
+    view = opened(qtbot)
+    show(qtbot, view, pair, ["naive", "tiled"])
+    a, b = (r.kernels[0] for r in pair)
+    expected = metric_table.diff(a, b)
+    shown = view.model.shown()
+    assert len(shown) == len(expected) == len(set(a.metrics) & set(b.metrics)) > 2000
+    assert [d.name for d in shown] == [d.name for d in expected]
+    changes = [abs(d.change_pct) for d in shown if isinstance(d, MetricDiff)]
+    assert changes == sorted(changes, reverse=True)
+    assert view.model.columns[1:3] == ("naive", "tiled")
+    by_name = {d.name: d for d in shown if isinstance(d, MetricDiff)}
+    duration = by_name["gpu__time_duration.sum"]
+    assert duration.higher_is_better is False and duration.verdict == "better"
+    row = [d.name for d in shown].index("gpu__time_duration.sum")
+    color = view.model.data(view.model.index(row, 0), 9)  # ForegroundRole
+    assert color == view.style_.color("shared")
+    assert view.threshold.isVisible()
+    assert view.heading.text().startswith(f"{len(shown):,} metrics both naive (A) and tiled")
+
+
+def test_only_what_changed_by_more_than(qtbot, pair) -> None:
+    view = opened(qtbot)
+    show(qtbot, view, pair, ["naive", "tiled"])
+    everything = [d for d in view.model.shown() if isinstance(d, MetricDiff)]
+    view.threshold.setValue(50.0)
+    kept = view.model.shown()
+    assert [d.name for d in kept] == [d.name for d in everything if abs(d.change_pct) > 50.0]
+    assert 0 < len(kept) < len(everything)
+    assert all(abs(d.change_pct) > 50 for d in kept if isinstance(d, MetricDiff))
+    view.search.setText("dram")
+    assert all("dram" in d.name for d in view.model.shown())
+
+
+def test_the_csv_is_written_whole_and_asks_before_replacing(qtbot, pair, tmp_path,
+                                                            monkeypatch) -> None:
+    view = opened(qtbot)
+    show(qtbot, view, pair, ["naive", "tiled"])
+    view.threshold.setValue(10.0)
+    path = view.export_csv(tmp_path / "diff.csv")
+    assert path == tmp_path / "diff.csv"
+    back = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    shown = view.model.shown()
+    assert [r["metric"] for r in back] == [d.name for d in shown]
+    first = shown[0]
+    assert isinstance(first, MetricDiff)
+    assert float(back[0]["naive"]) == first.first and float(back[0]["tiled"]) == first.second
+    change = float(back[0]["change_pct"])
+    assert change == first.change_pct or (math.isinf(change) and math.isinf(first.change_pct))
+
+    asked: list[str] = []
+
+    def answer(reply):
+        def question(_parent, _title, text, *args, **kwargs):
+            asked.append(text)
+            return reply
+        return question
+
+    view.threshold.setValue(0.0)
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.No))
+    assert view.export_csv(path) is None and len(asked) == 1
+    assert len(list(csv.DictReader(io.StringIO(path.read_text())))) == len(back)
+    monkeypatch.setattr(QMessageBox, "question", answer(QMessageBox.StandardButton.Yes))
+    assert view.export_csv(path) == path
+    assert len(list(csv.DictReader(io.StringIO(path.read_text())))) == view.model.total()
+
+
+def test_one_kernels_rows_as_csv(qtbot, pair, tmp_path) -> None:
+    view = opened(qtbot)
+    show(qtbot, view, pair[:1], ["naive"])
+    view.search.setText("dram__bytes")
+    back = list(csv.DictReader(io.StringIO(view.export_csv(tmp_path / "rows.csv")
+                                           .read_text(encoding="utf-8"))))
+    assert [r["metric"] for r in back] == [r.name for r in view.model.shown()]
+    assert any(r["description"] for r in back) and {r["unit"] for r in back} >= {"byte"}
+
+
+def test_a_warning_when_the_two_ran_on_different_gpus(qtbot, pair) -> None:
+    view = opened(qtbot)
+    other = pair[1]
+    other.kernels[0] = dataclasses.replace(other.kernels[0], device_name="Tesla T4", cc="7.5")
+    show(qtbot, view, pair, ["naive", "tiled"])
+    assert view.warnings.isVisible()
+    assert "different GPUs" in view.warnings.text()
+
+
+def test_different_captures_warn_of_their_clocks_or_versions(qtbot) -> None:
+    view = opened(qtbot)
+    reports = [read_report(NAIVE), read_report(H200 / "numba-tiled.ncu-rep")]
+    show(qtbot, view, reports, ["naive", "tiled"])
+    texts = view.warning_texts()
+    assert view.warnings.isVisible()
+    assert view.warnings.text() == "\n".join(f"\u26a0 {t}" for t in texts)
+    # each report records its own session: both ran with clocks not locked, with one ncu
+    assert any("clocks not locked (--clock-control none)" in t for t in texts)
+    assert reports[0].session and reports[1].session
+    assert reports[0].session.ncu_version == reports[1].session.ncu_version
+    assert not any("Nsight Compute version" in t for t in texts)
+    assert not any("global load requests" in t for t in texts)  # the lesson's, not provenance
+
+
+def test_an_export_lists_its_metrics_and_says_it_has_no_descriptions(qtbot) -> None:
+    view = opened(qtbot)
+    report = read_report(H200 / "numba-naive.details.csv")
+    show(qtbot, view, [report], ["naive"])
+    assert view.model.rowCount() > 10
+    assert view.note.isVisible() and view.note.text() == NO_DESCRIPTIONS
+    assert all(r.description is None for r in view.model.shown())
+
+
+def test_a_basic_capture_and_projector_mode(qtbot) -> None:
+    view = opened(qtbot, Style(projector=True))
+    report = read_report(H200 / "workloads-kernels-and-graph.ncu-rep")
+    show(qtbot, view, [report], ["scale"])
+    assert view.model.rowCount() > 100
+    assert view.search.font().pointSizeF() == Style(projector=True).points("body")
+    view.set_style(Style())
+    assert view.search.font().pointSizeF() == Style().points("body")
+
+
+def test_clear_and_reading_waits_until_the_view_is_shown(qtbot, pair) -> None:
+    view = MetricsView()
+    qtbot.addWidget(view)
+    view.set_kernels(pair[0].kernels[:1], ["naive"], pair[:1])
+    assert not view.reading  # hidden: nothing read yet
+    view.show()
+    qtbot.waitUntil(lambda: not view.reading, timeout=120_000)
+    assert pair[0].kernels[0].read_names is None
+    view.clear()
+    assert view.model.rowCount() == 0 and not view.export_button.isEnabled()

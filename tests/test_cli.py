@@ -202,3 +202,13 @@ def test_a_reader_that_stops_reading_ends_summary_quietly() -> None:
     proc.stderr.close()
     assert proc.wait(60) == 141
     assert b"Traceback" not in err
+
+
+def test_summary_reads_an_export_cut_short_and_warns_of_it(tmp_path: Path) -> None:
+    text = (H200 / "numba-naive.details.txt").read_text(encoding="utf-8")
+    cut = tmp_path / "cut.details.txt"
+    cut.write_text(text[: len(text) // 2].rstrip("\n"), encoding="utf-8")
+    done = run_viewer("summary", str(cut))
+    assert done.returncode == 0 and "matmul_naive" in done.stdout
+    (warning,) = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert warning.startswith(f"warning: {cut}: the file looks cut short")

@@ -166,6 +166,8 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             print(f"error: {exc}", file=err)
             status = 1
             continue
+        for note in report.notes:
+            print(f"warning: {report.source}: {note}", file=err)
         kept = analysis_terminal.picked(report, kernel, err)
         if kept is None:
             continue

@@ -6,7 +6,8 @@ of each kernel it shows (a `Need`); `ReportSession.plan` answers what is still m
 already being read, merged per report; `read` reads it (a plain function, for a worker thread:
 asks of one report read together, one child process per report and kind); `take` takes
 the answer in on the thread that shows the reports, and every view then sees it. Exports were
-read whole: they lack nothing, and their extras are empty (no rule results, no curves).
+read whole: they lack nothing, and their extras are what the export printed (a details text's
+rule blocks and units; no curves).
 
 No Qt here: viewer.qt.kit.session_reads drives it from the GUI.
 """

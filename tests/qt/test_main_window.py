@@ -165,6 +165,20 @@ def assert_refused_beside(window: MainWindow, bad: Path, good: list[str], err: s
     assert bad.name not in window.status_text.text()
 
 
+def test_an_export_that_looks_cut_short_opens_and_says_so(pair_window, qtbot, tmp_path,
+                                                         capsys) -> None:
+    text = (CORPUS / "h200" / "numba-naive.details.txt").read_text(encoding="utf-8")
+    cut = tmp_path / "cut.details.txt"
+    cut.write_text(text[: len(text) // 2].rstrip("\n"), encoding="utf-8")
+    capsys.readouterr()
+    load(pair_window, qtbot, cut)
+    assert [k.name for k in pair_window.kernels] == ["matmul_naive"]
+    line = pair_window.reading.banner.text.text()
+    assert pair_window.reading.banner.isVisible()
+    assert line.startswith(f"{cut}: warning: the file looks cut short") and "\n" not in line
+    assert capsys.readouterr().err == f"ncu-reader: {line}\n"
+
+
 def test_one_bad_file_of_two_opens_the_good_one(pair_window, qtbot, tmp_path, capsys) -> None:
     bad = bad_file(tmp_path)
     capsys.readouterr()

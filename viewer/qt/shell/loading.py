@@ -25,6 +25,12 @@ class Loaded:
     entries: tuple[KernelEntry, ...]
     refused: tuple[str, ...] = ()
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the readers warn of the files they read (one looks cut short), a line each,
+        naming the file."""
+        return tuple(f"{r.source}: warning: {note}" for r in self.reports for note in r.notes)
+
 
 def read_reports(paths: Sequence[Path], job: Job) -> Loaded:
     """Read every file that can be read and list their kernels; the others are refused."""

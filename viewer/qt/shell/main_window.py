@@ -174,8 +174,9 @@ class MainWindow(WindowParts, QMainWindow):
         self.empty_page.banner.hide()
         self.last_error = ""
         self._pages.setCurrentIndex(READING_PAGE)
-        if loaded.refused:
-            self.show_error("\n".join(loaded.refused))
+        said = [*loaded.refused, *loaded.notes]
+        if said:
+            self.show_error("\n".join(said))
         self.update_status()
         self._showing = generation = self.worker.generation
         QTimer.singleShot(0, lambda: self._show_loaded(generation, picks))

@@ -198,7 +198,7 @@ class ReadingTab(QWidget):
     def row_widgets(self, key: str) -> list[QWidget]:
         """The widgets that show row `key` (a summary key or its metric name)."""
         self._ensure_rendered()
-        return [w for w in self._pickables  # type: ignore[misc]
+        return [w for w in self._pickables
                 if w.row_key is not None and same_row(w.row_key, key)]
 
     @property
@@ -225,10 +225,10 @@ class ReadingTab(QWidget):
         for widget in self._pickables:
             widget.set_picking(on)
 
-    def _pickable(self, widget: QWidget) -> None:
-        self._pickables.append(widget)  # type: ignore[arg-type]
-        widget.set_picking(self._picking)  # type: ignore[attr-defined]
-        widget.picked.connect(self.row_picked)  # type: ignore[attr-defined]
+    def _pickable(self, widget: Pickable) -> None:
+        self._pickables.append(widget)
+        widget.set_picking(self._picking)
+        widget.picked.connect(self.row_picked)
 
     def _build(self, layout: QVBoxLayout) -> None:
         """Add the answer for `self.kernels` to `layout`."""

@@ -10,6 +10,8 @@ widget's own rectangle, so rows keep their size either way.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QWidget
@@ -60,8 +62,16 @@ def paint_frame(painter: QPainter, rect: QRectF, style: Style, *, hovered: bool,
     painter.drawRect(rect.adjusted(half, half, -half, -half))
 
 
-class Pickable:
+if TYPE_CHECKING:  # the mixin is only ever mixed into a QWidget: let the checker see one
+    _Widget = QWidget
+else:
+    _Widget = object
+
+
+class Pickable(_Widget):
     """What a pickable widget shares (mixed into a QWidget that defines `picked = Signal(str)`)."""
+
+    picked: Signal
 
     row_key: str | None = None
     marked: bool = False
@@ -71,14 +81,14 @@ class Pickable:
 
     def make_pickable(self, key: str) -> None:
         """This widget shows the row `key`: it can be marked, and picked while picking is on."""
-        widget: QWidget = self  # type: ignore[assignment]
+        widget: QWidget = self
         self.row_key = key
         self._focus_policy = widget.focusPolicy()
         widget.setAttribute(Qt.WidgetAttribute.WA_Hover)
 
     def set_picking(self, on: bool) -> None:
         """Let the student pick this row (focus, cursor, cues), or stop."""
-        widget: QWidget = self  # type: ignore[assignment]
+        widget: QWidget = self
         if self.row_key is None or on == self.picking:
             return
         self.picking = on
@@ -94,7 +104,7 @@ class Pickable:
     def set_marked(self, marked: bool) -> None:
         if marked != self.marked:
             self.marked = marked
-            self.update()  # type: ignore[attr-defined]
+            self.update()
 
     def _pick_event(self, event: QEvent) -> bool:
         """Handle hover, a click and Enter/Space; True when the event picked the row."""
@@ -105,10 +115,10 @@ class Pickable:
             return False
         if kind in (QEvent.Type.Enter, QEvent.Type.Leave, QEvent.Type.FocusIn,
                     QEvent.Type.FocusOut):
-            self.update()  # type: ignore[attr-defined]
+            self.update()
             return False
         if self._picks(event):
-            self.picked.emit(self.row_key)  # type: ignore[attr-defined]
+            self.picked.emit(self.row_key)
             return True
         return False
 
@@ -118,7 +128,7 @@ class Pickable:
         if isinstance(event, QMouseEvent):
             return (event.type() == QEvent.Type.MouseButtonRelease
                     and event.button() == Qt.MouseButton.LeftButton
-                    and self.rect().contains(event.position().toPoint())  # type: ignore
+                    and self.rect().contains(event.position().toPoint())
                     and not self._selecting())
         keypad = Qt.KeyboardModifier.KeypadModifier  # Enter on the number pad
         return (isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress
@@ -130,14 +140,14 @@ class Pickable:
 
     def _paint_fill(self, painter: QPainter, style: Style) -> None:
         if self.row_key is not None:
-            paint_fill(painter, QRectF(self.rect()), style,  # type: ignore[attr-defined]
+            paint_fill(painter, QRectF(self.rect()), style,
                        hovered=self.picking and self._hovered, marked=self.marked)
 
     def _paint_frame(self, painter: QPainter, style: Style) -> None:
         if self.row_key is not None:
-            paint_frame(painter, QRectF(self.rect()), style,  # type: ignore[attr-defined]
+            paint_frame(painter, QRectF(self.rect()), style,
                         hovered=self.picking and self._hovered,
-                        focused=self.picking and self.hasFocus(),  # type: ignore[attr-defined]
+                        focused=self.picking and self.hasFocus(),
                         marked=self.marked)
 
 

@@ -12,6 +12,15 @@ MISSING = "n/a"
 NOT_IN_REPORT = "not in this report"
 
 
+def fixed(value: float, places: int = 2, *, sign: bool = False) -> str:
+    """`value` to `places` decimals ('+' before a positive one with `sign`); a value that rounds
+    to zero is written as zero, never '-0.00'."""
+    text = f"{value:{'+' if sign else ''}.{places}f}"
+    if float(text) == 0:
+        return f"{0.0:.{places}f}"
+    return text
+
+
 def count(value: float | None) -> str:
     """A count with thousands separators; fractional counts keep two decimals."""
     if value is None:

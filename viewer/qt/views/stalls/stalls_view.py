@@ -23,21 +23,22 @@ READING = "Reading the warp stall metrics from the report…"
 def stall_text(stall: Stall) -> str:
     """'15.87 cycles (53.60 %)', or the share and samples when only samples are held."""
     if stall.cycles_per_instruction is not None:
-        return f"{stall.cycles_per_instruction:.2f} cycles ({fmt.percent(stall.share_pct)})"
+        return f"{fmt.fixed(stall.cycles_per_instruction)} cycles ({fmt.percent(stall.share_pct)})"
     return f"{fmt.percent(stall.share_pct)} of samples"
 
 
 def value_text(value: float | None, by: str) -> str:
     if value is None:
         return fmt.MISSING
-    return f"{value:.2f} cycles" if by == "cycles" else fmt.percent(value)
+    return f"{fmt.fixed(value)} cycles" if by == "cycles" else fmt.percent(value)
 
 
 def change_text(change: StallChange) -> str:
-    """'+3.20 cycles' or '-4.10 points', what B adds to A."""
+    """'+3.20 cycles' or '-4.10 points', what B adds to A ('0.00' where it rounds to none)."""
     if change.change is None:
         return "only in " + ("B" if change.first is None else "A")
-    return f"{change.change:+.2f} {'cycles' if change.by == 'cycles' else 'points'}"
+    unit = "cycles" if change.by == "cycles" else "points"
+    return f"{fmt.fixed(change.change, sign=True)} {unit}"
 
 
 class StallsView(OnDemandTab):
@@ -84,7 +85,7 @@ class StallsView(OnDemandTab):
     def _total_line(self, found: Stalls, name: str) -> QLabel:
         total = found.cycles_per_instruction
         words = ("Warp cycles per issued instruction: "
-                 f"{fmt.MISSING if total is None else f'{total:.2f}'}, shared out below")
+                 f"{fmt.MISSING if total is None else fmt.fixed(total)}, shared out below")
         return self.label((f"{name}: " if name else "") + words, "heading", bold=True,
                           wrap=True, name="total")
 
@@ -117,10 +118,11 @@ class StallsView(OnDemandTab):
     def _compare(self, layout: QVBoxLayout, found: list[Stalls]) -> None:
         totals = [each.cycles_per_instruction for each in found]
         first, second = totals
-        moved = f" ({second - first:+.2f})" if first is not None and second is not None else ""
+        moved = "" if first is None or second is None else \
+            f" ({fmt.fixed(second - first, sign=True)})"
         layout.addWidget(self.label(
             "Warp cycles per issued instruction: "
-            + ", ".join(f"{side} {fmt.MISSING if t is None else f'{t:.2f}'}"
+            + ", ".join(f"{side} {fmt.MISSING if t is None else fmt.fixed(t)}"
                         for side, t in zip("AB", totals, strict=True)) + moved,
             "heading", bold=True, wrap=True, name="total"))
         changes = stalls.compare(found[0], found[1])

@@ -130,6 +130,14 @@ def test_compare_says_what_went_away_and_what_changed(naive, tiled) -> None:
         == by_status[advice.WENT_AWAY]
 
 
+def test_a_small_change_of_the_estimate_is_a_change(naive, tiled) -> None:
+    """Low Compression Rate moves 0.29 points from naive to tiled: changed, not the same."""
+    change = next(c for c in advice.compare(naive, tiled) if c.advice.rule == "MemoryL2Compression")
+    assert change.speedup_change is not None and 0 < abs(change.speedup_change) < 0.5
+    assert change.status == advice.CHANGED
+    assert advice.compare(naive, naive)[0].status == advice.SAME  # equal: the same
+
+
 def test_each_kernel_of_a_many_kernel_report_has_its_own_advice(tmp_path: Path) -> None:
     report = read_report(build(tmp_path / "five.ncu-rep", 5))
     found = read_extras(report, range(5), rules=True)

@@ -111,6 +111,17 @@ def test_compare_says_what_appeared_went_away_and_changed(qtbot) -> None:
         assert estimate_text(change.second) in field(card, "estimate")
 
 
+def test_the_same_is_said_only_of_estimates_equal_as_shown(qtbot) -> None:
+    view = shown(qtbot, [read_report(NAIVE), read_report(TILED)])
+    for card in cards(view):
+        estimate = field(card, "estimate")
+        if card.property("status") == advice.SAME:
+            assert estimate.startswith("A and B: ") and "points" not in estimate
+    low = next(c for c in cards(view) if field(c, "heading") == "Low Compression Rate")
+    assert low.property("status") == advice.CHANGED
+    assert "(+0.29 points)" in field(low, "estimate")
+
+
 def test_an_export_holds_no_rules_and_says_so(qtbot) -> None:
     view = shown(qtbot, [read_report(EXPORT)])
     assert advice.RULES_MISSING in view.findChild(QLabel, "missing").text()

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from viewer.analysis.reading import READING_ORDER
+from viewer.core import formatting as fmt
 
 VIEWS: tuple[str, ...] = (*READING_ORDER, "roofline", "advice", "stalls", "metrics")
 """Our views a link can jump to: the three reading steps, then the views beyond them."""
@@ -52,8 +53,6 @@ _KIND_RANK = {"error": 0, "warning": 1, "optimization": 2, "info": 3, "note": 4}
 # in how well the hardware unit at fault is used.
 SCOPES: dict[object, str] = {1: "local", 2: "global"}
 SEVERITIES: dict[object, str] = {0: "default", 1: "low", 2: "high"}
-# A change of the estimated speedup smaller than this (percentage points) counts as the same.
-SAME_ESTIMATE_POINTS = 0.5
 RULES_MISSING = ("ncu's advice is in .ncu-rep reports and details text exports: this file "
                  "holds none of it")
 
@@ -215,7 +214,8 @@ APPEARED, WENT_AWAY, CHANGED, SAME = "appeared", "went away", "changed", "same"
 @dataclass(frozen=True)
 class AdviceChange:
     """One piece of advice across two kernels: `status` is APPEARED (only in the second),
-    WENT_AWAY (only in the first), CHANGED (its estimate moved) or SAME."""
+    WENT_AWAY (only in the first), CHANGED (its estimate moved, as shown to two decimals) or
+    SAME (equal as shown)."""
 
     status: str
     first: Advice | None
@@ -247,12 +247,8 @@ def _keyed(advice: Sequence[Advice]) -> dict[tuple[Any, ...], Advice]:
 
 
 def _status(a: Advice, b: Advice) -> str:
-    if (a.speedup_pct is None) != (b.speedup_pct is None):
-        return CHANGED
-    if a.speedup_pct is not None and b.speedup_pct is not None \
-            and abs(b.speedup_pct - a.speedup_pct) >= SAME_ESTIMATE_POINTS:
-        return CHANGED
-    return SAME
+    """SAME only when both estimates read alike as shown (fmt.percent), else CHANGED."""
+    return SAME if fmt.percent(a.speedup_pct) == fmt.percent(b.speedup_pct) else CHANGED
 
 
 def compare(first: Sequence[Advice], second: Sequence[Advice]) -> tuple[AdviceChange, ...]:

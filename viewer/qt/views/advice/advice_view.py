@@ -121,11 +121,11 @@ class AdviceView(OnDemandTab):
                 status = change.status
                 layout.addWidget(self.label(STATUS_WORDS[status], "heading", bold=True,
                                             name=f"status_{status}"))
-            if change.status == advice.SAME and change.speedup_change in (None, 0.0):
+            if change.status == advice.SAME:
                 estimate = f"A and B: {estimate_text(change.second)}"
-            elif change.status in (advice.CHANGED, advice.SAME):
+            elif change.status == advice.CHANGED:
                 moved = change.speedup_change
-                delta = "" if moved is None else f" ({moved:+.2f} points)"
+                delta = "" if moved is None else f" ({fmt.fixed(moved, sign=True)} points)"
                 estimate = (f"A: {estimate_text(change.first)}  →  "
                             f"B: {estimate_text(change.second)}{delta}")
             else:

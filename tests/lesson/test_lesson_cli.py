@@ -50,8 +50,12 @@ def test_json_is_one_object_with_the_four_parts() -> None:
     assert [r["t4"] for r in rows if r["quantity"] == "sectors"] == [16_777_077, 2_083_878]
     assert page["speed"]["sector_ratio"] == 8.0
     assert len(page["reference"]["rows"]) == 12
-    q4 = page["exercise"]["questions"][3]
-    assert all(o["explanation"] and o["target"]["key"] for o in q4["options"])
+    q2, q4 = page["exercise"]["questions"][1], page["exercise"]["questions"][3]
+    assert all(o["explanation"] and o["target"]["step"] == "none" for o in q4["options"])
+    # question 2 in this pair's counters: 640 shared loads per thread, not the lesson's 1,024
+    assert "matmul_tiled 64 global and 640 shared, 704 load instructions" in q2["in_this_report"]
+    assert "The lesson counts 1,024 shared loads per thread in the source" in (
+        q2["in_this_report"])
 
 
 def test_any_two_files_of_the_lessons_kernels_in_any_order_and_format() -> None:

@@ -11,6 +11,8 @@ from viewer.analysis import reading
 from viewer.core import shipped
 from viewer.lesson import exercise
 from viewer.lesson.exercise import ExerciseError, answer, load_exercise, machine_answer
+from viewer.lesson.exercise_report import report_words
+from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.readers import read_report
 
 DAY42 = Path(__file__).resolve().parents[2] / "resources" / "exercises" / "day42.toml"
@@ -43,6 +45,9 @@ def test_every_option_is_explained_and_names_a_row_the_shipped_reports_hold(ex) 
         for option in q.options:
             assert option.explanation.strip() and option.text.strip()
             target = option.target
+            if option in q.choices:  # answered by choosing it, not by a row
+                assert target.step == "none" and not target.key, option.text
+                continue
             assert target.step in ("sol", "memory", "occupancy") and target.label, option.text
             for kernel in kernels:
                 value = (reading.value(kernel, target.key) if target.key == "sectors_per_request"
@@ -157,3 +162,66 @@ def test_a_malformed_exercise_is_refused_in_one_line_naming_the_file(
 
 def test_the_shipped_file_is_the_one_found_through_the_package() -> None:
     assert load_exercise(DAY42) == load_exercise()
+
+
+def shipped_pair() -> LessonPair:
+    kernels = [read_report(path).kernels[0] for path in shipped.comparison()]
+    found = lesson_pair(kernels, [k.name for k in kernels])
+    assert found is not None
+    return found
+
+
+def test_question_2_counts_the_open_reports_loads_beside_the_lessons(ex) -> None:
+    """The shipped tiled kernel's SASS issues 640 shared loads per thread, not the source's
+    1,024: the exercise's own words give the lesson's count as the lesson's, and the reading of
+    the report says what this report holds."""
+    q2 = question(ex, "2")
+    assert q2.report == "loads" and q2.view == "memory"
+    for option in q2.options:  # no report-bound count said as if it were the report's
+        assert "1,088" not in option.explanation and "1,024" not in option.explanation
+    assert "The lesson counts the loads in the kernels' source" in q2.solution
+    words = report_words(q2.report, shipped_pair())
+    assert ("matmul_naive issues 1,024 global loads per thread and matmul_tiled 64 global and "
+            "640 shared, 704 load instructions in all, fewer than matmul_naive's 1,024") in words
+    assert ("The lesson counts 1,024 shared loads per thread in the source; this report's "
+            "compiled kernel issues 640") in words
+    assert "matmul_tiled pulls 2,097,152 sectors through L1TEX against matmul_naive's " \
+           "16,777,216, 8.00x fewer, and the sector row is the one that explains the time" in words
+    assert report_words(q2.report, None) == ""  # no report open: the lesson's words alone
+
+
+def test_question_2_on_the_t4_table_says_the_lessons_shared_count_as_the_lessons() -> None:
+    t4 = read_report(shipped.reference()).kernels
+    words = report_words("loads", lesson_pair(t4, ["naive", "tiled"]))
+    assert ("it does not hold the shared load count, which the lesson counts as 1,024 per thread "
+            "in the source") in words
+    assert "2,083,878 sectors through L1TEX against naive's 16,777,077, 8.05x fewer" in words
+
+
+def test_each_question_names_the_view_it_is_about(ex) -> None:
+    assert [q.view for q in ex.questions] == ["sol", "memory", "occupancy", ""]
+
+
+def test_question_4_is_answered_by_its_own_choices_not_by_a_row(ex) -> None:
+    q4 = question(ex, "4")
+    assert len(q4.choices) == len(q4.options) >= 3
+    right = [o for o in q4.choices if o.correct]
+    assert len(right) == 1 and right[0].text.startswith("The .nsys-rep can be made")
+    assert exercise.choose(q4, right[0]).correct
+    wrong = next(o for o in q4.choices if not o.correct)
+    verdict = exercise.choose(q4, wrong)
+    assert not verdict.correct and verdict.explanation == wrong.explanation
+    refused = answer(q4, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+    assert refused.option is None and refused.explanation == exercise.NO_ROW_SETTLES
+    with pytest.raises(ValueError):
+        exercise.choose(question(ex, "1"), q4.choices[0])
+
+
+def test_an_unknown_view_or_report_is_refused(tmp_path) -> None:
+    text = DAY42.read_text(encoding="utf-8")
+    for bad, said in (('view = "memory"', 'view = "roofline"'),
+                      ('report = "loads"', 'report = "stalls"')):
+        path = tmp_path / "bad.toml"
+        path.write_text(text.replace(bad, said, 1), encoding="utf-8")
+        with pytest.raises(ExerciseError, match="must be one of"):
+            load_exercise(path)

@@ -276,3 +276,67 @@ def test_install_docks_one_panel(qtbot, tmp_path) -> None:
     docks = [d for d in win.findChildren(QWidget) if d.objectName() == "exercise_dock"]
     assert docks == [win.exercise.dock] and not win.exercise.dock.isVisible()
     win.worker.shutdown(30_000)
+
+
+def test_a_wrong_pick_lets_the_student_try_again_and_the_score_keeps_it(window, qtbot) -> None:
+    panel = panel_of(window)
+    sol = step(window, "sol")
+    sol.row_picked.emit("memory_throughput_pct")  # the obvious wrong answer
+    assert not panel.state.verdict.correct and not shown(panel, "option_1")
+    assert "Q1 open, 1 wrong so far" in text_of(panel, "score")
+    sol.row_picked.emit("dram_throughput_pct")  # a second try, right
+    assert panel.state.verdict.correct and shown(panel, "option_1")
+    assert "Q1 right after 1 wrong try" in text_of(panel, "score")
+    panel.set_question(1)
+    panel.show_solution()
+    panel.set_question(2)
+    step(window, "occupancy").row_picked.emit("launch__waves_per_multiprocessor")
+    panel.set_question(0)  # the score survives moving between questions
+    words = text_of(panel, "score")
+    assert words.startswith("Score: 1 of 4 right on the first try, 1 after tries, "
+                            "1 solution shown, 1 open.")
+    assert ("Q1 right after 1 wrong try; Q2 solution shown; Q3 right on the first try; "
+            "Q4 open.") in words
+
+
+def test_showing_a_question_moves_the_window_to_its_view(window, qtbot) -> None:
+    panel = panel_of(window)
+    window.tabs.setCurrentWidget(window.timing_scroll)
+    panel.set_question(1)
+    assert window.tabs.currentWidget() is step(window, "memory")
+    panel.set_question(2)
+    assert window.tabs.currentWidget() is step(window, "occupancy")
+    window.tabs.setCurrentWidget(window.timing_scroll)
+    window.exercise.action.trigger()  # hidden, then shown again on question 3
+    window.exercise.action.trigger()
+    assert window.tabs.currentWidget() is step(window, "occupancy")
+
+
+def test_question_2_says_the_open_reports_loads_and_the_lessons(window) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    assert not shown(panel, "report_words")  # nothing measured before an answer
+    step(window, "memory").row_picked.emit("global_load_requests")
+    words = text_of(panel, "report_words")
+    assert "matmul_tiled 64 global and 640 shared" in words
+    assert "The lesson counts 1,024 shared loads per thread in the source" in words
+    assert "1,088" not in text_of(panel, "verdict")
+
+
+def test_question_4_is_answered_by_its_own_choices(window, qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(3)
+    buttons = [panel.findChild(QPushButton, f"choice_{n}")
+               for n in range(1, len(panel.question.choices) + 1)]
+    assert all(b is not None for b in buttons)
+    wrong = next(n for n, o in enumerate(panel.question.choices) if not o.correct)
+    qtbot.mouseClick(buttons[wrong], Qt.MouseButton.LeftButton)
+    assert not panel.state.verdict.correct and "\u2717 Not this one" in text_of(panel, "verdict")
+    assert not shown(panel, "option_1")
+    right = next(n for n, o in enumerate(panel.question.choices) if o.correct)
+    qtbot.mouseClick(panel.findChild(QPushButton, f"choice_{right + 1}"),
+                     Qt.MouseButton.LeftButton)
+    assert panel.state.verdict.correct and "\u2713 Right" in text_of(panel, "verdict")
+    assert shown(panel, "option_1") and "Q4 right after 1 wrong try" in text_of(panel, "score")
+    step(window, "memory").row_picked.emit("global_load_sectors")  # a row settles nothing here
+    assert "Not accepted." in text_of(panel, "verdict")

@@ -3,8 +3,11 @@
 The text lives in TOML under resources/exercises/ (day42.toml ships; an instructor adds a day by
 adding a file with the same schema, no code). Each option of a question is the answer a click on
 one row gives: `answer(question, key)` finds the option whose target is that row and explains it;
-an answer that names no row is not accepted. A question may be answerable from this machine's
-own driver setting ([question.machine]); `machine_answer` says it in a sentence.
+an answer that names no row is not accepted. A question no row settles offers its options as
+choices instead (target step "none"; `choose(question, option)`). A question names the view it is
+about (`view`, shown with it) and may name a reading of the open report (`report`, worded by
+viewer.lesson.exercise_report). A question may be answerable from this machine's own driver
+setting ([question.machine]); `machine_answer` says it in a sentence.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from viewer.analysis.reading import READING_ORDER
 from viewer.capture import probe
 from viewer.core import metrics
+from viewer.lesson.exercise_report import READINGS
 
 # The reading steps a target sits in, and "none" for an answer no row gives.
 STEPS = (*READING_ORDER, "none")
@@ -29,6 +33,7 @@ DEFAULT = "day42.toml"
 NO_ROW = ("An answer that names no row and no counter is not finished: click the row or the "
           "counter that settles it.")
 
+NO_ROW_SETTLES = "No row of a report settles this question: choose one of its answers."
 
 _Source = Path | Traversable  # an exercise file, on disk or shipped
 
@@ -80,10 +85,17 @@ class Question:
     options: list[Option]
     solution: str
     machine: Machine | None = None
+    view: str = ""  # the view the question is about ('' for none)
+    report: str = ""  # a reading of the open report (viewer.lesson.exercise_report.READINGS)
 
     @property
     def correct_options(self) -> list[Option]:
         return [o for o in self.options if o.correct]
+
+    @property
+    def choices(self) -> list[Option]:
+        """The options answered by choosing them, not by a row (target step "none")."""
+        return [o for o in self.options if o.target.step == "none"]
 
 
 @dataclass(frozen=True)
@@ -194,8 +206,15 @@ def _question(source: _Source, number: int, q: object) -> Question:
     if len(set(rows)) != len(rows):
         raise ExerciseError(source, f"{where}: two options name the same row, so a click on it "
                                     "could not tell them apart")
+    view = _text(q, "view", where, source, required=False)
+    if view and view not in READING_ORDER:
+        raise ExerciseError(source, f"{where}: view must be one of {', '.join(READING_ORDER)}")
+    report = _text(q, "report", where, source, required=False)
+    if report and report not in READINGS:
+        raise ExerciseError(source, f"{where}: report must be one of {', '.join(READINGS)}")
     return Question(qid.strip(), _text(q, "text", where, source), [h.strip() for h in hints],
-                    options, _text(q, "solution", where, source), _machine(source, where, q))
+                    options, _text(q, "solution", where, source), _machine(source, where, q),
+                    view, report)
 
 
 def _option(source: _Source, where: str, o: object) -> Option:
@@ -238,6 +257,8 @@ def answer(question: Question, target_key: str | None) -> Verdict:
     ncu metric name); naming no row is not an answer."""
     if not target_key:
         return Verdict(False, None, NO_ROW)
+    if not any(o.target.step != "none" for o in question.options):
+        return Verdict(False, None, NO_ROW_SETTLES)
     wanted = metric_of(target_key)
     for option in question.options:
         if option.target.step != "none" and option.target.metric == wanted:
@@ -245,6 +266,13 @@ def answer(question: Question, target_key: str | None) -> Verdict:
     named = label_of(target_key) or target_key
     return Verdict(False, None, f"{named} does not settle this question: pick the row whose "
                                 "value answers it (the hints say where to look).")
+
+
+def choose(question: Question, option: Option) -> Verdict:
+    """The verdict on answering `question` with its choice `option` (a step "none" option)."""
+    if option not in question.choices:
+        raise ValueError(f"{option.text!r} is not a choice of question {question.id}")
+    return Verdict(option.correct, option, option.explanation)
 
 
 def machine_answer(question: Question, params: Path = probe.PARAMS) -> str | None:

@@ -23,7 +23,8 @@ from viewer.analysis.predict import DerivationError
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
-from viewer.lesson import exercise, misreads, pair, reference, reveal
+from viewer.lesson import exercise, exercise_report, misreads, pair, reference, reveal
+from viewer.lesson.lesson_pair import lesson_pair
 
 DESCRIPTION = ("The lesson's predictions against the counters of a naive and tiled matmul pair, "
                "the published T4 reference beside them, and the exercise.")
@@ -56,6 +57,8 @@ class QuestionPage(TypedDict):
     text: str
     hints: list[str]
     solution: str
+    view: str  # the view the question is about ('' for none)
+    in_this_report: str  # what the open pair shows of it ('' for nothing)
     machine_answer: str | None
     options: list[Row]
 
@@ -128,6 +131,7 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
     t4_rows = {(r.kernel, r.quantity): r for r in reveal.reveal(*t4)}
     cross = reference.cross_gpu(t4, (naive, tiled))
     ex = exercise.load_exercise()
+    here = lesson_pair([naive, tiled], [naive.name, tiled.name])
     dim = pair.lesson_dim(naive)
     return {
         "reveal": {
@@ -154,6 +158,8 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
             "title": ex.title, "day": ex.day, "source": ex.source, "intro": ex.intro,
             "rule": ex.rule,
             "questions": [{"id": q.id, "text": q.text, "hints": q.hints, "solution": q.solution,
+                           "view": q.view,
+                           "in_this_report": exercise_report.report_words(q.report, here),
                            "machine_answer": exercise.machine_answer(q),
                            "options": [asdict(o) for o in q.options]} for q in ex.questions],
         },
@@ -227,9 +233,15 @@ def page_text(page: LessonPage) -> str:
               _wrap(ex["rule"], "  ")]
     for q in ex["questions"]:
         lines.append(_wrap(q["text"], "     ", f"  {q['id'] + '.':<3}"))
-        named = [f"{o['target']['label']} ({o['target']['step']})" for o in q["options"]
-                 if o["correct"]]
-        lines.append(_wrap(f"answered by the row: {'; '.join(named)}", "       "))
+        rows = [f"{o['target']['label']} ({o['target']['step']})" for o in q["options"]
+                if o["correct"] and o["target"]["step"] != "none"]
+        chosen = [o["text"] for o in q["options"] if o["correct"] and o["target"]["step"] == "none"]
+        if rows:
+            lines.append(_wrap(f"answered by the row: {'; '.join(rows)}", "       "))
+        if chosen:
+            lines.append(_wrap(f"answered by the choice: {'; '.join(chosen)}", "       "))
+        if q["in_this_report"]:
+            lines.append(_wrap(f"in this report: {q['in_this_report']}", "       "))
         if q["machine_answer"]:
             lines.append(_wrap(f"on this machine: {q['machine_answer']}", "       "))
     return "\n".join(lines)

@@ -1,12 +1,16 @@
 """The lesson's exercise beside the reading tabs: one question at a time, answered by a row.
 
 The student answers by picking, in the open report, the row or counter that settles the question
-(a click, or Tab and Enter: viewer.qt.kit.row_pick). The panel checks the pick with
-viewer.lesson.exercise.answer, explains the option it names, and on a right answer jumps to the row
-(its tab, framed) and explains every option. A check without a row is refused. Hints come one at a
-time; the solution is a separate reveal. Question 4 says this machine's own driver setting where
-there is one. `install(...)` docks it on the right of a window, toggled with E, answered by the
-rows of the tabs it is given; its jumps go through the window's `navigate(view, row)`.
+(a click, or Tab and Enter: viewer.qt.kit.row_pick), or, where no row settles it, by choosing one
+of its answers (buttons). The panel checks the answer with viewer.lesson.exercise, explains only
+the option given, and lets the student try again; a right answer jumps to the row (its tab,
+framed) and explains every option, as "Solution" does. A check without a row is refused. Showing a
+question moves the window to the view it is about. Hints come one at a time. Where the open
+report shows the question in numbers (viewer.lesson.exercise_report), that is said beside the
+lesson's words. A score line keeps each question's outcome (viewer.lesson.exercise_score).
+Question 4 says this machine's own driver setting where there is one. `install(...)` docks it on
+the right of a window, toggled with E, answered by the rows of the tabs it is given; its jumps go
+through the window's `navigate(view, row)`.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import functools
 import html
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
@@ -32,16 +36,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.lesson.exercise import Exercise, Option, Question, Verdict, answer, load_exercise
+from viewer.core.model import Kernel
+from viewer.lesson import exercise_score
+from viewer.lesson.exercise import (
+    Exercise,
+    Option,
+    Question,
+    Verdict,
+    answer,
+    choose,
+    load_exercise,
+)
 from viewer.lesson.exercise import machine_answer as machine_words
+from viewer.lesson.exercise_report import report_words
+from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.kit.view import RowTarget
+from viewer.qt.kit.view import RowTarget, Selection
 
 KEY = "E"
 HOW = ("Answer by picking the row or counter in the report that settles it: click it, or Tab "
-       "to it and press Enter.")
+       "to it and press Enter. A wrong answer is explained; try again.")
+HOW_CHOICES = "No row of a report settles this one: choose an answer. A wrong one is explained; " \
+    "try again."
 
 
 @dataclass
@@ -52,12 +70,14 @@ class Progress:
     verdict: Verdict | None = None
     hints: int = 0
     solution: bool = False
+    tally: exercise_score.Tally = field(default_factory=exercise_score.Tally)
 
 
 class ExercisePanel(QWidget):
     """The exercise, one question at a time. `pick(key)` answers with a row; `check()` checks
-    the last pick (refusing none); `show_hint()`, `show_solution()`; `jump_requested(step, key)`
-    asks the window to show a row."""
+    the last pick (refusing none); `choose(option)` answers with a choice; `show_hint()`,
+    `show_solution()`; `jump_requested(view, row)` asks the window to show a view (a row framed
+    in it, '' for none); `show_selection(selection)` gives it the kernels on screen."""
 
     jump_requested = Signal(str, str)
     question_changed = Signal(int)
@@ -70,6 +90,8 @@ class ExercisePanel(QWidget):
         self._style = style or Style()
         self.index = 0
         self.progress = [Progress() for _ in exercise.questions]
+        self._kernels: tuple[Kernel, ...] = ()
+        self._names: tuple[str, ...] = ()
         self.setAutoFillBackground(True)
         self._scroll = QScrollArea(self)
         self._scroll.setWidgetResizable(True)
@@ -98,13 +120,32 @@ class ExercisePanel(QWidget):
         self._style = style
         self._render()
 
+    def show_selection(self, selection: Selection) -> None:
+        """The kernels on screen, whose values the report's words are computed from."""
+        self.set_kernels(selection.kernels, selection.names)
+
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str]) -> None:
+        self._kernels, self._names = tuple(kernels), tuple(names)
+        self._render()
+
+    @property
+    def pair(self) -> LessonPair | None:
+        """The open naive and tiled kernels, None unless two are on screen."""
+        return lesson_pair(self._kernels, self._names)
+
     def set_question(self, index: int) -> None:
+        """Show question `index` and move the window to the view it is about."""
         index = max(0, min(index, len(self.exercise.questions) - 1))
         changed = index != self.index
         self.index = index
         self._render()
         if changed:
             self.question_changed.emit(index)
+        self.show_view()
+
+    def show_view(self) -> None:
+        """Ask the window for the view the question shown is about (none: every frame away)."""
+        self.jump_requested.emit(self.question.view, "")
 
     def next_question(self) -> None:
         self.set_question(self.index + 1)
@@ -121,12 +162,31 @@ class ExercisePanel(QWidget):
         """Check the row picked for this question; with none picked the answer is refused."""
         state = self.state
         state.verdict = answer(self.question, self._option_key(state.pick))
+        if state.verdict.option is not None or (state.pick and not self.question.choices):
+            state.tally.answered(state.verdict.correct)
         self._render()
         self._reveal("verdict")
         option = state.verdict.option
         if state.verdict.correct and option is not None and option.target.step != "none":
             self.jump_requested.emit(option.target.step, option.target.key)
         return state.verdict
+
+    def choose(self, option: Option) -> Verdict:
+        """Answer the question shown with its choice `option`."""
+        state = self.state
+        state.pick = None
+        state.verdict = choose(self.question, option)
+        state.tally.answered(state.verdict.correct)
+        self._render()
+        self._reveal("verdict")
+        return state.verdict
+
+    def score_text(self) -> str:
+        """The total, then each question's outcome."""
+        tallies = [p.tally for p in self.progress]
+        ids = [q.id for q in self.exercise.questions]
+        return (f"{exercise_score.total_line(tallies)} "
+                f"{exercise_score.per_question_line(ids, tallies)}")
 
     def show_hint(self) -> bool:
         """Show the next hint; False when every hint is already shown."""
@@ -139,6 +199,7 @@ class ExercisePanel(QWidget):
 
     def show_solution(self) -> None:
         self.state.solution = True
+        self.state.tally.solution_shown()
         self._render()
         self._reveal("solution")
 
@@ -202,7 +263,10 @@ class ExercisePanel(QWidget):
         if machine:
             layout.addWidget(self._label(self._rich("This machine:", "text", machine),
                                          name="machine_answer"))
-        layout.addWidget(self._label(HOW, "small", color="secondary", name="how"))
+        layout.addWidget(self._label(HOW_CHOICES if question.choices else HOW, "small",
+                                     color="secondary", name="how"))
+        if question.choices:
+            self._choices(layout)
         layout.addLayout(self._actions())
         layout.addLayout(self._navigation())
         for number, hint in enumerate(question.hints[:state.hints], 1):
@@ -213,8 +277,14 @@ class ExercisePanel(QWidget):
         if state.solution:
             layout.addWidget(self._label(self._rich("Solution:", "text", question.solution),
                                          name="solution"))
+        here = report_words(question.report, self.pair)
+        if here and (state.verdict is not None or state.solution):
+            layout.addWidget(self._label(self._rich("This report:", "text", here),
+                                         name="report_words"))
         if state.solution or (state.verdict is not None and state.verdict.correct):
             self._options(layout)
+        layout.addWidget(self._label(self.score_text(), "small", color="secondary",
+                                     name="score"))
         layout.addStretch(1)
         old = self._scroll.takeWidget()
         if old is not None:
@@ -249,7 +319,11 @@ class ExercisePanel(QWidget):
         then the explanation of what was picked."""
         verdict = state.verdict
         assert verdict is not None
-        if state.pick is None:
+        if state.pick is None and verdict.option is not None:  # a choice
+            mark = "\u2713 Right" if verdict.correct else "\u2717 Not this one"
+            lead, color = f"{mark}: {verdict.option.text}", (
+                "shared" if verdict.correct else "warning")
+        elif state.pick is None or (verdict.option is None and self.question.choices):
             lead, color = "Not accepted.", "warning"
         elif verdict.correct:
             lead, color = f"Right: {self._row_words(state.pick)}.", "shared"
@@ -268,12 +342,25 @@ class ExercisePanel(QWidget):
         option = next((o for o in self.question.options if same_row(o.target.key, key)), None)
         return (option.target.label if option is not None else "") or row_name(key)
 
+    def _choices(self, layout: QVBoxLayout) -> None:
+        """The answers of a question no row settles, one button each."""
+        for number, option in enumerate(self.question.choices, 1):
+            row = QHBoxLayout()
+            row.addWidget(self._button(f"Choose {number}", f"choice_{number}",
+                                       functools.partial(self.choose, option)),
+                          0, Qt.AlignmentFlag.AlignTop)
+            row.addWidget(self._label(f"{number}. {option.text}", name=f"choice_text_{number}"),
+                          1)
+            layout.addLayout(row)
+
     def _options(self, layout: QVBoxLayout) -> None:
         """Every option: whether it settles the question, why, and a button to its row."""
         layout.addWidget(self._label("Every option", "heading", bold=True, name="options_title"))
         for number, option in enumerate(self.question.options, 1):
             mark, color = ("Right", "shared") if option.correct else ("Wrong", "warning")
-            lead = f"{mark}: {option.target.label or row_name(option.target.key)}."
+            named = option.target.label or (row_name(option.target.key)
+                                            if option.target.step != "none" else "")
+            lead = f"{mark}: {named}." if named else f"{mark}:"
             row = QHBoxLayout()
             row.addWidget(self._label(f"{self._rich(lead, color, '')}<b>"
                                       f"{html.escape(option.text, False)}</b><br>"
@@ -321,7 +408,7 @@ def install(window: QMainWindow, targets: Sequence[RowTarget],
     for target in targets:
         target.row_picked.connect(lambda key: panel.pick(key) if dock.isVisible() else None)
     panel.jump_requested.connect(navigate)
-    panel.question_changed.connect(lambda _index: navigate("", ""))
+    panel.set_kernels(*_on_screen(targets))
 
     def restyle(_on: bool = False) -> None:
         style = style_of()
@@ -337,10 +424,21 @@ def install(window: QMainWindow, targets: Sequence[RowTarget],
         for target in targets:  # the rows answer while the exercise is open
             target.set_picking(on)
         if on:
+            panel.set_kernels(*_on_screen(targets))
             _size(window, dock, style_of())
+            panel.show_view()
 
     action.toggled.connect(shown)
     return ExerciseDock(dock, panel, action)
+
+
+def _on_screen(targets: Sequence[RowTarget]) -> tuple[list[Kernel], list[str]]:
+    """The kernels the reading tabs show now and their names (none: [], [])."""
+    for target in targets:
+        kernels, names = getattr(target, "kernels", None), getattr(target, "names", None)
+        if kernels is not None and names is not None:
+            return list(kernels), list(names)
+    return [], []
 
 
 def _size(window: QMainWindow, dock: QDockWidget, style: Style) -> None:

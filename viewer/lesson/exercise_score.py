@@ -1,0 +1,59 @@
+"""The exercise's score: per question, right on the first try, right after tries, or the
+solution shown first; and the total. Plain data, kept per question across moves between them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+FIRST_TRY, AFTER_TRIES, SOLUTION, OPEN = "first try", "after tries", "solution shown", "open"
+
+
+@dataclass
+class Tally:
+    """One question's answers so far: wrong tries, and how it was settled (once settled, it
+    stays: a pick after the answer is known counts for nothing)."""
+
+    wrong: int = 0
+    outcome: str = OPEN
+
+    @property
+    def settled(self) -> bool:
+        return self.outcome != OPEN
+
+    def answered(self, correct: bool) -> None:
+        """A row or choice given as the answer (a refused answer, naming nothing, is not one)."""
+        if self.settled:
+            return
+        if correct:
+            self.outcome = FIRST_TRY if self.wrong == 0 else AFTER_TRIES
+        else:
+            self.wrong += 1
+
+    def solution_shown(self) -> None:
+        if not self.settled:
+            self.outcome = SOLUTION
+
+    def words(self) -> str:
+        """'right on the first try', 'right after 2 wrong tries', 'solution shown', 'open'."""
+        if self.outcome == FIRST_TRY:
+            return "right on the first try"
+        if self.outcome == AFTER_TRIES:
+            return f"right after {self.wrong} wrong {'try' if self.wrong == 1 else 'tries'}"
+        if self.outcome == SOLUTION:
+            return "solution shown"
+        return f"open, {self.wrong} wrong so far" if self.wrong else "open"
+
+
+def total_line(tallies: Sequence[Tally]) -> str:
+    """'Score: 1 of 4 right on the first try, 1 after tries, 1 solution shown, 1 open.'"""
+    count = {o: sum(t.outcome == o for t in tallies) for o in (FIRST_TRY, AFTER_TRIES,
+                                                               SOLUTION, OPEN)}
+    return (f"Score: {count[FIRST_TRY]} of {len(tallies)} right on the first try, "
+            f"{count[AFTER_TRIES]} after tries, {count[SOLUTION]} solution shown, "
+            f"{count[OPEN]} open.")
+
+
+def per_question_line(ids: Sequence[str], tallies: Sequence[Tally]) -> str:
+    """'Q1 right on the first try; Q2 open; ...'"""
+    return "; ".join(f"Q{qid} {t.words()}" for qid, t in zip(ids, tallies, strict=True)) + "."

@@ -43,8 +43,13 @@ def test_memory_throughput_is_not_dram_bandwidth_where_l1tex_is_busiest(h200) ->
 
 
 def test_on_the_t4_table_the_unit_is_not_named_because_the_table_does_not_name_it(t4) -> None:
+    """The table holds no per-unit rows: no unit is named as the report's, and the lesson's
+    answer (L1TEX) is said as the lesson's."""
     (found,) = misreads.misreads(t4.kernels[0])
-    assert "here that unit is not DRAM, and DRAM Throughput is 1.25 %" in found.text
+    assert ("here that unit is not DRAM (this report holds no L1/TEX or L2 throughput row to "
+            "name it; the lesson, of its T4 naive kernel: \"that unit is L1TEX, not DRAM\"), "
+            "and DRAM Throughput is 1.25 %") in found.text
+    assert "busiest memory unit is DRAM" not in found.text
 
 
 def test_where_dram_is_the_busiest_unit_the_two_rows_agree() -> None:

@@ -176,3 +176,16 @@ def test_view_shrinks_only_when_it_must(qtbot, bands: list[cl.ChartBand]) -> Non
     qtbot.wait(1)
     assert view.scale_factor < 1.0
     assert view.height() == math.ceil(view.item.boundingRect().height() * view.scale_factor)
+
+
+def test_the_t4_tables_dram_sum_is_shown_as_a_sum() -> None:
+    """The T4 table holds dram__bytes read + written as one sum, not the two apart."""
+    from viewer.core import shipped
+
+    naive = read_report(shipped.reference()).kernels[0]
+    band = cl.chart_band(naive, "naive")
+    dram = next(b for b in band.boxes if b.key == "dram")
+    assert dram.lines[0] == "4.74 MB read + written"
+    assert all(NOT_IN_REPORT not in line for line in dram.lines)
+    read = next(a for a in band.arrows if a.key == "dram_read")
+    assert read.amount is None  # the read alone is still not in the table

@@ -157,7 +157,7 @@ def chart_band(kernel: Kernel, name: str) -> ChartBand:
         ChartBox("shared", "Shared memory"),
         ChartBox("l1tex", "L1/TEX", (_hit_line(chart.l1tex_hit_rate_pct),)),
         ChartBox("l2", "L2", (_hit_line(chart.l2_hit_rate_pct),)),
-        ChartBox("dram", "DRAM", dram_lines(chart)),
+        ChartBox("dram", "DRAM", dram_lines(chart, kernel)),
     )
     note = SHARED_NOTE if shared is not None else ""
     return ChartBand(name, caption(kernel, chart), boxes, arrows, note)
@@ -171,15 +171,22 @@ def _hit_line(pct: float | None) -> str:
     return f"hit {fmt.percent(pct)}" if pct is not None else f"hit rate {NOT_IN_REPORT}"
 
 
-def dram_lines(chart: reading.MemoryChart) -> tuple[str, ...]:
-    """DRAM bytes moved, and against the compulsory floor when the problem size is known."""
-    moved = chart.dram_bytes
+DRAM_SUM = "dram__bytes.sum"  # ncu's read + written, as one metric (the T4 table holds it)
+
+
+def dram_lines(chart: reading.MemoryChart, kernel: Kernel | None = None) -> tuple[str, ...]:
+    """DRAM bytes moved, and against the compulsory floor when the problem size is known. A
+    report that holds only the read + written sum (`kernel`'s dram__bytes.sum) shows it as
+    that sum."""
+    moved, words = chart.dram_bytes, "moved"
+    if moved is None and kernel is not None:
+        moved, words = kernel.metric(DRAM_SUM), "read + written"
     if moved is None:
         return (f"bytes {NOT_IN_REPORT}",)
-    lines = [f"{fmt.size(moved)} moved"]
-    floor, times = chart.compulsory_bytes, chart.times_compulsory
-    if floor is not None and times is not None:
-        lines += [f"floor {fmt.size(floor)}", f"{fmt.ratio(times)} floor"]
+    lines = [f"{fmt.size(moved)} {words}"]
+    floor = chart.compulsory_bytes
+    if floor:
+        lines += [f"floor {fmt.size(floor)}", f"{fmt.ratio(moved / floor)} floor"]
     return tuple(lines)
 
 

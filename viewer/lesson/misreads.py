@@ -31,6 +31,11 @@ LOCKED, UNLOCKED = "base", "none"  # --clock-control: the lesson's rule, and clo
 _CLOCK_RULE = ("--clock-control base pins the clocks for the collection; without it a card warm "
                "for one capture and cold for the other gives two rooflines rather than one.")
 
+# Where a report holds no per-unit throughput rows, it cannot name the busiest unit; the lesson
+# names it for its T4 naive kernel (Solution 1: "on this kernel that unit is L1TEX, not DRAM").
+_NO_UNIT_ROWS = ("this report holds no L1/TEX or L2 throughput row to name it; the lesson, of its "
+                 "T4 naive kernel: \"that unit is L1TEX, not DRAM\"")
+
 _REQUESTS = SUMMARY_METRICS["global_load_requests"]
 _SECTORS = SUMMARY_METRICS["global_load_sectors"]
 
@@ -95,7 +100,7 @@ def _memory_vs_dram(kernel: Kernel) -> Misread | None:
             "memory-is-dram")
     others = [u for u in sol.units if u.name != "DRAM" and u.pct is not None]
     busiest = max(others, key=lambda u: u.pct or 0.0) if others else None
-    unit = "that unit is not DRAM" if busiest is None else (
+    unit = f"that unit is not DRAM ({_NO_UNIT_ROWS})" if busiest is None else (
         f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak")
     return Misread("memory_throughput_pct", (
         f"Memory Throughput {m} is the busiest memory unit against its own peak, not DRAM "

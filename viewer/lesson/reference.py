@@ -35,6 +35,17 @@ def reference_report() -> Report:
     return read_report(shipped.reference())
 
 
+SAME_TABLE = ("The file open is the lesson's T4 table itself: set beside itself every row would "
+              "match, so its rows stand alone. Open a report of the two kernels from another GPU "
+              "to see what moved.")
+
+
+def is_reference(kernels: Sequence[Kernel]) -> bool:
+    """The kernels are a published reference's (the T4 table opened as a report)."""
+    return bool(kernels) and all(isinstance(k, PublishedKernel) and k.published is not None
+                                 for k in kernels)
+
+
 def provenance_text(report: Report | None = None) -> str:
     """Where the T4 values come from, in one line, read from the reference file."""
     report = report or reference_report()

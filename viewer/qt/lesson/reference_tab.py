@@ -4,7 +4,8 @@ What moved across GPUs (hit rates, durations, throughput percentages) and what d
 and sector counts, the order between the kernels) comes first, in viewer.lesson.reference's words
 computed from the values; then the rows as the lesson spells them, the T4's pair beside this
 report's, each row's own words in its tooltip; then where the T4 figures come from. Without the
-naive and tiled kernels open, the T4's rows stand alone. A value a report lacks is missing.
+naive and tiled kernels open, or with the T4 table itself open, the T4's rows stand alone. A value
+a report lacks is missing.
 """
 
 from __future__ import annotations
@@ -60,16 +61,24 @@ class ReferenceTab(ReadingTab):
 
     def cross_rows(self) -> list[CrossRow]:
         """The rows shown: beside the open pair, or the T4's alone (its `here` unused)."""
-        pair = lesson_pair(self.kernels, self.names)
+        pair = self.pair()
         here = (pair.naive, pair.tiled) if pair is not None else self.t4_pair()
         return reference.cross_gpu(self.t4_pair(), here)
 
+    def pair(self) -> LessonPair | None:
+        """The open pair to set beside the T4; None when none is open, or the T4 table itself."""
+        if reference.is_reference(self.kernels):
+            return None
+        return lesson_pair(self.kernels, self.names)
+
     def _build(self, layout: QVBoxLayout) -> None:
-        pair = lesson_pair(self.kernels, self.names)
+        pair = self.pair()
         rows = self.cross_rows()
         if pair is None:
-            layout.addWidget(self.label(NEEDS_PAIR, "heading", bold=True, wrap=True,
-                                        name="needs_pair"))
+            same = reference.is_reference(self.kernels)
+            layout.addWidget(self.label(reference.SAME_TABLE if same else NEEDS_PAIR, "heading",
+                                        bold=True, wrap=True,
+                                        name="same_table" if same else "needs_pair"))
         else:
             lead: Role = "body" if self.style_.projector else "heading"  # the table must fit too
             for number, words in enumerate(reference.summary_words(rows)):

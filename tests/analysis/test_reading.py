@@ -181,3 +181,74 @@ def test_derivation_figures_are_written_in_their_units() -> None:
     tiled = derivation_check.predictions(kernel("matmul_tiled", **TILED))[-1]
     assert (tiled.key, tiled.measured_text, tiled.fewer_shared_loads) == (
         "shared_load_instructions", "n/a", False)
+
+
+# ---------------------------------------------------------------- on real reports
+
+def _real(path: str, index: int = 0) -> Kernel:
+    from pathlib import Path
+
+    from viewer.readers import read_report
+
+    return read_report(Path(__file__).resolve().parents[2] / path).kernels[index]
+
+
+HOTSPOT = "tests/data/corpus/ncu-public/old-spelling-2020-csv-sm-pct-memory-pct-v100-hotspot.csv"
+BASIC = "tests/data/corpus/h200/workloads-kernels-and-graph.ncu-rep"
+
+
+def test_a_grid_below_one_wave_is_a_small_grid_not_latency() -> None:
+    """hotspot on a V100: 36 blocks, 0.07 waves per SM, both rows low: ncu says Small Grid."""
+    sol = reading.speed_of_light(_real(HOTSPOT))
+    assert sol.verdict == "small grid"
+    assert sol.grid is not None and sol.grid.small and sol.grid.blocks == 36
+    assert sol.explanation.startswith("36 blocks: 0.07 waves per SM — the grid does not fill "
+                                      "the GPU; a small grid, not latency, bounds it.")
+    assert "latency-bound" not in sol.explanation and "stall" not in sol.explanation
+
+
+def test_a_grid_of_many_waves_with_both_rows_low_stays_latency_bound() -> None:
+    sol = reading.speed_of_light(_real(BASIC))  # scale: 4,096 blocks, 3.88 waves per SM
+    assert sol.verdict == "latency-bound" and sol.grid is not None and not sol.grid.small
+
+
+def test_blocks_against_sms_where_ncu_gives_no_waves() -> None:
+    few = kernel("k", compute_sm_throughput_pct=3.0, memory_throughput_pct=2.0,
+                 launch__grid_size=16, device__attribute_multiprocessor_count=132)
+    sol = reading.speed_of_light(few)
+    assert sol.verdict == "small grid"
+    assert sol.explanation.startswith("16 blocks on 132 SMs: fewer blocks than SMs")
+    many = kernel("k", compute_sm_throughput_pct=3.0, memory_throughput_pct=2.0,
+                  launch__grid_size=1024, device__attribute_multiprocessor_count=132)
+    assert reading.speed_of_light(many).verdict == "latency-bound"  # unknown: no claim
+
+
+def test_latency_without_stall_metrics_names_the_set_that_has_them() -> None:
+    """A --set basic capture holds no warp stall metric: never point at them as if it did."""
+    sol = reading.speed_of_light(_real(BASIC))
+    assert "which warp stall reasons explain" not in sol.explanation
+    assert "this report holds no warp stall metrics" in sol.explanation
+    assert "--set full" in sol.explanation
+
+
+def test_latency_with_stall_metrics_points_at_the_stalls_view() -> None:
+    held = kernel("k", compute_sm_throughput_pct=30.0, memory_throughput_pct=20.0,
+                  **{BARRIER_STALL: 0.5})
+    assert "the Warp stalls view" in reading.speed_of_light(held).explanation
+
+
+def test_a_unit_row_above_memory_throughput_is_told_why() -> None:
+    """naive.ncu-rep: L1/TEX 87.15 % (per active cycle) above Memory Throughput 78.58 %
+    (per elapsed cycle): the reason, with the report's cycles, not two claims side by side."""
+    sol = reading.speed_of_light(_real("profiles/naive.ncu-rep"))
+    text = sol.explanation
+    assert "The busiest memory unit is" not in text
+    assert ("L1/TEX Cache Throughput 87.15 % reads above Memory Throughput 78.58 % because it "
+            "is a percent of the cycles the unit was active "
+            "(pct_of_peak_sustained_active), while Memory Throughput is a percent of every "
+            "elapsed cycle (pct_of_peak_sustained_elapsed)") in text
+    assert "SM Active Cycles 109,850.64 of Elapsed Cycles 123,961" in text
+    assert "about 77.23 % per elapsed cycle" in text  # within Memory Throughput, as it must be
+    scale = reading.speed_of_light(_real(BASIC)).explanation
+    assert ("L2 Cache Throughput 0.96 % reads above Memory Throughput 0.50 % though both are "
+            "per elapsed cycle") in scale

@@ -197,7 +197,7 @@ def test_a_styled_label_is_painted_and_selectable(qtbot) -> None:
 def test_sol_naive_is_compute_bound_and_l1tex_is_busiest(qtbot, naive: Kernel) -> None:
     tab = make(qtbot, SpeedOfLightTab, [naive])
     assert text_of(tab, "verdict_1") == "compute-bound"
-    assert text_of(tab, "busiest_1") == "L1/TEX at 23.14 %"
+    assert text_of(tab, "busiest_1") == "L1/TEX at 23.14 % of its active cycles"  # > 21.79
     assert bar(tab, "bar_compute_sm_throughput_pct_1").text == "67.17 %"
     assert bar(tab, "bar_memory_throughput_pct_1").text == "21.79 %"
     assert bar(tab, "bar_dram_throughput_pct_1").text == "0.20 %"
@@ -233,7 +233,7 @@ def test_sol_compare_shows_both_verdicts_and_the_duration_ratio(qtbot, naive: Ke
     tab = make(qtbot, SpeedOfLightTab, [naive, tiled])
     assert text_of(tab, "verdict_1") == "compute-bound"
     assert text_of(tab, "verdict_2") == "memory-bound"
-    assert text_of(tab, "busiest_2") == "L1/TEX at 70.97 %"
+    assert text_of(tab, "busiest_2") == "L1/TEX at 70.97 % of its active cycles"
     assert text_of(tab, "duration_2") == "47.78 us"
     ratio = text_of(tab, "duration_ratio")
     assert "matmul_naive takes 4.59x as long as matmul_tiled" in ratio
@@ -243,14 +243,25 @@ def test_sol_compare_shows_both_verdicts_and_the_duration_ratio(qtbot, naive: Ke
                                                                           "duration_ratio")
 
 
-def test_sol_latency_bound_and_dram_busiest_from_other_generations(qtbot) -> None:
+def test_sol_small_grid_and_dram_busiest_from_other_generations(qtbot) -> None:
     hotspot = kernel(PUBLIC / "old-spelling-2020-csv-sm-pct-memory-pct-v100-hotspot.csv")
     copy = kernel(PUBLIC / "new-2025-csv-details-with-rule-columns-base-units-copy-blocked.csv")
     tab = make(qtbot, SpeedOfLightTab, [hotspot, copy])
-    assert text_of(tab, "verdict_1") == "latency-bound"
+    assert text_of(tab, "verdict_1") == "small grid"  # 36 blocks, 0.07 waves per SM
+    assert "36 blocks: 0.07 waves per SM — the grid does not fill the GPU" in text_of(
+        tab, "explanation_1")
+    assert "small grid" in text_of(tab, "threshold")
     assert text_of(tab, "verdict_2") == "memory-bound"
     assert text_of(tab, "busiest_2") == "DRAM at 61.84 %"
     assert bar(tab, "bar_dram_throughput_pct_2").emphasis
+
+
+def test_sol_latency_without_stall_data_says_which_capture_has_it(qtbot) -> None:
+    scale = read_report(CORPUS / "h200" / "workloads-kernels-and-graph.ncu-rep").kernels[0]
+    tab = make(qtbot, SpeedOfLightTab, [scale])
+    assert text_of(tab, "verdict_1") == "latency-bound"
+    explanation = text_of(tab, "explanation_1")
+    assert "holds no warp stall metrics" in explanation and "--set full" in explanation
 
 
 def test_sol_missing_rows_say_so_and_give_no_verdict(qtbot) -> None:

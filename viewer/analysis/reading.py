@@ -2,7 +2,8 @@
 
 1. Speed Of Light: Compute (SM) Throughput against Memory Throughput gives the verdict; the L1/TEX,
    L2 and DRAM throughput rows name the busiest memory unit, so Memory Throughput is never read as
-   DRAM bandwidth.
+   DRAM bandwidth. Both rows low on a grid below one wave is a small grid, not latency (ncu's
+   SOLBottleneck rule says "Small Grid" there too); a unit row above Memory Throughput is told why.
 2. The memory chart: the traffic that crossed each arrow from the kernel through shared memory,
    L1/TEX and L2 to DRAM, and sectors per request.
 3. Occupancy: theoretical against achieved, the block limits that set the theoretical figure, and
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from viewer.analysis import stalls
 from viewer.analysis.predict import compulsory_dram_bytes
 from viewer.core import formatting as fmt
 from viewer.core import metrics
@@ -32,6 +34,12 @@ HIGH_PCT = 60.0
 OCCUPANCY_GAP_PCT = 5.0
 
 M = SUMMARY_METRICS  # short alias: summary key -> metric name
+# Below one full wave of blocks the grid does not fill the GPU (ncu's SOLBottleneck threshold).
+SMALL_GRID_WAVES = 1.0
+GRID_SIZE = metrics.LABELS[(metrics.LAUNCH, "Grid Size")]
+SM_COUNT = "device__attribute_multiprocessor_count"
+ELAPSED_CYCLES = metrics.LABELS[(metrics.SOL, "Elapsed Cycles")]
+SM_ACTIVE_CYCLES = metrics.LABELS[(metrics.SOL, "SM Active Cycles")]
 
 
 def value(kernel: Kernel, key: str) -> float | None:
@@ -66,19 +74,91 @@ class MemoryUnit:
 
 
 @dataclass(frozen=True)
+class Grid:
+    """The launch against the GPU: blocks (launch__grid_size), the GPU's SMs and ncu's waves per
+    SM (launch__waves_per_multiprocessor), each None where the report lacks it."""
+
+    blocks: float | None
+    sms: float | None
+    waves: float | None
+
+    @property
+    def small(self) -> bool | None:
+        """Below one wave: from ncu's waves, else fewer blocks than SMs; None when unknown."""
+        if self.waves is not None:
+            return self.waves < SMALL_GRID_WAVES
+        if self.blocks is not None and self.sms is not None and self.blocks < self.sms:
+            return True
+        return None
+
+    @property
+    def text(self) -> str:
+        """'16 blocks on 132 SMs: 0.02 waves per SM', with what the report holds."""
+        on = f" on {fmt.count(self.sms)} SMs" if self.sms is not None else ""
+        if self.waves is not None:
+            tail = f"{fmt.count(self.waves)} waves per SM"
+        else:
+            tail = "fewer blocks than SMs, so some SMs get none"
+        return f"{fmt.count(self.blocks)} blocks{on}: {tail}"
+
+
+def grid(kernel: Kernel) -> Grid:
+    blocks = kernel.metric(GRID_SIZE)
+    if blocks is None and kernel.grid is not None:
+        blocks = float(kernel.grid[0] * kernel.grid[1] * kernel.grid[2])
+    return Grid(blocks, kernel.metric(SM_COUNT), kernel.metric(metrics.WAVES_PER_SM))
+
+
+@dataclass(frozen=True)
 class SpeedOfLight:
     compute_pct: float | None
     memory_pct: float | None
     dram_pct: float | None
     duration_ns: float | None
     units: tuple[MemoryUnit, ...]
-    verdict: str | None  # "compute-bound", "memory-bound", "latency-bound" or None
+    verdict: str | None  # "compute-bound", "memory-bound", "latency-bound", "small grid", None
     explanation: str
+    grid: Grid | None = None
+    sm_active_cycles: float | None = None
+    elapsed_cycles: float | None = None
 
     @property
     def busiest_unit(self) -> MemoryUnit | None:
         known = [u for u in self.units if u.pct is not None]
         return max(known, key=lambda u: u.pct or 0.0) if known else None
+
+    @property
+    def above_headline(self) -> tuple[str, ...]:
+        """Why each unit row that reads above Memory Throughput (as printed) does, in words."""
+        memory = self.memory_pct
+        if memory is None:
+            return ()
+        m = fmt.percent(memory)
+        return tuple(self._why_above(u, m) for u in self.units
+                     if u.pct is not None and u.pct > memory and fmt.percent(u.pct) != m)
+
+    def _why_above(self, unit: MemoryUnit, m: str) -> str:
+        row = f"{metrics.label(unit.metric)} {fmt.percent(unit.pct)}"
+        if not unit.metric.endswith("_active"):
+            return (f"{row} reads above Memory Throughput {m} though both are per elapsed "
+                    "cycle: ncu takes Memory Throughput from its own breakdown of memory "
+                    "sub-metrics, so it is not simply the largest unit row.")
+        text = (f"{row} reads above Memory Throughput {m} because it is a percent of the cycles "
+                f"the unit was active ({_suffix(unit.metric)}), while Memory Throughput is a "
+                f"percent of every elapsed cycle ({_suffix(M['memory_throughput_pct'])})")
+        active, elapsed = self.sm_active_cycles, self.elapsed_cycles
+        if active is None or not elapsed or unit.pct is None:
+            return text + "."
+        share = active / elapsed
+        return (text + f": the SMs were active on {fmt.percent(100 * share)} of the elapsed "
+                f"cycles (SM Active Cycles {fmt.count(active)} of Elapsed Cycles "
+                f"{fmt.count(elapsed)}), which brings {unit.name} to about "
+                f"{fmt.percent(unit.pct * share)} per elapsed cycle.")
+
+
+def _suffix(metric: str) -> str:
+    """'pct_of_peak_sustained_active': the part of ncu's metric name that says per what."""
+    return metric.rsplit(".", 1)[-1]
 
 
 def speed_of_light(kernel: Kernel) -> SpeedOfLight:
@@ -89,13 +169,27 @@ def speed_of_light(kernel: Kernel) -> SpeedOfLight:
         MemoryUnit("L2", M["l2_throughput_pct"], value(kernel, "l2_throughput_pct")),
         MemoryUnit("DRAM", M["dram_throughput_pct"], value(kernel, "dram_throughput_pct")),
     )
-    verdict, why = _verdict(compute, memory)
+    launch = grid(kernel)
+    verdict, why = _verdict(compute, memory, launch, stalls.held(kernel))
     sol = SpeedOfLight(compute, memory, units[2].pct, value(kernel, "duration_ns"), units,
-                       verdict, why)
+                       verdict, why, launch, kernel.metric(SM_ACTIVE_CYCLES),
+                       kernel.metric(ELAPSED_CYCLES))
     return replace(sol, explanation=f"{why} {_busiest_text(sol)}")
 
 
-def _verdict(compute: float | None, memory: float | None) -> tuple[str | None, str]:
+def _stall_words(held: bool | None) -> str:
+    """Where the warp stall reasons are, as far as the report tells."""
+    if held:
+        return "which the warp stall reasons (the Warp stalls view) explain"
+    if held is False:
+        return (f"which warp stall reasons would explain, but {stalls.MISSING_TEXT}"
+                .replace("`", ""))
+    return f"which warp stall reasons explain where a capture holds them ({stalls.STALL_SETS})" \
+        .replace("`", "")
+
+
+def _verdict(compute: float | None, memory: float | None, launch: Grid,
+             held: bool | None) -> tuple[str | None, str]:
     if compute is None or memory is None:
         missing = " and ".join(
             name for name, v in (("Compute (SM) Throughput", compute),
@@ -103,9 +197,14 @@ def _verdict(compute: float | None, memory: float | None) -> tuple[str | None, s
         return None, f"No verdict: the report does not show {missing}."
     c, m = fmt.percent(compute), fmt.percent(memory)
     if compute < HIGH_PCT and memory < HIGH_PCT:
+        both = f"Both rows are below {HIGH_PCT:.0f} % (compute {c}, memory {m})"
+        if launch.small:
+            return "small grid", (
+                f"{launch.text} — the grid does not fill the GPU; a small grid, not latency, "
+                f"bounds it. {both}.")
         return "latency-bound", (
-            f"Both rows are below {HIGH_PCT:.0f} % (compute {c}, memory {m}): neither ceiling is "
-            "the problem; the kernel is stalled on latency, which warp stall reasons explain.")
+            f"{both}: neither ceiling is the problem; the kernel is stalled on latency, "
+            f"{_stall_words(held)}.")
     if c == m:  # equal as printed: neither ceiling is the nearer
         return "compute- and memory-bound", (
             f"Compute (SM) Throughput and Memory Throughput are both {c}, at or above "
@@ -125,11 +224,13 @@ def _busiest_text(sol: SpeedOfLight) -> str:
     if busiest is None:
         return "The report shows no per-unit throughput rows, so the busiest unit is unknown."
     dram = fmt.percent(sol.dram_pct)
+    not_dram = (f"DRAM Throughput is {dram}, so Memory Throughput is not DRAM bandwidth here."
+                if busiest.name != "DRAM" else f"DRAM Throughput is {dram}.")
+    above = sol.above_headline  # then "the busiest unit" would set two percents side by side
+    if above:
+        return " ".join((*above, not_dram))
     text = f"The busiest memory unit is {busiest.name} at {fmt.percent(busiest.pct)}"
-    if busiest.name != "DRAM":
-        text += (f"; DRAM Throughput is {dram}, so Memory Throughput is not DRAM bandwidth "
-                 "here")
-    return text + "."
+    return f"{text}; {not_dram}" if busiest.name != "DRAM" else f"{text}."
 
 
 # ---------------------------------------------------------------- 2. The memory chart

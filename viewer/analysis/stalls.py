@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from viewer.core.metrics import BARRIER_STALL
 from viewer.core.model import Kernel
 
 TOTAL = "smsp__average_warp_latency_per_inst_issued.ratio"
@@ -161,6 +162,15 @@ def stalls(kernel: Kernel) -> Stalls:
                  for r in REASONS if samples[r.key] is not None]
     found.sort(key=lambda s: -(s.share_pct or 0.0))
     return Stalls(tuple(found), total)
+
+
+def held(kernel: Kernel) -> bool | None:
+    """Whether the report holds warp stall metrics for `kernel`; None while that is unknown.
+    ncu's WarpStateStats gives every reason's ratio together, Stall Barrier's among them, and the
+    first read asks for that one: read and absent, the report holds none."""
+    if any(kernel.metric(name) is not None for name in STALL_METRICS):
+        return True
+    return False if kernel.was_read(BARRIER_STALL) else None
 
 
 @dataclass(frozen=True)

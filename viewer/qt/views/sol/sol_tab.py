@@ -1,4 +1,5 @@
-"""Step 1, Speed Of Light: compute-bound, memory-bound or latency-bound, and the busiest unit.
+"""Step 1, Speed Of Light: compute-bound, memory-bound, latency-bound or a small grid, and the
+busiest unit (per active cycle, said so, where its row reads above Memory Throughput).
 
 The percent rows are bars against 100 % with the HIGH_PCT line drawn on each; the busiest of the
 L1/TEX, L2 and DRAM rows is highlighted, and the misread of Memory Throughput as DRAM bandwidth is
@@ -20,7 +21,8 @@ from viewer.lesson.misreads import AGREE_POINTS
 from viewer.qt.kit.reading_tab import ReadingTab
 
 VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
-                  "compute- and memory-bound": "memory", "latency-bound": "latency"}
+                  "compute- and memory-bound": "memory", "latency-bound": "latency",
+                  "small grid": "latency"}
 
 # The percent rows: (summary key, bar colour, indented under Memory Throughput). Each row is
 # labelled as the report prints it (viewer.core.metrics).
@@ -33,10 +35,14 @@ _ROWS = (
 )
 
 
+ACTIVE_WORDS = " of its active cycles"
+
+
 def threshold_text() -> str:
     return (f"High means at or above {reading.HIGH_PCT:.0f} % of peak (the dashed line). "
             "Compute high and above memory: compute-bound. Memory high and above compute: "
-            "memory-bound. Both below the line: latency-bound.")
+            "memory-bound. Both below the line: latency-bound, or a small grid where the "
+            "launch is under one wave of blocks.")
 
 
 def busiest_shown(sol: reading.SpeedOfLight) -> reading.MemoryUnit | None:
@@ -54,7 +60,9 @@ def busiest_text(sol: reading.SpeedOfLight) -> str:
     """'L1/TEX at 87.15 %', or why the rows shown cannot name the busiest unit."""
     busiest = busiest_shown(sol)
     if busiest is not None:
-        return f"{busiest.name} at {fmt.percent(busiest.pct)}"
+        active = busiest.metric.endswith("_active") and bool(sol.above_headline)
+        return f"{busiest.name} at {fmt.percent(busiest.pct)}" + (
+            ACTIVE_WORDS if active else "")
     missing = [u.name for u in sol.units if u.pct is None]
     if len(missing) == len(sol.units):
         return f"unknown: unit rows {NOT_IN_REPORT}"
@@ -114,11 +122,13 @@ class SpeedOfLightTab(ReadingTab):
         grid.addWidget(self.label("Busiest memory unit", bold=True), row, 0)
         for column, sol in enumerate(sols, 1):
             busiest = busiest_shown(sol)
-            label = self.label(busiest_text(sol), "heading" if busiest else "body", bold=True,
-                               name=f"busiest_{column}", wrap=busiest is None,
+            text = busiest_text(sol)
+            wrap = busiest is None or text.endswith(ACTIVE_WORDS)
+            label = self.label(text, "heading" if busiest else "body", bold=True,
+                               name=f"busiest_{column}", wrap=wrap,
                                highlight=busiest is not None,
                                row=busiest.metric if busiest else None)
-            if busiest is None:  # wrapped: the cell's width, so its height follows its lines
+            if wrap:  # wrapped: the cell's width, so its height follows its lines
                 grid.addWidget(label, row, column)
             else:
                 grid.addWidget(label, row, column,

@@ -61,7 +61,7 @@ def expected_cells(row) -> list[str]:
     if row.quantity == "dram_bytes":
         derived = "\u2265 " + derived
     return [derived, predict_text.figure(row.quantity, row.measured),
-            predict_text.signed_percent(row.guess_off_pct), row.reading]
+            predict_text.guess_verdict(row.guess, row.measured)[0], row.reading]
 
 
 def test_nothing_measured_or_derived_is_on_the_page_before_reveal(tab, pair) -> None:
@@ -93,7 +93,7 @@ def test_typed_predictions_are_revealed_beside_the_lessons_values(tab, pair, qtb
     for row in rows:
         key = f"{row.kernel}.{row.quantity}"
         assert cells(tab, key) == expected_cells(row), key
-    assert cells(tab, "naive.requests")[:3] == ["8,388,608", "8,388,608", "-4.63 %"]
+    assert cells(tab, "naive.requests")[:3] == ["8,388,608", "8,388,608", "\u2717 off by -4.63 %"]
     assert tab.rows["naive.requests"].typed.text() == "8,000,000"
     assert tab.rows["tiled.requests"].typed.text() == predict_text.NO_GUESS
     assert cells(tab, "tiled.sectors_per_request")[1] == "4.00"
@@ -230,9 +230,9 @@ def test_typing_a_prediction_is_not_a_shortcut(window, qtbot) -> None:
     qtbot.keyClicks(field, "1 2 3 STPR")
     assert field.text() == "1 2 3 STPR"
     assert w.tabs.currentWidget() is w.predict_tab and w.names == NAMES
-    qtbot.keyClick(field, Qt.Key.Key_Return)  # Enter moves on; it reveals nothing
-    assert w.predict_tab.shown == 0
-    assert QApplication.focusWidget() is child(w.predict_tab, QLineEdit, "guess_tiled.requests")
+    qtbot.keyClick(field, Qt.Key.Key_Return)  # not a number: Enter says why, reveals nothing
+    assert w.predict_tab.shown == 0 and QApplication.focusWidget() is field
+    assert "is not a number" in field.toolTip()
 
 
 def test_clicking_a_revealed_row_shows_its_counter(window, qtbot) -> None:
@@ -253,3 +253,43 @@ def test_f1_lists_predict_reveal_and_the_t4(window, qtbot) -> None:
     assert rows["T4 vs this report"] == "R"
     assert rows["Reveal the next row (Predict)"].startswith("Space")
     window.keys_dialog.close()
+
+
+def test_a_field_is_checked_as_it_is_typed_with_its_rows_unit(window, qtbot) -> None:
+    w = window
+    w.tabs.setCurrentWidget(w.predict_tab)
+    field = child(w.predict_tab, QLineEdit, "guess_naive.requests")
+    field.setFocus()
+    qtbot.keyClicks(field, "banana")
+    assert "'banana' is not a number" in field.toolTip() and field.styleSheet()
+    field.clear()
+    qtbot.keyClicks(field, "4 MB")  # a number, but a count takes no unit
+    assert "wrong unit here: type a count, no unit" in field.toolTip()
+    field.clear()
+    qtbot.keyClicks(field, "8,388,608")
+    assert field.toolTip() == "" and field.styleSheet() == ""
+
+
+def test_enter_in_a_field_reveals_its_row_and_moves_on(window, qtbot) -> None:
+    w = window
+    w.tabs.setCurrentWidget(w.predict_tab)
+    field = child(w.predict_tab, QLineEdit, "guess_naive.requests")
+    field.setFocus()
+    qtbot.keyClicks(field, "8,388,608")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert w.predict_tab.shown == 1
+    assert QApplication.focusWidget() is child(w.predict_tab, QLineEdit, "guess_tiled.requests")
+
+
+def test_right_and_wrong_predictions_differ_by_more_than_colour(window, qtbot) -> None:
+    """A right guess is marked with a tick and the lesson's tolerance, a wrong one with a cross
+    and how far off: the words differ, not the colour alone."""
+    w = window
+    tab = w.predict_tab
+    w.tabs.setCurrentWidget(tab)
+    tab.state.texts.update({"naive.requests": "8,388,608", "tiled.requests": "1,000,000"})
+    tab.reveal_to(2)
+    right = tab.rows["naive.requests"].cells[2].text()
+    wrong = tab.rows["tiled.requests"].cells[2].text()
+    assert right == "\u2713 within 1 %"
+    assert wrong == "\u2717 off by +90.73 %"  # 1,000,000 against the measured 524,288

@@ -97,6 +97,49 @@ class Shown:
     guess: str  # the prediction as the lesson read it ('' for none)
     cells: tuple[str, str, str, str]  # derived, measured, you vs measured, the reading
     metric: str
+    right: bool | None = None  # the prediction within the lesson's tolerance (None: no guess)
+
+
+def guess_verdict(guess: float | None, measured: float | None) -> tuple[str, bool | None]:
+    """'\u2713 within 1 %' or '\u2717 off by 3.2x' ('\u2717 off by +4.00 %' under 2x), and whether
+    the prediction is within the lesson's tolerance (lesson.HAIR_PCT); ('', None) with no
+    prediction or no measured value."""
+    if guess is None or measured is None or measured == 0:
+        return "", None
+    off = 100 * (guess - measured) / measured
+    if abs(off) <= lesson.HAIR_PCT:
+        return f"\u2713 within {lesson.HAIR_PCT:g} %", True
+    if guess > 0 and max(guess / measured, measured / guess) >= 2:
+        return f"\u2717 off by {fmt.ratio(max(guess / measured, measured / guess))}", False
+    return f"\u2717 off by {signed_percent(off)}", False
+
+
+# The units each row takes ('' is a bare number).
+_UNITS: dict[str, tuple[str, ...]] = {
+    "requests": ("",), "sectors": ("",), "sectors_per_request": ("", "x"),
+    "dram_bytes": ("", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib"), "speed": ("", "x"),
+    "size": ("",), "tile": ("",)}
+_UNIT_WORDS = {"requests": "a count, no unit", "sectors": "a count, no unit",
+               "sectors_per_request": "a ratio, as 2 or 2x", "dram_bytes": "bytes, as 4.7 MB",
+               "speed": "a ratio, as 1.6 or 1.6x", "size": "a whole number",
+               "tile": "a whole number"}
+
+
+def field_problem(key: str, typed: str) -> str:
+    """What is wrong with `typed` in the field `key` ('naive.requests', 'speed', 'size'), in
+    one line; '' when it is a number with the unit the row wants, or blank."""
+    quantity = key.rpartition(".")[2]
+    try:
+        value = lesson.parse_number(typed)
+    except ValueError as exc:
+        return str(exc)
+    if value is None:
+        return ""
+    unit = lesson.typed_unit(typed)
+    wanted = _UNITS.get(quantity, ("",))
+    if unit not in wanted:
+        return f"{typed.strip()!r} has the wrong unit here: type {_UNIT_WORDS[quantity]}"
+    return ""
 
 
 def parse(text: str, what: str) -> float | None:
@@ -140,9 +183,9 @@ def results(pair: LessonPair, state: PredictState, keys: Collection[str]) -> dic
         derived = figure(row.quantity, row.derived)
         if row.quantity == "dram_bytes" and row.derived is not None:
             derived = "\u2265 " + derived  # the compulsory floor, not a prediction
-        cells = (derived, figure(row.quantity, row.measured), signed_percent(row.guess_off_pct),
-                 row.reading)
-        shown[f"{row.kernel}.{row.quantity}"] = Shown(typed, cells, row.metric)
+        verdict, right = guess_verdict(row.guess, row.measured)
+        cells = (derived, figure(row.quantity, row.measured), verdict, row.reading)
+        shown[f"{row.kernel}.{row.quantity}"] = Shown(typed, cells, row.metric, right)
     faster = state.faster if "speed" in keys else None
     ratio = parse(texts.get("speed", ""), SPEED_LABEL.lower()) if "speed" in keys else None
     speed = lesson.speed(pair.naive, pair.tiled, lesson.SpeedGuess(faster, ratio))

@@ -87,6 +87,13 @@ def parse_number(text: str) -> float | None:
     return value
 
 
+def typed_unit(text: str) -> str:
+    """The unit of a typed guess that parses ('mb', 'x', '' for none), lower case."""
+    t = text.strip().replace("\u202f", "").replace("\xa0", "").replace("_", "")
+    match = _TYPED.fullmatch(t)
+    return match.group(2).lower() if match else ""
+
+
 @dataclass(frozen=True)
 class RevealRow:
     """One prediction of one kernel beside the derivation and the counter."""

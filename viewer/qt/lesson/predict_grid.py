@@ -30,7 +30,7 @@ HEADERS = ("", "", "Your\nprediction", "Derived", "Measured", "You vs\nmeasured"
 READING = len(HEADERS) - 1  # the reading's column at the desk; under the row in projector mode
 HIDDEN = "?"
 # The widest figure each revealed cell is expected to hold (derived, measured, the difference).
-_SAMPLES = ("16,777,216", "16,777,216", "-100.00 %")
+_SAMPLES = ("16,777,216", "16,777,216", "\u2717 off by -99.99 %")
 _INPUT_SAMPLE = "16,777,216 B"
 _QUANTITY_SAMPLE = "Global load requests"
 
@@ -64,7 +64,20 @@ def guess_edit(style: Style, texts: dict[str, str], key: str, hint: str,
     edit.setPlaceholderText(hint)
     edit.setText(texts.get(key, ""))
     edit.textEdited.connect(lambda value: texts.__setitem__(key, value))
+    edit.textEdited.connect(lambda value: check_field(edit, key, value, style))
+    check_field(edit, key, edit.text(), style)
     return edit
+
+
+def check_field(edit: QLineEdit, key: str, typed: str, style: Style) -> str:
+    """Mark `edit` as it is typed: a field that is not a number with its row's unit gets a
+    warning border and its one-line reason as its tooltip; the reason ('' for none)."""
+    problem = text.field_problem(key, typed)
+    edit.setProperty("problem", problem)
+    edit.setToolTip(problem)
+    edit.setStyleSheet(f"border: {style.px(2)}px solid {style.colors.warning};" if problem
+                       else "")
+    return problem
 
 
 def _next_field(edit: GuessEdit) -> None:
@@ -162,9 +175,11 @@ def fill_row(cells: RowCells, shown: text.Shown, style: Style, clicks: QObject) 
                       color="text" if shown.guess else "secondary")
     cells.typed.show()
     reading = len(cells.cells) - 1
+    verdict_color = {True: "shared", False: "warning", None: "text"}[shown.right]
     for column, (cell, value) in enumerate(zip(cells.cells, shown.cells, strict=True)):
         cell.setText(value)
-        style.paint_label(cell, bold=column == 1, color="accent" if column == reading else "text")
+        color = "accent" if column == reading else verdict_color if column == 2 else "text"
+        style.paint_label(cell, bold=column in (1, 2), color=color)
         cell.show()
     for widget in (cells.name, cells.typed, *cells.cells):
         widget.setProperty("metric", shown.metric)

@@ -193,10 +193,11 @@ class PredictTab(ReadingTab):
         return True
 
     def _enter(self, edit: QLineEdit) -> None:
-        """Enter in a prediction: on to the next field at the desk; in projector mode, where the
-        room has just said it aloud, reveal the next row and go on to the one after."""
-        if not self.style_.projector:
-            edit.focusNextChild()
+        """Enter in a prediction reveals the next row, as the page says, and goes on to the
+        field of the one after; a field that is not a number says why and keeps the focus."""
+        problem = edit.property("problem")
+        if problem:
+            self._say(str(problem), "warning")
             return
         if self.reveal_next() and self.state.shown < len(ORDER):
             self.rows[ORDER[self.state.shown]].inputs[0].setFocus()

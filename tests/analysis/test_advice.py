@@ -138,6 +138,26 @@ def test_a_small_change_of_the_estimate_is_a_change(naive, tiled) -> None:
     assert advice.compare(naive, naive)[0].status == advice.SAME  # equal: the same
 
 
+def test_where_ncu_says_uncoalesced_and_the_lesson_does_not_both_are_told(naive, tiled) -> None:
+    """naive.ncu-rep: ncu's 'uncoalesced global accesses' (est. 34.38 %) beside the lesson's
+    reading, every number from the report: sectors per request, L2 sectors against L1 sectors,
+    the L1/TEX hit rate and ncu's own bytes per sector."""
+    from viewer.analysis import reading
+
+    kernel = read_report(NAIVE).kernels[0]
+    chart = reading.memory_chart(kernel)
+    access = next(a for a in naive if a.rule == advice.ACCESS_PATTERN_RULE)
+    text = advice.lesson_reading(access, kernel)
+    assert text is not None and text.startswith("ncu and the lesson disagree here.")
+    assert "16,777,216 global load sectors for 8,388,608 requests, 2.00 sectors per request" \
+        in text
+    assert f"Only {chart.l2_read_sectors_from_l1:,.0f} sectors were read from L2" in text
+    assert f"L1/TEX Hit Rate {chart.l1tex_hit_rate_pct:.2f} %" in text
+    assert f"ncu's {access.focus[0].value:.0f} bytes used per sector" in text
+    others = [a for a in (*naive, *tiled) if a is not access]
+    assert all(advice.lesson_reading(a, kernel) is None for a in others)
+
+
 def test_each_kernel_of_a_many_kernel_report_has_its_own_advice(tmp_path: Path) -> None:
     report = read_report(build(tmp_path / "five.ncu-rep", 5))
     found = read_extras(report, range(5), rules=True)

@@ -122,6 +122,20 @@ def test_the_same_is_said_only_of_estimates_equal_as_shown(qtbot) -> None:
     assert "(+0.29 points)" in field(low, "estimate")
 
 
+def test_the_lessons_reading_stands_beside_ncus_coalescing_advice(qtbot) -> None:
+    report = read_report(NAIVE)
+    view = shown(qtbot, [report])
+    top = cards(view)[0]
+    assert field(top, "heading") == "L1TEX Global Load Access Pattern"
+    access = ranked(NAIVE)[0]
+    assert field(top, "lesson") == advice.lesson_reading(access, report.kernels[0])
+    assert "2.00 sectors per request" in field(top, "lesson")
+    assert [c for c in cards(view)[1:] if c.findChild(QLabel, "lesson") is not None] == []
+    both = shown(qtbot, [read_report(NAIVE), read_report(TILED)])  # went away: A's card
+    went = next(c for c in cards(both) if field(c, "heading") == access.heading)
+    assert "2.00 sectors per request" in field(went, "lesson")
+
+
 def test_an_export_holds_no_rules_and_says_so(qtbot) -> None:
     view = shown(qtbot, [read_report(EXPORT)])
     assert advice.RULES_MISSING in view.findChild(QLabel, "missing").text()

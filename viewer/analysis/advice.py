@@ -20,8 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from viewer.analysis import reading
 from viewer.analysis.reading import READING_ORDER
 from viewer.core import formatting as fmt
+from viewer.core.model import Kernel
 
 VIEWS: tuple[str, ...] = (*READING_ORDER, "roofline", "advice", "stalls", "metrics")
 """Our views a link can jump to: the three reading steps, then the views beyond them."""
@@ -204,6 +206,49 @@ def ranked(rules: Iterable[Mapping[str, Any]]) -> tuple[Advice, ...]:
     estimate after, warnings before optimizations before information; else in ncu's order."""
     found = [a for a in (advice_of(r) for r in rules) if a is not None]
     return tuple(a for _, a in sorted(enumerate(found), key=_rank))
+
+
+# ---------------------------------------------------------------- ncu against the lesson
+
+ACCESS_PATTERN_RULE = "MemoryCacheAccessPattern"
+"""ncu's rule that calls a kernel's global loads uncoalesced ("L1TEX Global Load Access
+Pattern")."""
+BYTES_PER_SECTOR = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"
+COALESCED_SECTORS_PER_REQUEST = 4.0
+"""A warp of 32 lanes reading consecutive 4-byte values touches four 32-byte sectors: at or under
+this the loads are coalesced, as the lesson reads its tiled kernel's four and naive kernel's two."""
+
+
+def lesson_reading(item: Advice, kernel: Kernel) -> str | None:
+    """Where ncu's advice on `kernel` calls its global loads uncoalesced and the report's own
+    counters say they are not (the lesson's point on the naive matmul): both readings, with the
+    numbers that reconcile them; None elsewhere."""
+    if item.rule != ACCESS_PATTERN_RULE or "global load" not in item.heading.lower():
+        return None
+    chart = reading.memory_chart(kernel)
+    spr = chart.sectors_per_request
+    if spr is None or spr > COALESCED_SECTORS_PER_REQUEST:
+        return None
+    parts = [f"ncu and the lesson disagree here. The lesson: these loads are coalesced, and "
+             f"the report's counts agree: {fmt.count(chart.global_load_sectors)} global load "
+             f"sectors for {fmt.count(chart.global_load_requests)} requests, "
+             f"{fmt.sectors_per_request(spr)} sectors per request."]
+    l1, l2 = chart.global_load_sectors, chart.l2_read_sectors_from_l1
+    if l1 and l2 is not None:
+        hit = "" if chart.l1tex_hit_rate_pct is None else \
+            f"; L1/TEX Hit Rate {fmt.percent(chart.l1tex_hit_rate_pct)}"
+        parts.append(f"Only {fmt.count(l2)} sectors were read from L2 "
+                     f"({fmt.percent(100 * l2 / l1)} of them{hit}): the repeated sectors hit "
+                     "L1/TEX and never reach L2.")
+    used = next((f.value for f in item.focus if f.metric == BYTES_PER_SECTOR), None)
+    if chart.problem_dim is not None:
+        figure = f"ncu's {fmt.count(used)} bytes used per sector" if used is not None \
+            else "ncu's bytes used per sector"
+        parts.append(f"{figure} averages the broadcast load a[row * k + p], whose sectors each "
+                     "serve one address to a half-warp, with b[p * n + col]'s fully used ones "
+                     "(the lesson's reading of the source): fixing the access pattern buys "
+                     "nothing, moving fewer sectors (tiling) does.")
+    return " ".join(parts)
 
 
 # ---------------------------------------------------------------- Comparison

@@ -4,7 +4,9 @@ The rule results are read when the view is shown, off the GUI thread (viewer.rea
 .read_extras with rules=True), each kernel's once. ncu's link markup is rendered from
 viewer.analysis.advice's parts, never raw: a link to one of our views switches to its tab, a web
 link opens in the browser. With two kernels: which advice appeared, went away or changed its
-estimate from A to B. An export holds no rule results: said plainly.
+estimate from A to B. Where ncu's advice and the lesson disagree (uncoalesced loads on a kernel
+whose counters say coalesced), the lesson's reading and the report's numbers stand in the card.
+An export holds no rule results: said plainly.
 """
 
 from __future__ import annotations
@@ -103,8 +105,10 @@ class AdviceView(OnDemandTab):
                 layout.addWidget(self.label(f"{name} alone:", "heading", bold=True))
             if not found[0]:
                 layout.addWidget(self.label(NO_ADVICE, wrap=True, name="none"))
+            kernel = self.kernels[held.index(found[0])]
             for number, item in enumerate(found[0]):
-                layout.addWidget(self._card(item, estimate_text(item), f"advice_{number}"))
+                layout.addWidget(self._card(item, estimate_text(item), f"advice_{number}",
+                                            advice.lesson_reading(item, kernel)))
 
     def _compare(self, layout: QVBoxLayout, changes: Sequence[AdviceChange]) -> None:
         a, b = self.names
@@ -131,12 +135,15 @@ class AdviceView(OnDemandTab):
             else:
                 side = "B" if change.status == advice.APPEARED else "A"
                 estimate = f"{side}: {estimate_text(change.advice)}"
-            card = self._card(change.advice, estimate, f"advice_{number}")
+            kernel = self.kernels[1 if change.second is not None else 0]
+            card = self._card(change.advice, estimate, f"advice_{number}",
+                              advice.lesson_reading(change.advice, kernel))
             card.setProperty("status", change.status)
             layout.addWidget(card)
 
-    def _card(self, item: Advice, estimate: str, name: str) -> QFrame:
-        """One piece of advice: its heading and estimate, then ncu's message with its links."""
+    def _card(self, item: Advice, estimate: str, name: str, lesson: str | None = None) -> QFrame:
+        """One piece of advice: its heading and estimate, ncu's message with its links, and
+        where the lesson reads the report otherwise, that reading beside it."""
         style = self.style_
         card = QFrame()
         card.setObjectName(name)
@@ -160,6 +167,9 @@ class AdviceView(OnDemandTab):
         message.setOpenExternalLinks(False)
         message.linkActivated.connect(self.follow)
         column.addWidget(message)
+        if lesson:
+            column.addWidget(self.label(lesson, "body", bold=True, color="warning", wrap=True,
+                                        name="lesson"))
         if item.focus:
             focus = "; ".join(f"{breakable(f.metric)} = {fmt.count(f.value)}"
                               for f in item.focus)

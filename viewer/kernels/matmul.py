@@ -31,11 +31,15 @@ from __future__ import annotations
 from typing import Protocol
 
 import numpy as np
-from numba import cuda, float32, uint32, uint64
+from numba import config, cuda, float32, uint32, uint64
 
 TILE_DIM = 16
 """Tile width, and the block's side: blocks are TILE_DIM x TILE_DIM threads."""
 
+JIT_OPTIONS: dict[str, bool] = {} if config.ENABLE_CUDASIM else {"lineinfo": True}
+"""Compiled with line info, so a capture maps each SASS instruction to its Python line (ncu's
+Source page); it adds no instruction (benchmarks/device_source.sh compares the SASS and the time).
+numba's simulator takes no such option."""
 
 
 class DeviceArray(Protocol):
@@ -52,7 +56,7 @@ _THREE = np.uint64(3)
 _FOUR = np.uint64(4)
 
 
-@cuda.jit
+@cuda.jit(**JIT_OPTIONS)
 def matmul_naive(a, b, c, m, n, k):
     """One thread per element of c; every a and b element it reads comes from global memory.
 
@@ -87,7 +91,7 @@ def matmul_naive(a, b, c, m, n, k):
         c[row * n + col] = acc
 
 
-@cuda.jit
+@cuda.jit(**JIT_OPTIONS)
 def matmul_tiled(a, b, c, m, n, k):
     """One thread per element of c; a and b pass through shared memory one 16-wide tile at a time.
 

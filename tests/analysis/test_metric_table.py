@@ -137,3 +137,27 @@ def test_warnings_when_the_two_do_not_compare_one_to_one(naive) -> None:
     [basic] = read_report(BASIC).kernels[:1]
     [held_by_one] = metric_table.provenance_warnings(read_report(NAIVE).kernels[0], basic)
     assert "held by one kernel only" in held_by_one
+
+
+def test_the_metrics_held_by_one_kernel_only_are_listed(naive, tiled) -> None:
+    a, b = naive[0], tiled[0]
+    only = metric_table.one_sided(a, b, naive[1].about)
+    assert len(only) == len(set(a.metrics) ^ set(b.metrics)) == 21
+    assert [o.name for o in only if o.side == "A"] == sorted(set(a.metrics) - set(b.metrics))
+    assert [o.name for o in only if o.side == "B"] == sorted(set(b.metrics) - set(a.metrics))
+    for one in only:
+        kernel = a if one.side == "A" else b
+        assert one.value == kernel.metric(one.name)
+    assert any("21 metrics are held by one kernel only" in w
+               for w in metric_table.provenance_warnings(a, b))
+
+
+def test_a_hit_rate_above_100_percent_is_told_what_it_means() -> None:
+    """numba-naive.ncu-rep: ncu reports lts__t_sector_op_write_hit_rate.pct at 100.04 %."""
+    kernel, _ = everything(ROOT / "tests" / "data" / "corpus" / "h200" / "numba-naive.ncu-rep")
+    [note] = metric_table.hit_rate_notes(metric_table.rows(kernel))
+    assert note.startswith("ncu reports lts__t_sector_op_write_hit_rate.pct at 100.04 %, "
+                           "above 100 %.")
+    assert "different replay passes" in note and "forums.developer.nvidia.com" in note
+    shipped, _ = everything(NAIVE)
+    assert metric_table.hit_rate_notes(metric_table.rows(shipped)) == []  # none above 100 %

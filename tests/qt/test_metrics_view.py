@@ -203,3 +203,29 @@ def test_clear_and_reading_waits_until_the_view_is_shown(qtbot, pair) -> None:
     assert pair[0].kernels[0].read_names is None
     view.clear()
     assert view.model.rowCount() == 0 and not view.export_button.isEnabled()
+
+
+def test_the_metrics_held_by_one_kernel_only_can_be_listed(qtbot, pair) -> None:
+    view = opened(qtbot)
+    show(qtbot, view, pair, ["naive", "tiled"])
+    only = metric_table.one_sided(pair[0].kernels[0], pair[1].kernels[0])
+    assert len(only) == 21 and "21 metrics are held by one kernel only" in view.warnings.text()
+    box = view.one_sided
+    assert box.isVisible() and box.text() == "Also the 21 held by one kernel only"
+    both = view.model.total()
+    box.setChecked(True)
+    assert view.model.total() == both + 21
+    view.search.setText(only[0].name)
+    line = next(line for line in view.model._shown if line.item.name == only[0].name)
+    assert line.cells[3] == f"only in {only[0].side}"
+    assert "not in this report" in line.cells[1:3]
+    box.setChecked(False)
+    assert view.model.total() == both
+
+
+def test_a_hit_rate_above_100_percent_is_explained(qtbot) -> None:
+    view = opened(qtbot)
+    report = read_report(H200 / "numba-naive.ncu-rep")
+    show(qtbot, view, [report], ["naive"])
+    assert view.warnings.isVisible()
+    assert "lts__t_sector_op_write_hit_rate.pct at 100.04 %, above 100 %" in view.warnings.text()

@@ -6,7 +6,9 @@
 and labels, export_extras), and the section an export printed it in.
 `diff` lists every metric both kernels hold, the largest relative change first, and says for the
 common metrics whether higher is better. `provenance_warnings` says when two kernels come from
-different GPUs or clocks, so that the diff is not read as the code's doing alone. Both tables
+different GPUs or clocks, so that the diff is not read as the code's doing alone; `one_sided`
+lists the metrics one kernel holds and the other lacks; `hit_rate_notes` says what a hit rate
+above 100 % means. Both tables
 export as CSV text; `write_csv` writes it whole or not at all.
 """
 
@@ -20,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from viewer.analysis.reading import hit_rate_note
 from viewer.core import metrics
 from viewer.core.atomic_write import write_text_atomically
 from viewer.core.model import Kernel, Session
@@ -156,6 +159,38 @@ def diff(first: Kernel, second: Kernel, about: Mapping[str, MetricAbout] | None 
         out.append(MetricDiff(name, a, b, info.base_unit if info is not None else None,
                               _label(name, info), higher_is_better(name)))
     out.sort(key=lambda d: (-abs(d.change_pct), d.name))
+    return out
+
+
+def hit_rate_notes(found: Iterable[MetricRow]) -> list[str]:
+    """A sentence for each hit rate ncu reports above 100 %."""
+    return [note for row in found if (note := hit_rate_note(row.name, row.value)) is not None]
+
+
+@dataclass(frozen=True)
+class OneSided:
+    """A metric only one of two kernels holds: `side` is "A" (the first) or "B"."""
+
+    name: str
+    value: float
+    side: str
+    unit: str | None
+    label: str | None
+
+
+def one_sided(first: Kernel, second: Kernel, about: Mapping[str, MetricAbout] | None = None
+              ) -> list[OneSided]:
+    """The metrics held by one kernel only, A's first, each by name."""
+    about = about or {}
+    out = []
+    for side, kernel, other in (("A", first, second), ("B", second, first)):
+        for name in sorted(set(kernel.metrics) - set(other.metrics)):
+            value = kernel.metric(name)
+            if value is None:
+                continue
+            info = about.get(name)
+            out.append(OneSided(name, value, side, info.base_unit if info is not None else None,
+                                _label(name, info)))
     return out
 
 

@@ -299,6 +299,22 @@ class MemoryChart:
                 f"{times:.2f}x the floor: re-reads of A and B reached DRAM")
 
 
+_HIT_RATE = re.compile(r"_hit_rate\.pct$")
+HIT_RATE_SOURCE = "https://forums.developer.nvidia.com/t/weird-number-for-l2-cache-hitrate/120341"
+
+
+def hit_rate_note(metric: str, pct: float | None) -> str | None:
+    """What a hit rate above 100 % means, where ncu reports one (None otherwise)."""
+    if pct is None or pct <= 100.0 or not _HIT_RATE.search(metric):
+        return None
+    return (f"ncu reports {metric} at {fmt.percent(pct)}, above 100 %. A hit rate is hits over "
+            "queries; ncu can count the two on different replay passes, and L2's counters take "
+            "in every client (copy engines, the display) too, so on a kernel too short or "
+            "uneven to reach a steady state the ratio can pass 100 %. NVIDIA's answer is that "
+            "such a value was not collected accurately: read it as not measured, not as more "
+            f"hits than queries ({HIT_RATE_SOURCE}).")
+
+
 _LESSON_MATMUL = re.compile(r"^matmul_(naive|tiled)$")
 
 

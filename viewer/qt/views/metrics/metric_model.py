@@ -16,7 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
-from viewer.analysis.metric_table import MetricDiff, MetricRow
+from viewer.analysis.metric_table import MetricDiff, MetricRow, OneSided
 from viewer.core import formatting as fmt
 
 Index = QModelIndex | QPersistentModelIndex
@@ -47,7 +47,7 @@ def diff_columns(names: Sequence[str]) -> tuple[str, ...]:
 class Line:
     """One table row: the plain row, its cells, sort keys, search text and change."""
 
-    item: MetricRow | MetricDiff
+    item: MetricRow | MetricDiff | OneSided
     cells: tuple[str, ...]
     keys: tuple[float | str, ...]
     search: str
@@ -71,6 +71,17 @@ def diff_line(d: MetricDiff) -> Line:
     keys = (d.name, d.first, d.second, change, d.ratio if d.ratio is not None else math.inf,
             better, d.verdict or "", d.unit or "")
     return Line(d, cells, keys, " ".join((d.name, d.label or "")).lower(), change)
+
+
+def one_sided_line(one: OneSided) -> Line:
+    """A metric only one kernel holds, in the diff's columns: the other's cell says so."""
+    held, lacking = value_text(one.value, one.unit), fmt.NOT_IN_REPORT
+    first, second = (held, lacking) if one.side == "A" else (lacking, held)
+    cells = (one.name, first, second, f"only in {one.side}", "", "", "", one.unit or "")
+    keys = (one.name, one.value if one.side == "A" else -math.inf,
+            one.value if one.side == "B" else -math.inf, math.inf, math.inf, "", "",
+            one.unit or "")
+    return Line(one, cells, keys, " ".join((one.name, one.label or "")).lower(), math.inf)
 
 
 class MetricModel(QAbstractTableModel):
@@ -113,7 +124,7 @@ class MetricModel(QAbstractTableModel):
             shown.sort(key=lambda line: line.keys[column], reverse=descending)
         return shown
 
-    def shown(self) -> list[MetricRow | MetricDiff]:
+    def shown(self) -> list[MetricRow | MetricDiff | OneSided]:
         return [line.item for line in self._shown]
 
     def total(self) -> int:

@@ -1,7 +1,8 @@
 """Every metric: a searchable table of every metric in the kernel, with its unit and ncu's own
 description where the report carries one; with two kernels, the full diff of every metric both
-hold, the largest relative change first, a filter on the size of the change, CSV export, and a
-warning at the top when the two ran on different GPUs, clocks or ncu versions.
+hold, the largest relative change first (and, on request, those only one holds), a filter on the
+size of the change, CSV export, and a warning at the top when the two ran on different GPUs,
+clocks or ncu versions, or when ncu reports a hit rate above 100 %.
 
 The first read keeps a few hundred metrics; the rest (and ncu's descriptions) are read when the
 view is shown, off the GUI thread (through the session, viewer.qt.kit.session_reads), with
@@ -17,6 +18,7 @@ from typing import ClassVar
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDoubleSpinBox,
     QFileDialog,
     QGridLayout,
@@ -43,6 +45,7 @@ from viewer.qt.views.metrics.metric_model import (
     MetricModel,
     diff_columns,
     diff_line,
+    one_sided_line,
     row_line,
 )
 from viewer.readers.extras import MetricAbout
@@ -93,6 +96,8 @@ class MetricsView(ShowsReports, QWidget):
         self.threshold.setRange(0.0, 1e6)
         self.threshold.setDecimals(1)
         self.threshold.setSuffix(" %")
+        self.one_sided = QCheckBox(self)
+        self.one_sided.setObjectName("one_sided")
         self.export_button = QPushButton("Export CSV...", self)
         self.model = MetricModel(self)
         self.table = QTableView(self)
@@ -119,6 +124,7 @@ class MetricsView(ShowsReports, QWidget):
         layout.addWidget(self.count)
         self.search.textChanged.connect(self._filter)
         self.threshold.valueChanged.connect(self._filter)
+        self.one_sided.toggled.connect(lambda _: self._show())
         self.export_button.clicked.connect(lambda: self.export_csv())
         self.set_style(self.style_)
         self.clear()
@@ -200,7 +206,13 @@ class MetricsView(ShowsReports, QWidget):
         if self.compare_mode:
             about = {**self.about_of(1), **self.about_of(0)}
             diffs = metric_table.diff(self.kernels[0], self.kernels[1], about)
-            self.model.set_lines([diff_line(d) for d in diffs], diff_columns(self.names))
+            lines = [diff_line(d) for d in diffs]
+            only = metric_table.one_sided(self.kernels[0], self.kernels[1], about)
+            self.one_sided.setText(f"Also the {len(only):,} held by one kernel only")
+            self.one_sided.setVisible(bool(only))
+            if only and self.one_sided.isChecked():
+                lines += [one_sided_line(o) for o in only]
+            self.model.set_lines(lines, diff_columns(self.names))
             both = f"{len(diffs):,} metrics both {self.names[0]} (A) and {self.names[1]} (B) hold"
             self.heading.setText(f"{both}, the largest change first." if self.style_.projector
                                  else f"{both}, the largest relative change first; coloured "
@@ -208,9 +220,10 @@ class MetricsView(ShowsReports, QWidget):
             self._warn(self.warning_texts())
         else:
             found = metric_table.rows(self.kernels[0], self.about_of(0))
+            self.one_sided.hide()
             self.model.set_lines([row_line(r) for r in found], ROW_COLUMNS)
             self.heading.setText(f"{len(found):,} metrics of {self.names[0]}.")
-            self._warn([])
+            self._warn(metric_table.hit_rate_notes(found))
         exported = self.reports[0].format != "ncu-rep"
         self.note.setText(NO_DESCRIPTIONS)
         self.note.setVisible(exported)
@@ -222,6 +235,8 @@ class MetricsView(ShowsReports, QWidget):
         a, b = self.kernels
         ra, rb = self.reports
         texts = metric_table.provenance_warnings(a, b, (ra.session, rb.session))
+        texts += [f"{name}: {note}" for name, kernel in zip(self.names, self.kernels, strict=True)
+                  for note in metric_table.hit_rate_notes(metric_table.rows(kernel))]
         texts += [m.text for m in compare_misreads(a, b, ra, rb)
                   if m.kind.endswith(("-clocks", "-ncu")) or m.kind == "clocks-not-locked"]
         return texts
@@ -238,6 +253,8 @@ class MetricsView(ShowsReports, QWidget):
     def _controls(self) -> None:
         for widget in (self.threshold_label, self.threshold):
             widget.setVisible(self.compare_mode)
+        if not self.compare_mode:
+            self.one_sided.hide()
         self.export_button.setEnabled(bool(self.kernels))
         self._filter()
         self._count()
@@ -294,7 +311,7 @@ class MetricsView(ShowsReports, QWidget):
         style.paint_label(self.note, "small", color="secondary")
         style.paint_label(self.count, "small", color="secondary")
         style.paint_label(self.threshold_label, "body")
-        for widget in (self.search, self.threshold, self.export_button, self.table,
+        for widget in (self.search, self.threshold, self.one_sided, self.export_button, self.table,
                        self.progress, self.table.horizontalHeader()):
             widget.setFont(style.font("body"))
         self._place_controls(style.projector)
@@ -310,13 +327,15 @@ class MetricsView(ShowsReports, QWidget):
 
     def _place_controls(self, stacked: bool) -> None:
         """Search, threshold and export on one line; in projector mode the search alone."""
-        for widget in (self.search, self.threshold_label, self.threshold, self.export_button):
+        for widget in (self.search, self.threshold_label, self.threshold, self.export_button,
+                       self.one_sided):
             self.controls.removeWidget(widget)
         self.controls.addWidget(self.search, 0, 0, 1, 1 if not stacked else 3)
         row, column = (1, 0) if stacked else (0, 1)
         self.controls.addWidget(self.threshold_label, row, column)
         self.controls.addWidget(self.threshold, row, column + 1)
         self.controls.addWidget(self.export_button, row, column + 2)
+        self.controls.addWidget(self.one_sided, row + 1, 0, 1, 4)
         for c in range(4):
             self.controls.setColumnStretch(c, 0)
         self.controls.setColumnStretch(0, 1)

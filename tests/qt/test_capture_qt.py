@@ -452,3 +452,44 @@ def test_a_kernel_program_failing_under_ncu_says_the_programs_own_words(
     assert files_in(captures) == []
     if os.environ.get("NCU_READER_SHOTS"):
         dialog.grab().save(str(Path(os.environ["NCU_READER_SHOTS"]) / "capture-ncu-failed.png"))
+
+
+# ---------------------------------------------------------------------------- the check-up
+
+
+def test_without_a_route_the_dialog_shows_this_machines_checkup(window, tmp_path, qtbot) -> None:
+    from viewer.capture.checkup import checkup
+
+    none = choose_route(params=tmp_path / "no-such-params")
+    dialog = dialog_for(window, none)
+    qtbot.waitUntil(lambda: dialog.findings is not None, timeout=30_000)
+    assert dialog.findings == checkup()
+    shown_text = dialog.checkup_text.text()
+    assert dialog.checkup_scroll.isVisible()
+    for finding in dialog.findings:
+        assert finding.topic in shown_text
+    assert "no NVIDIA driver loaded" in shown_text or "read from" in shown_text
+    assert "make install-capture" in shown_text
+    assert dialog.check_button.isEnabled()
+    dialog.close()
+
+
+def test_with_a_route_the_checkup_waits_for_its_button(window, tmp_path, qtbot) -> None:
+    asked = []
+
+    def made_up_checkup():
+        asked.append(1)
+        from viewer.capture.checkup import Finding
+        return [Finding("pkexec", "made up for the display test", False, "install it")]
+
+    dialog = CaptureDialog(steered_route(tmp_path), window.tab_style, window,
+                           run_checkup=made_up_checkup)
+    dialog.show()
+    qtbot.wait(50)
+    assert not asked and not dialog.checkup_scroll.isVisible()
+    qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.findings is not None, timeout=10_000)
+    assert asked == [1]
+    assert "made up for the display test" in dialog.checkup_text.text()
+    assert "What to do: install it" in dialog.checkup_text.text()
+    dialog.close()

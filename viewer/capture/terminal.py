@@ -1,6 +1,7 @@
 """`python -m viewer capture`: one capture per kernel from a terminal, through the app's route.
 
-Prints the route and progress on stderr, each saved report's path on stdout; a failure (a helper's
+`--check` prints the check-up (viewer.capture.checkup) and captures nothing. Otherwise it prints
+the route and progress on stderr, each saved report's path on stdout; a failure (a helper's
 refusal, a captures folder that cannot be made or written, a full disk) is one line on stderr and a
 non-zero exit (1 when there is no route here).
 """
@@ -13,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from viewer.capture import helper as h
+from viewer.capture.checkup import checkup, checkup_lines
 from viewer.capture.client import (
     CaptureCancelled,
     CaptureError,
@@ -44,6 +46,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", choices=h.SETS, default="full", help="ncu's section set")
     p.add_argument("--clock", choices=h.CLOCKS, default="base",
                    help="ncu's clock control (base locks clocks so captures compare)")
+    p.add_argument("--check", action="store_true",
+                   help="capture nothing: say what this machine has for a capture (ncu, the "
+                        "driver's setting, the helper, pkexec, an authentication agent) and "
+                        "what to do about each")
 
 
 def cli(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None,
@@ -61,6 +67,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     """Run the capture command on parsed options; returns the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
+    if args.check:
+        return check(out)
     targets = h.TARGETS if args.target == "both" else (args.target,)
     requests = [Request(t, args.dim, args.set, args.clock) for t in targets]
     try:
@@ -97,3 +105,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             return 1
         print(path, file=out, flush=True)
     return 0
+
+
+def check(out: TextIO) -> int:
+    """`capture --check`: the check-up's findings; exit 0 when every one is fine, else 1."""
+    findings = checkup()
+    for line in checkup_lines(findings):
+        print(line, file=out)
+    return 0 if all(f.ok for f in findings) else 1

@@ -5,13 +5,16 @@ The route (viewer.capture.client.choose_route) is said in a sentence at the top;
 sentence says why and Capture stays disabled. The run itself is
 viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open_capture` opens the
 new reports beside what is on screen, as the run read them (nothing is read again). Enter starts,
-Esc cancels a run (or closes the dialog when nothing runs).
+Esc cancels a run (or closes the dialog when nothing runs). "Check this machine" shows the
+check-up (viewer.capture.checkup, run off the GUI thread): each part of the route, what was seen
+and what to do; without a route it is shown as the dialog opens.
 """
 
 from __future__ import annotations
 
+import html
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -22,14 +25,17 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from viewer.capture.checkup import Finding, checkup
 from viewer.capture.client import Request, Route, choose_route
 from viewer.capture.helper import CLOCKS, DIM_MAX, DIM_MIN, SETS, TARGETS, TILE
 from viewer.core.jobs import Job
@@ -62,6 +68,7 @@ class CaptureWindow(Protocol):
 DEFAULT_DIM = 512
 DESK_WIDTH, PROJECTOR_WIDTH = 600, 960  # the projector's fits a 1024-wide screen
 SHORTCUT = "Ctrl+Shift+C"
+CHECKUP_HEIGHT = 280  # the check-up scrolls beyond this, so the dialog fits a projected screen
 
 ROUTE_TEXT = {
     "direct": "Runs ncu as you: this driver lets every user read counters.",
@@ -103,19 +110,41 @@ def route_sentence(route: Route) -> str:
     return ROUTE_TEXT.get(route.kind) or route.reason
 
 
+def checkup_html(findings: Sequence[Finding], style: Style) -> str:
+    """The findings as the dialog shows them: a line each, its fix below in the secondary tint."""
+    c = style.colors
+    rows = []
+    for f in findings:
+        mark, tint = ("ok", c.text) if f.ok else ("missing", c.warning)
+        fix = (f"<br><span style='color: {c.secondary};'>What to do: {html.escape(f.fix)}"
+               "</span>" if f.fix else "")
+        rows.append(f"<p><b style='color: {tint};'>{mark}: {html.escape(f.topic)}</b> "
+                    f"{html.escape(f.seen)}{fix}</p>")
+    return "".join(rows)
+
+
+def _checkup_job(run_checkup: Callable[[], list[Finding]], job: Job) -> list[Finding]:
+    return run_checkup()
+
+
 class CaptureDialog(QDialog):
     """Choose and run a capture. `captured(captured)` carries the new reports (a list of
-    Captured), naive first."""
+    Captured), naive first. `run_checkup` is the check-up it runs off the GUI thread."""
 
     captured = Signal(list)
 
     def __init__(self, route: Route, style: Style | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *,
+                 run_checkup: Callable[[], list[Finding]] = checkup) -> None:
         super().__init__(parent)
         self.setWindowTitle("Capture - ncu-reader")
         self.setModal(True)
         self.route = route
         self.message = ""
+        self.findings: list[Finding] | None = None
+        self._style = style or Style()
+        self._run_checkup = run_checkup
+        self.checker = Worker(self, max_threads=1)
         self.run = CaptureRun(route, self)
 
         self.route_text = QLabel(route_sentence(route), self)
@@ -149,11 +178,28 @@ class CaptureDialog(QDialog):
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.checkup_text = QLabel("", self)
+        self.checkup_text.setObjectName("checkup")
+        self.checkup_text.setWordWrap(True)
+        self.checkup_text.setTextFormat(Qt.TextFormat.RichText)
+        self.checkup_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.checkup_scroll = QScrollArea(self)
+        self.checkup_scroll.setObjectName("checkup_scroll")
+        self.checkup_scroll.setWidgetResizable(True)
+        self.checkup_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.checkup_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.checkup_scroll.setWidget(self.checkup_text)
+        self.checkup_scroll.hide()
         self.buttons = QDialogButtonBox(self)
         self.capture_button = QPushButton("Capture", self)
         self.capture_button.setDefault(True)
         self.close_button = QPushButton("Close", self)
         self.close_button.setAutoDefault(False)
+        self.check_button = QPushButton("Check this &machine", self)
+        self.check_button.setObjectName("check")
+        self.check_button.setAutoDefault(False)
+        self.buttons.addButton(self.check_button, QDialogButtonBox.ButtonRole.HelpRole)
+        self.check_button.clicked.connect(self.check)
         self.buttons.addButton(self.capture_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.capture_button.clicked.connect(self.start)
@@ -165,6 +211,7 @@ class CaptureDialog(QDialog):
         layout.addWidget(self.stage)
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
+        layout.addWidget(self.checkup_scroll)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
 
@@ -174,8 +221,12 @@ class CaptureDialog(QDialog):
         self.run.failed.connect(self._failed)
         self.run.cancelled.connect(self._cancelled)
         self.run.running_changed.connect(self._update)
+        self.checker.done.connect(self._show_checkup)
+        self.checker.failed.connect(self._checkup_failed)
         self._update()
-        self.set_style(style or Style())
+        self.set_style(self._style)
+        if route.kind == "none":
+            self.check()
 
     # ------------------------------------------------------------------ what is asked
 
@@ -208,9 +259,18 @@ class CaptureDialog(QDialog):
     def cancel(self) -> None:
         self.run.cancel()
 
+    def check(self) -> None:
+        """Run the check-up off the GUI thread; its findings replace those shown."""
+        self.check_button.setEnabled(False)
+        self.checkup_text.setText("Checking this machine...")
+        self.checkup_scroll.show()
+        self._fit()
+        self.checker.submit(_checkup_job, self._run_checkup)
+
     def shutdown(self) -> None:
         """Stop a run now (the window is closing)."""
         self.run.shutdown()
+        self.checker.shutdown()
 
     # ------------------------------------------------------------------ outcomes
 
@@ -225,6 +285,17 @@ class CaptureDialog(QDialog):
         self.error.setText(message)
         self.error.show()
         self.stage.setText("")
+
+    def _show_checkup(self, findings: list[Finding]) -> None:
+        self.findings = list(findings)
+        self.checkup_text.setText(checkup_html(self.findings, self._style))
+        self.check_button.setEnabled(True)
+        self._fit()
+
+    def _checkup_failed(self, message: str) -> None:
+        self.checkup_text.setText(html.escape(f"The check-up failed: {message}"))
+        self.check_button.setEnabled(True)
+        self._fit()
 
     def _cancelled(self) -> None:
         self.progress.setValue(0)
@@ -245,6 +316,7 @@ class CaptureDialog(QDialog):
     def set_style(self, style: Style) -> None:
         """Desk or projector scale: the window's own Style."""
         c = style.colors
+        self._style = style
         self.setFont(style.font("body"))
         # Fonts of single labels go in the sheet too: a label's own setFont does not survive a
         # style sheet that matches it.
@@ -252,6 +324,7 @@ class CaptureDialog(QDialog):
             f"QDialog {{ background: {c.background}; }} QLabel {{ color: {c.text}; }}"
             f" QPushButton {{ padding: {style.px(4)}px {style.px(14)}px; }}"
             f" #route {{ font-weight: bold; }}"
+            f" #checkup_scroll, #checkup {{ background: {c.background}; }}"
             f" #clock_text {{ color: {c.secondary}; font-size: {style.points('small')}pt; }}"
             f" #error {{ color: {c.warning}; font-weight: bold; }}")
         margin = style.px(14)
@@ -260,6 +333,10 @@ class CaptureDialog(QDialog):
         self.form.setHorizontalSpacing(style.px(12))
         self.form.setVerticalSpacing(style.px(6))
         self.setMinimumWidth(PROJECTOR_WIDTH if style.projector else DESK_WIDTH)
+        self.checkup_scroll.setMinimumHeight(style.px(CHECKUP_HEIGHT))
+        self.checkup_scroll.setMaximumHeight(style.px(CHECKUP_HEIGHT))
+        if self.findings is not None:
+            self.checkup_text.setText(checkup_html(self.findings, style))
         self._fit()
 
     def _fit(self) -> None:

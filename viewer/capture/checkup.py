@@ -1,0 +1,266 @@
+"""The capture check-up: what this machine has for a capture, each with what to do about it.
+
+`checkup()` returns one Finding per part of the route: which ncu would run, the driver's
+RmProfilingAdminOnly, the installed capture helper (and whether its install passes the helper's
+own trust checks), pkexec, and a polkit authentication agent. Nothing here needs privileges or
+runs anything as root: the helper's checks run in its own interpreter as the user who asks. No Qt;
+the dialog and `python -m viewer capture --check` say the same findings.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from viewer.capture import helper as h
+from viewer.capture.probe import PARAMS, PKEXEC, POLICY_DIR, admin_only, installed_helper
+
+SYS_PARAM = Path("/sys/module/nvidia/parameters/NVreg_RestrictProfilingToAdminUsers")
+PROC = Path("/proc")
+CHECK_TIMEOUT_S = 60.0
+POLKIT_AGENTS = frozenset({
+    "polkit-gnome-authentication-agent-1", "polkit-kde-authentication-agent-1",
+    "polkit-mate-authentication-agent-1", "lxpolkit", "lxqt-policykit-agent", "xfce-polkit",
+    "mate-polkit", "polkit-efl-authentication-agent-1", "cinnamon-polkit-agent", "gnome-shell",
+    "cinnamon", "budgie-polkit-dialog", "hyprpolkitagent", "soteria", "pkttyagent",
+})
+"""Programs known to register as a polkit authentication agent (GNOME Shell and Cinnamon carry
+their own)."""
+
+DRIVER_OPTION = "NVreg_RestrictProfilingToAdminUsers=0"
+SECURITY = ("the stock driver has let only administrators read counters since 418.43, after "
+            "the 2018 GPU side-channel notice (CVE-2018-6260): with the option every user's "
+            "programs may read them, a side channel on other users' GPU work")
+ADMIN_SECTION = "README.md, 'For admins: capture'"
+
+# Run by the installed helper's own interpreter (its first line), as the user: load the helper
+# file as a module and call its checks with root's owners, as a capture through pkexec would.
+_CHECK = """\
+import importlib.machinery, importlib.util, os, sys
+from pathlib import Path
+path = sys.argv[1]
+loader = importlib.machinery.SourceFileLoader("ncu_reader_capture", path)
+spec = importlib.util.spec_from_loader(loader.name, loader)
+helper = importlib.util.module_from_spec(spec)
+sys.modules[loader.name] = helper
+loader.exec_module(helper)
+try:
+    layout = helper.load_layout(0, {}, Path(os.path.realpath(path)))
+    if not os.access(layout.ncu, os.X_OK):
+        raise helper.Refusal(helper.EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
+    helper.check_layout(layout, 0)
+except helper.Refusal as refusal:
+    print(refusal.message)
+    sys.exit(1)
+print(layout.ncu)
+"""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One part of the route: what was seen, whether it serves a capture, and what to do."""
+
+    topic: str
+    seen: str
+    ok: bool
+    fix: str = ""
+
+
+def checkup(*, environ: Mapping[str, str] | None = None, params: Path = PARAMS,
+            sys_param: Path = SYS_PARAM, policy_dir: Path = POLICY_DIR, pkexec: Path = PKEXEC,
+            proc: Path = PROC, uid: int | None = None) -> list[Finding]:
+    """Every finding, in the order a capture needs them."""
+    environ = os.environ if environ is None else environ
+    uid = os.getuid() if uid is None else uid
+    return [ncu_finding(environ), driver_finding(params, sys_param),
+            helper_finding(policy_dir), pkexec_finding(pkexec), agent_finding(proc, uid)]
+
+
+# ---------------------------------------------------------------- ncu
+
+
+def ncu_places(environ: Mapping[str, str]) -> list[str]:
+    """Where the direct route looks for ncu, in its order (viewer.capture.probe.find_ncu)."""
+    named = environ.get(h.ENV_NCU, "")
+    path = environ.get("PATH", "")
+    return [f"${h.ENV_NCU} ({named or 'not set'})", f"PATH ({path or 'empty'})",
+            *h.SYSTEM_NCU, f"{h.NSIGHT_COMPUTE_DIR}/*/ncu"]
+
+
+def which_ncu(environ: Mapping[str, str]) -> tuple[str, str] | None:
+    """(ncu's resolved path, where it was found), in find_ncu's order; None when nowhere."""
+    named = environ.get(h.ENV_NCU, "")
+    if os.path.isabs(named) and os.access(named, os.X_OK):
+        return os.path.realpath(named), f"${h.ENV_NCU}"
+    on_path = shutil.which("ncu", path=environ.get("PATH", ""))
+    if on_path:
+        return os.path.realpath(on_path), "PATH"
+    system = h.find_system_ncu()
+    if system is not None:
+        return os.path.realpath(system), "the CUDA toolkit's usual places"
+    return None
+
+
+def ncu_finding(environ: Mapping[str, str]) -> Finding:
+    found = which_ncu(environ)
+    if found is not None:
+        path, where = found
+        return Finding("ncu", f"{path} (found through {where}); a capture that runs ncu as "
+                       "you runs this one, the installed helper the one its capture.json names",
+                       True)
+    return Finding("ncu", "none found; looked in " + ", ".join(ncu_places(environ)), False,
+                   "An administrator installs Nsight Compute (it comes with the CUDA toolkit), or "
+                   f"you set {h.ENV_NCU} to its absolute path.")
+
+
+# ---------------------------------------------------------------- the driver
+
+
+def driver_finding(params: Path = PARAMS, sys_param: Path = SYS_PARAM) -> Finding:
+    """RmProfilingAdminOnly from the driver's params, else the module's parameter in /sys."""
+    topic = "RmProfilingAdminOnly"
+    admin, source = admin_only(params), params
+    if admin is None:
+        admin, source = _restrict_param(sys_param), sys_param
+    if admin is None:
+        return Finding(topic, f"no NVIDIA driver loaded ({params} cannot be read)", False,
+                       "Capturing needs a machine with an NVIDIA GPU and its driver: an "
+                       "administrator installs the NVIDIA driver. The shipped reports need none "
+                       "of this.")
+    if not admin:
+        return Finding(topic, f"0 (read from {source}): every user may read the GPU's "
+                       "counters, so a capture runs ncu as you, with no password", True)
+    return Finding(topic, f"1 (read from {source}): only administrators may read the GPU's "
+                   "counters, so a capture runs through the installed helper (pkexec asks for an "
+                   "administrator's password each time)", True,
+                   "To let every user capture without a password instead, an administrator puts "
+                   f"`options nvidia {DRIVER_OPTION}` in a file under /etc/modprobe.d, rebuilds "
+                   f"the initramfs and reboots; mind that {SECURITY}.")
+
+
+def _restrict_param(path: Path) -> bool | None:
+    try:
+        value = path.read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+    return {"0": False, "1": True}.get(value)
+
+
+# ---------------------------------------------------------------- the helper
+
+
+def helper_finding(policy_dir: Path = POLICY_DIR) -> Finding:
+    topic = "capture helper"
+    policy = policy_dir / f"{h.ACTION_ID}.policy"
+    helper = installed_helper(policy_dir)
+    install = (f"An administrator runs `sudo make install-capture NCU=/path/to/ncu` in "
+               f"ncu-reader's folder ({ADMIN_SECTION}).")
+    if helper is None:
+        why = (f"the policy {policy} names no helper that is there to run"
+               if policy.is_file() else f"no {policy.name} in {policy_dir}")
+        return Finding(topic, f"not installed ({why}); needed only where the driver lets only "
+                       "administrators read counters, or for root", False, install)
+    passed, said = trust_check(helper)
+    if passed:
+        return Finding(topic, f"installed at {helper}, running {said}; its install passes the "
+                       "helper's own trust checks (everything root would run is root's alone)",
+                       True)
+    return Finding(topic, f"installed at {helper}, but its trust checks refuse it: {said}",
+                   False, "An administrator runs `sudo make install-capture` again (after moving "
+                   "or updating ncu, the CUDA toolkit or the driver's libraries it must be run "
+                   f"again), and fixes what it names ({ADMIN_SECTION}).")
+
+
+def helper_interpreter(helper: Path) -> Path | None:
+    """The interpreter the helper's first line names (`#!/abs/python3 -IS`), or None."""
+    try:
+        with open(helper, "rb") as f:
+            first = f.readline(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    words = first[2:].split() if first.startswith("#!") else []
+    return Path(words[0]) if words and os.path.isabs(words[0]) else None
+
+
+def trust_check(helper: Path) -> tuple[bool, str]:
+    """(True, the ncu it runs) when the install passes the helper's trust checks as root would
+    run them, else (False, the helper's own sentence). The helper file and its interpreter are
+    checked here first, so nothing that is not root's alone ever runs; then the install's
+    interpreter runs the helper's checks as this user (no pkexec)."""
+    python = helper_interpreter(helper)
+    if python is None:
+        return False, f"{helper}'s first line names no interpreter"
+    for path in (helper, python):
+        try:
+            h.check_chain(path, frozenset({0}))
+        except h.Refusal as refusal:
+            return False, refusal.message
+    try:
+        done = subprocess.run([str(python), "-IS", "-B", "-c", _CHECK, str(helper)],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=CHECK_TIMEOUT_S, env={"PATH": h.SAFE_PATH}, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"its checks could not run ({exc})"
+    lines = (done.stdout.strip() or done.stderr.strip() or "no reason given").splitlines()
+    return done.returncode == 0, lines[-1]
+
+
+# ---------------------------------------------------------------- pkexec and the agent
+
+
+def pkexec_finding(pkexec: Path = PKEXEC) -> Finding:
+    if pkexec.is_file() and os.access(pkexec, os.X_OK):
+        return Finding("pkexec", f"{pkexec} is installed", True)
+    return Finding("pkexec", f"not installed ({pkexec} is not there); needed where the driver "
+                   "lets only administrators read counters", False,
+                   "An administrator runs `sudo apt install pkexec` (Debian ships it as its own "
+                   "package).")
+
+
+def polkit_agents(proc: Path, uid: int) -> list[str]:
+    """The known polkit agents among `uid`'s processes (by their program's name)."""
+    found = []
+    try:
+        entries = [p for p in proc.iterdir() if p.name.isdigit()]
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            if entry.stat().st_uid != uid:
+                continue
+            argv0 = (entry / "cmdline").read_bytes().split(b"\0", 1)[0].decode("utf-8",
+                                                                                "replace")
+        except OSError:
+            continue
+        name = os.path.basename(argv0.split(" ", 1)[0])
+        if name in POLKIT_AGENTS:
+            found.append(f"{name} (pid {entry.name})")
+    return sorted(found)
+
+
+def agent_finding(proc: Path = PROC, uid: int | None = None) -> Finding:
+    uid = os.getuid() if uid is None else uid
+    topic = "authentication agent"
+    agents = polkit_agents(proc, uid)
+    if agents:
+        return Finding(topic, f"{', '.join(agents)} is running as you, as far as {proc} tells",
+                       True)
+    return Finding(topic, f"no polkit authentication agent found among your processes in "
+                   f"{proc}; without one pkexec cannot ask for the password and exits 127", False,
+                   "Log in to a desktop that starts one (GNOME, KDE and most desktops do), or "
+                   "start your desktop's polkit agent (polkit-gnome-authentication-agent-1, "
+                   "lxpolkit, ...). Needed only for the pkexec route.")
+
+
+def checkup_lines(findings: list[Finding]) -> list[str]:
+    """The findings as text: one line a finding, its fix indented below it."""
+    lines = []
+    for finding in findings:
+        lines.append(f"{'ok ' if finding.ok else 'no '} {finding.topic}: {finding.seen}")
+        if finding.fix:
+            lines.append(f"     what to do: {finding.fix}")
+    return lines

@@ -41,3 +41,12 @@ def reference() -> Path:
 def metadata() -> Path:
     """The shipped pair's capture record."""
     return profiles_dir() / METADATA
+
+
+TIMING_RECORD = "timing-h200.toml"
+"""The kernel timings recorded on the H200 (benchmarks/README.md), shown until a run here."""
+
+
+def timing_record() -> Path:
+    """The recorded kernel timings."""
+    return profiles_dir() / TIMING_RECORD

@@ -252,3 +252,14 @@ def test_a_unit_row_above_memory_throughput_is_told_why() -> None:
     scale = reading.speed_of_light(_real(BASIC)).explanation
     assert ("L2 Cache Throughput 0.96 % reads above Memory Throughput 0.50 % though both are "
             "per elapsed cycle") in scale
+
+
+def test_the_busiest_unit_is_read_per_elapsed_cycle_as_memory_throughput_is() -> None:
+    """hotspot: L1/TEX's row 7.32 % is per active cycle (about 1.60 % per elapsed one); DRAM's
+    3.36 % is Memory Throughput's own: DRAM is the busiest, and never 'not DRAM bandwidth'."""
+    sol = reading.speed_of_light(_real(HOTSPOT))
+    assert sol.busiest_unit is not None and sol.busiest_unit.name == "DRAM"
+    assert "not DRAM bandwidth" not in sol.explanation
+    assert sol.explanation.endswith("DRAM Throughput is 3.36 % too: here the headline is DRAM's.")
+    naive = reading.speed_of_light(_real("profiles/naive.ncu-rep"))
+    assert naive.busiest_unit is not None and naive.busiest_unit.name == "L1/TEX"

@@ -68,9 +68,13 @@ def summary(kernel: Kernel) -> dict[str, float | None]:
 
 @dataclass(frozen=True)
 class MemoryUnit:
+    """A unit's row; `elapsed_pct` its percent per elapsed cycle where known (a row per active
+    cycle scaled by SM Active Cycles over Elapsed Cycles), the measure Memory Throughput takes."""
+
     name: str
     metric: str
     pct: float | None
+    elapsed_pct: float | None = None
 
 
 @dataclass(frozen=True)
@@ -124,8 +128,10 @@ class SpeedOfLight:
 
     @property
     def busiest_unit(self) -> MemoryUnit | None:
+        """The busiest unit per elapsed cycle where the report tells, else by its row."""
         known = [u for u in self.units if u.pct is not None]
-        return max(known, key=lambda u: u.pct or 0.0) if known else None
+        return max(known, key=lambda u: u.elapsed_pct if u.elapsed_pct is not None
+                   else u.pct or 0.0) if known else None
 
     @property
     def above_headline(self) -> tuple[str, ...]:
@@ -161,19 +167,25 @@ def _suffix(metric: str) -> str:
     return metric.rsplit(".", 1)[-1]
 
 
+def _unit(name: str, key: str, pct: float | None, share: float | None) -> MemoryUnit:
+    metric = M[key]
+    if pct is None or not metric.endswith("_active"):
+        return MemoryUnit(name, metric, pct, pct)
+    return MemoryUnit(name, metric, pct, None if share is None else pct * share)
+
+
 def speed_of_light(kernel: Kernel) -> SpeedOfLight:
     compute = value(kernel, "compute_sm_throughput_pct")
     memory = value(kernel, "memory_throughput_pct")
-    units = (
-        MemoryUnit("L1/TEX", M["l1tex_throughput_pct"], value(kernel, "l1tex_throughput_pct")),
-        MemoryUnit("L2", M["l2_throughput_pct"], value(kernel, "l2_throughput_pct")),
-        MemoryUnit("DRAM", M["dram_throughput_pct"], value(kernel, "dram_throughput_pct")),
-    )
+    active, elapsed = kernel.metric(SM_ACTIVE_CYCLES), kernel.metric(ELAPSED_CYCLES)
+    share = active / elapsed if active is not None and elapsed else None
+    units = tuple(_unit(name, key, value(kernel, key), share) for name, key in (
+        ("L1/TEX", "l1tex_throughput_pct"), ("L2", "l2_throughput_pct"),
+        ("DRAM", "dram_throughput_pct")))
     launch = grid(kernel)
     verdict, why = _verdict(compute, memory, launch, stalls.held(kernel))
     sol = SpeedOfLight(compute, memory, units[2].pct, value(kernel, "duration_ns"), units,
-                       verdict, why, launch, kernel.metric(SM_ACTIVE_CYCLES),
-                       kernel.metric(ELAPSED_CYCLES))
+                       verdict, why, launch, active, elapsed)
     return replace(sol, explanation=f"{why} {_busiest_text(sol)}")
 
 
@@ -224,8 +236,12 @@ def _busiest_text(sol: SpeedOfLight) -> str:
     if busiest is None:
         return "The report shows no per-unit throughput rows, so the busiest unit is unknown."
     dram = fmt.percent(sol.dram_pct)
-    not_dram = (f"DRAM Throughput is {dram}, so Memory Throughput is not DRAM bandwidth here."
-                if busiest.name != "DRAM" else f"DRAM Throughput is {dram}.")
+    if dram == fmt.percent(sol.memory_pct):
+        not_dram = f"DRAM Throughput is {dram} too: here the headline is DRAM's."
+    elif busiest.name != "DRAM":
+        not_dram = f"DRAM Throughput is {dram}, so Memory Throughput is not DRAM bandwidth here."
+    else:
+        not_dram = f"DRAM Throughput is {dram}."
     above = sol.above_headline  # then "the busiest unit" would set two percents side by side
     if above:
         return " ".join((*above, not_dram))

@@ -8,7 +8,8 @@
   `raw-text`; else text that viewer.readers.details_text recognises: `details-text`.
 - ncu's session page (`--page session`: the capture's settings) and source page (`--page source
   --csv`: one kernel's per-instruction counters) are named (`identify`) but hold no kernel's
-  metrics: `sniff` refuses them, saying what they are.
+  metrics: `sniff` refuses them, saying what they are; the source page is read by
+  viewer.readers.source (SOURCE_FORMATS) where source counters are asked for.
 - A gzip-compressed file is judged by its decompressed head (viewer.readers._gzip).
 - A published reference table, TOML with the line `format = "ncu-reader reference 1"`
   (viewer.readers.reference): `reference`.
@@ -43,9 +44,14 @@ NOT_REPORTS: dict[str, str] = {
     SESSION_PAGE: "is ncu's session page export (--page session): the capture's settings and "
                   "devices, no kernel's metrics; open the report, or its details or raw page",
     SOURCE_PAGE: "is ncu's source page export (--page source): one kernel's per-instruction "
-                 "counters, no kernel's metrics; open the report, or its details or raw page",
+                 "counters, no kernel's metrics; open the report, or its details or raw page "
+                 "(`python -m viewer source` reads this page)",
 }
 """The ncu exports `identify` names that are not reports, and why `sniff` refuses each."""
+
+SOURCE_FORMATS: tuple[str, ...] = (NCU_REP, SOURCE_PAGE)
+"""The formats that hold per-instruction source counters: viewer.readers.source reads them
+(`read_source`), the source page export included."""
 
 NCU_REP_MAGIC = b"NVR\0"
 

@@ -1,0 +1,286 @@
+"""Source counters: every SASS instruction of a kernel with ncu's per-instruction counters, and the
+source line it was compiled from, as ncu's Source page shows them.
+
+`read_source(path, job)` reads them from a .ncu-rep (in a child process, viewer.readers
+.source_child, bounded as the .ncu-rep reader's children are: its memory, its wall time, cancel
+through `job`) or from ncu's source page export (`--page source --csv --print-source sass`,
+viewer.readers.source_csv); any other file is a ReportError saying what holds them.
+
+Each function a result launched is one `KernelSource` (a kernel launches one; a graph or a range
+one per kernel node). Its counters are warp level, ncu's own (COUNTERS); a counter the report
+lacks is missing (None), never zero. What a capture lacks is said in `KernelSource.notes`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from viewer.core.jobs import Job
+from viewer.core.model import ReportError, function_name
+from viewer.readers import _stamp, ncu_rep
+from viewer.readers._child import Child
+from viewer.readers.source_child import COUNTERS
+
+CHILD = ("-S", "-m", "viewer.readers.source_child")
+WHAT = "the source counters reader"
+
+INST_EXECUTED = "inst_executed"
+THREADS_EXECUTED = "threads_executed"
+L2_SECTORS = "l2_theoretical_sectors"
+SAMPLES = "samples"
+WARP_SIZE = 32
+
+CAPTURE_COUNTERS = ("`--set full` (or `--section SourceCounters`) adds them; "
+                    "`--import-source yes` keeps the source text in the report")
+NO_COUNTERS = f"this capture holds no source counters: {CAPTURE_COUNTERS}"
+NO_LINE_INFO = ("SASS only: the kernel was compiled without line info (nvcc -lineinfo, numba "
+                "lineinfo=True), so no instruction maps to a source line")
+NO_SOURCE_TEXT = ("the report holds no source text (`--import-source yes` keeps it); the lines "
+                  "are shown by number")
+
+GLOBAL_LOADS = ("LDG", "LDGSTS")
+SHARED_LOADS = ("LDS", "LDSM")
+"""The SASS opcodes (before the first '.') counted as global and as shared loads."""
+
+_PREDICATE = re.compile(r"^@!?U?P\w*\s+")
+_LABEL = re.compile(r"`\(\.L_x_\d+\)\s*")  # ncu_report's branch labels, which the page drops
+
+
+def clean_sass(text: str) -> str:
+    """An instruction's SASS as ncu's Source page prints it."""
+    return _LABEL.sub("", text).strip()
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One SASS instruction: its address, its text as ncu prints it, its source file and line
+    (None without line info), ncu's counters on it (COUNTERS' keys; a counter the report lacks is
+    absent) and its sampled stall reasons (reason -> samples, where any)."""
+
+    address: int
+    text: str
+    file: str | None = None
+    line: int | None = None
+    counters: Mapping[str, float] = field(default_factory=dict)
+    stalls: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def opcode(self) -> str:
+        """'LDG.E.128' of '@P0 LDG.E.128 R4, desc[UR4][R2.64]'."""
+        words = _PREDICATE.sub("", self.text.strip()).split()
+        return words[0] if words else ""
+
+    @property
+    def base_opcode(self) -> str:
+        return self.opcode.split(".", 1)[0]
+
+    @property
+    def width_bits(self) -> int:
+        """The access width an opcode names (LDS.128: 128), else 32."""
+        for part in self.opcode.split(".")[1:]:
+            if part.lstrip("U").isdigit():
+                return int(part.lstrip("U"))
+            if part == "64":
+                return 64
+        return 32
+
+    @property
+    def is_global_load(self) -> bool:
+        return self.base_opcode in GLOBAL_LOADS
+
+    @property
+    def is_shared_load(self) -> bool:
+        return self.base_opcode in SHARED_LOADS
+
+    def value(self, counter: str) -> float | None:
+        return self.counters.get(counter)
+
+    @property
+    def global_loads(self) -> float | None:
+        """Its executed count if it is a global load, else 0; None without inst_executed."""
+        executed = self.value(INST_EXECUTED)
+        return None if executed is None else (executed if self.is_global_load else 0.0)
+
+    @property
+    def shared_loads(self) -> float | None:
+        executed = self.value(INST_EXECUTED)
+        return None if executed is None else (executed if self.is_shared_load else 0.0)
+
+
+@dataclass
+class KernelSource:
+    """One function's instructions and what the report holds of them. `name` is its demangled
+    name (else its function name), `kind` None for a kernel, else the result it ran in ('graph',
+    'range') with `part` its node; `threads` the threads it launched (None where unsaid);
+    `files` each source file and its text ('' where the report holds none); `held` the counters
+    the report holds; `stalls` the sampled stall reasons it holds."""
+
+    name: str
+    instructions: tuple[Instruction, ...]
+    position: int | None = None
+    kind: str | None = None
+    part: int = 0
+    threads: int | None = None
+    files: dict[str, str] = field(default_factory=dict)
+    held: frozenset[str] = frozenset()
+    stalls: tuple[str, ...] = ()
+    cut: bool = False
+
+    @property
+    def function(self) -> str:
+        return function_name(self.name)
+
+    @property
+    def has_counters(self) -> bool:
+        return INST_EXECUTED in self.held
+
+    @property
+    def has_line_info(self) -> bool:
+        return any(i.line is not None for i in self.instructions)
+
+    @property
+    def has_source_text(self) -> bool:
+        return any(self.files.values())
+
+    @property
+    def notes(self) -> list[str]:
+        """What this capture lacks, in words: counters, line info, source text."""
+        said = []
+        if not self.has_counters:
+            said.append(NO_COUNTERS)
+        if not self.has_line_info:
+            said.append(NO_LINE_INFO)
+        elif not self.has_source_text:
+            said.append(NO_SOURCE_TEXT)
+        if self.cut:
+            said.append(f"cut at {len(self.instructions):,} instructions")
+        return said
+
+
+def read_source(path: str | Path, job: Job | None = None, *,
+                positions: Iterable[int] | None = None) -> list[KernelSource]:
+    """Every function's source counters in the file at `path` (a .ncu-rep: the results at
+    `positions`, `Kernel.position`, else all; a source page export: all); ReportError (one line,
+    naming the file) when it cannot, or holds none; Cancelled when `job` is."""
+    from viewer.readers import sniff
+
+    path = Path(path)
+    fmt = sniff.identify(path)
+    if fmt == sniff.NCU_REP:
+        return read_ncu_rep(path, job, positions=positions)
+    if fmt == sniff.SOURCE_PAGE:
+        from viewer.readers import source_csv
+
+        return source_csv.read(path)
+    raise ReportError(path, f"is a {fmt} export, which holds no per-instruction counters: open"
+                      " the .ncu-rep, or its `--page source --csv --print-source sass` export")
+
+
+def read_ncu_rep(path: Path, job: Job | None = None, *, positions: Iterable[int] | None = None,
+                 timeout_s: float | None = None, memory_limit: int | None = None,
+                 slice_bytes: int = ncu_rep.SLICE_BYTES) -> list[KernelSource]:
+    """The functions of a .ncu-rep's results (`positions`, else all), read child after child
+    as `ncu_rep.read` reads: each child reads a slice of the results, then exits."""
+    path = Path(path)
+    found = ncu_rep._report_size(path)
+    stamp = _stamp.stamp(path)
+    wanted = None if positions is None else sorted(set(positions))
+    with ncu_rep._opened(path, *found) as (opened, size):
+        limits = ncu_rep._Limits(size, timeout_s, memory_limit, slice_bytes)
+        if job is not None:
+            job.progress(0.0, f"reading the source counters of {path.name}")
+        kernels: list[KernelSource] = []
+        done, total = 0, None if wanted is None else len(wanted)
+        while total is None or done < total:
+            _stamp.check(path, stamp)
+            command = [sys.executable, *CHILD, str(opened), "--parent-pid", str(os.getpid()),
+                       "--memory-limit", str(limits.memory), "--first", str(done),
+                       "--slice-bytes", str(limits.slice_bytes)]
+            if wanted is not None:
+                command += ["--positions", ",".join(map(str, wanted))]
+            with Child(command, path, what=WHAT, timeout_s=limits.timeout_s,
+                       deadline=limits.deadline, job=job, env=ncu_rep._env(),
+                       cwd=ncu_rep.PACKAGE_ROOT) as child:
+                total, got = _slice(child, limits.memory, done, kernels, job)
+            done += got
+        _stamp.check(path, stamp)
+    return kernels
+
+
+def _slice(child: Child, memory: int, done: int, kernels: list[KernelSource], job: Job | None
+           ) -> tuple[int, int]:
+    """Take in one child's functions; (results wanted in all, results this child read)."""
+    total = count = None
+    record: dict[str, Any] | None = None
+    rows: list[Instruction] = []
+    started = time.monotonic()
+
+    def close() -> None:
+        if record is not None:
+            kernels.append(_kernel(record, rows))
+
+    for message in child.messages():
+        if "error" in message:
+            raise child.refuse(str(message["error"]))
+        if "results" in message:
+            total, count = int(message["results"]), int(message["count"])
+            if int(message["first"]) != done or (count < 1 and total > done):
+                raise child.refuse(f"{WHAT} lost its place in the report")
+        elif total is None:
+            raise child.refuse(f"{WHAT} answered out of order")
+        elif "function" in message and isinstance(message["function"], dict):
+            close()
+            record, rows = message["function"], []
+            if job is not None:
+                job.progress(min(1.0, (done + len(kernels)) / max(1, total)),
+                             f"reading {record.get('name') or 'a kernel'}")
+        elif "instructions" in message and record is not None:
+            rows.extend(_instruction(row) for row in message["instructions"])
+        elif "done" in message:
+            child.check_peak(message.get("peak_bytes"), memory)
+    close()
+    status = child.wait()
+    if status != 0 or total is None or count is None:
+        raise child.refuse(child.crash_reason(status, memory) if status
+                           else f"{WHAT} ended early ({time.monotonic() - started:.1f} s)")
+    return total, count
+
+
+def _number_map(value: object) -> dict[str, float]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): float(v) for k, v in value.items() if isinstance(v, int | float)}
+
+
+def _instruction(row: Sequence[Any]) -> Instruction:
+    pc, text, file, line, counters, stalls = row
+    return Instruction(address=int(pc), text=clean_sass(str(text)),
+                       file=str(file) if file else None,
+                       line=int(line) if isinstance(line, int) and file else None,
+                       counters=_number_map(counters), stalls=_number_map(stalls))
+
+
+def _kernel(record: dict[str, Any], rows: list[Instruction]) -> KernelSource:
+    files = record.get("files")
+    threads = record.get("threads")
+    name = str(record.get("demangled") or record.get("name") or "")
+    if not name:  # one of a range's or graph's kernels: which one is not said, only the set
+        names = ", ".join(str(n) for n in record.get("names") or ())
+        name = f"{record.get('kind') or 'result'} #{record.get('position')}, function" \
+               f" {int(record.get('part') or 0) + 1}" + (f" (one of {names})" if names else "")
+    return KernelSource(
+        name=name, instructions=tuple(rows), position=int(record.get("position") or 0),
+        kind=str(record["kind"]) if record.get("kind") else None, part=int(record.get("part") or 0),
+        threads=threads if isinstance(threads, int) else None,
+        files={str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {},
+        held=frozenset(str(c) for c in record.get("counters") or () if c in COUNTERS),
+        stalls=tuple(str(s) for s in record.get("stalls") or ()),
+        cut=bool(record.get("cut")))
+

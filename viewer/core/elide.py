@@ -1,0 +1,104 @@
+"""Kernel names shortened in the middle to fit a width, two different names never to one text.
+
+cuBLAS and CUTLASS names run past 120 characters and often differ only inside
+('..._f32_tn_n_tilesize64x64x8_...' against '..._f32_nn_n_tilesize32x32x8_...'): a plain
+middle elision keeps the head and tail they share and shows them alike. `distinct_elisions`
+elides in the middle and, for names that would read alike, keeps the part where they differ
+between the head and the tail. Widths are in the units of `measure` (characters by default;
+a widget passes its font's pixel advance).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+ELLIPSIS = "\u2026"
+Measure = Callable[[str], float]
+
+
+def _middle(text: str, keep: int) -> str:
+    """`keep` characters of `text`: its head and tail about the ellipsis."""
+    head = (keep + 1) // 2
+    tail = keep - head
+    return text[:head] + ELLIPSIS + (text[len(text) - tail:] if tail else "")
+
+
+def _around(text: str, span: tuple[int, int], keep: int) -> str:
+    """`keep` characters of `text`: a window over `span` (start, end), the rest its head and
+    tail, an ellipsis wherever characters are left out."""
+    n = len(text)
+    first, last = span
+    window = min(keep, max(last - first, keep // 2))
+    start = max(0, min(first - (window - (last - first)) // 2, n - window))
+    end = start + window
+    rest = keep - window
+    head = min(start, (rest + 1) // 2)
+    tail = min(n - end, rest - head)
+    head = min(start, rest - tail)  # what the tail could not use goes to the head
+    out = text[:head] + (ELLIPSIS if head < start else "") + text[start:end]
+    return out + (ELLIPSIS if end < n - tail else "") + (text[n - tail:] if tail else "")
+
+
+def _fit(text: str, width: float, measure: Measure, shorten: Callable[[int], str]) -> str:
+    """The longest `shorten(keep)` within `width` (the bare ellipsis when none is)."""
+    if measure(text) <= width:
+        return text
+    low, high, best = 1, len(text) - 1, ELLIPSIS
+    while low <= high:
+        keep = (low + high) // 2
+        candidate = shorten(keep)
+        if measure(candidate) <= width:
+            best, low = candidate, keep + 1
+        else:
+            high = keep - 1
+    return best
+
+
+def elide_middle(text: str, width: float, measure: Measure = len) -> str:
+    """`text` where it fits `width`, else its head and tail about an ellipsis."""
+    return _fit(text, width, measure, lambda keep: _middle(text, keep))
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def differing_span(name: str, others: Sequence[str]) -> tuple[int, int]:
+    """Where `name` parts from `others` (start, end): from the first character at which it
+    differs from any of them to the first at which it differs from the nearest."""
+    if not others:
+        return 0, 0
+    prefixes = [min(_common_prefix(name, o), len(name) - 1) for o in others]
+    return min(prefixes), max(prefixes) + 1
+
+
+def distinct_elisions(names: Sequence[str], width: float, measure: Measure = len) -> list[str]:
+    """Each name where it fits `width`, else elided in the middle; names that would then read
+    alike keep the part where they differ, and two different names never come out as one
+    text (a name that cannot be told apart within `width` is left whole)."""
+    unique = list(dict.fromkeys(names))
+    shown = {n: elide_middle(n, width, measure) for n in unique}
+    for _ in range(2):
+        alike: dict[str, list[str]] = {}
+        for name in unique:
+            alike.setdefault(shown[name], []).append(name)
+        groups = [g for g in alike.values() if len(g) > 1]
+        if not groups:
+            break
+        for group in groups:
+            for name in group:
+                span = differing_span(name, [o for o in group if o != name])
+                shown[name] = _fit(name, width, measure,
+                                   lambda keep, n=name, s=span: _around(n, s, keep))
+    counts: dict[str, int] = {}
+    for text in shown.values():
+        counts[text] = counts.get(text, 0) + 1
+    for name in unique:
+        if counts[shown[name]] > 1:
+            shown[name] = name
+    return [shown[n] for n in names]

@@ -1,0 +1,115 @@
+"""The Source view's plain half on the real reports: rows and their sums, per-thread counts
+against the lesson's derivation, sorting, the hottest rows, and naive against tiled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from viewer.analysis import predict
+from viewer.analysis import source as analysis
+from viewer.readers.source import INST_EXECUTED, SAMPLES, read_source
+
+ROOT = Path(__file__).parents[2]
+H200 = ROOT / "tests" / "data" / "corpus" / "h200"
+REPORTS = sorted([*H200.glob("*.ncu-rep"), *(ROOT / "profiles").glob("*.ncu-rep")])
+
+
+@pytest.fixture(scope="module")
+def pair():
+    return (read_source(ROOT / "profiles" / "naive.ncu-rep")[0],
+            read_source(ROOT / "profiles" / "tiled.ncu-rep")[0])
+
+
+@pytest.fixture(scope="module")
+def every():
+    return {rep: read_source(rep) for rep in REPORTS}
+
+
+def test_a_sass_row_per_instruction_with_its_counters(pair):
+    naive, _ = pair
+    t = analysis.table(naive)
+    assert len(t.sass) == len(naive.instructions)
+    for row, i in zip(t.sass, naive.instructions, strict=True):
+        assert row.value(INST_EXECUTED) == i.value(INST_EXECUTED)
+        assert row.value(analysis.GLOBAL_LOADS) == i.global_loads
+
+
+def test_lines_are_the_sums_of_their_instructions(every):
+    lined = [k for kernels in every.values() for k in kernels if k.has_line_info]
+    if not lined:
+        pytest.skip("no report here was compiled with line info yet")
+    for kernel in lined:
+        t = analysis.table(kernel)
+        for column in analysis.COLUMNS:
+            total = sum(r.value(column) or 0 for r in t.lines)
+            assert total == sum(r.value(column) or 0 for r in t.sass if r.line is not None)
+
+
+def test_without_line_info_there_are_no_lines_and_it_is_said(pair):
+    naive, _ = pair
+    t = analysis.table(naive)
+    assert not t.lines and any("line info" in n for n in t.notes)
+
+
+def test_a_counter_the_report_lacks_is_missing_never_zero(every):
+    basic = every[H200 / "workloads-kernels-and-graph.ncu-rep"]
+    for kernel in basic:
+        t = analysis.table(kernel)
+        assert all(r.value(c) is None for r in t.sass for c in analysis.COLUMNS)
+        assert all(r.per_thread() is None for r in t.sass)
+        assert "no executed counts" in t.per_thread_note
+
+
+def test_per_thread_loads_are_the_lessons_derivation(pair):
+    naive, tiled = pair
+    c = analysis.compare(naive, tiled)
+    dim = analysis.square_dim(naive)
+    assert dim is not None and c.prediction == predict.derive(dim)
+    assert c.naive_global_per_thread == c.prediction.naive.global_loads_per_thread
+    assert c.tiled_global_per_thread == c.prediction.tiled.global_loads_per_thread
+    assert "derived__avg_thread_executed" in analysis.per_thread_note(naive)
+
+
+def test_the_tiled_shared_loads_are_explained_by_their_vector_widths(pair):
+    naive, tiled = pair
+    c = analysis.compare(naive, tiled)
+    vector = [i.opcode for i in tiled.instructions if i.is_shared_load and i.width_bits > 32]
+    assert vector, "the tiled SASS has a vector shared load"
+    words = sum(g.per_thread * g.words for g in c.tiled_shared_groups)
+    assert c.prediction is not None and words == c.prediction.tiled.shared_loads_per_thread
+    assert c.tiled_shared_per_thread == sum(g.per_thread for g in c.tiled_shared_groups)
+    text = " ".join(c.sentences)
+    assert all(op in text for op in set(vector))
+    assert f"{c.tiled_shared_per_thread:,.0f} per thread" in text
+
+
+def test_the_load_rows_line_up_side_by_side(pair):
+    naive, tiled = pair
+    c = analysis.compare(naive, tiled)
+    assert all(r.value(analysis.GLOBAL_LOADS) for r in c.naive_global + c.tiled_global)
+    assert all(r.value(analysis.SHARED_LOADS) for r in c.tiled_shared)
+    assert all("LDG" in r.text for r in c.naive_global if r.text)
+    assert len(c.naive_global) == sum(i.is_global_load and bool(i.value(INST_EXECUTED))
+                                      for i in naive.instructions)
+
+
+def test_sorting_by_any_column_puts_missing_values_last(every, pair):
+    naive, _ = pair
+    rows = analysis.table(naive).sass
+    for column in analysis.COLUMNS:
+        ordered = [r.value(column) for r in analysis.sort_rows(rows, column)]
+        assert ordered == sorted(ordered, reverse=True)
+        rising = [r.value(column) for r in analysis.sort_rows(rows, column, descending=False)]
+        assert rising == sorted(rising)
+    basic = analysis.table(every[H200 / "workloads-ranges.ncu-rep"][0]).sass
+    assert len(analysis.sort_rows(basic, SAMPLES)) == len(basic)
+
+
+def test_the_hottest_rows_hold_the_most_samples(pair):
+    naive, _ = pair
+    rows = analysis.table(naive).sass
+    top = analysis.hottest(rows, 3)
+    assert len(top) == 3
+    assert top[0].value(SAMPLES) == max(r.value(SAMPLES) or 0 for r in rows)

@@ -39,7 +39,7 @@ def test_the_tn_and_nt_gemms_a_plain_elision_shows_alike_keep_what_differs() -> 
     shown = distinct_elisions([TN_64, TN_32, NN_64], 30)
     assert len(set(shown)) == 3 and all(len(s) <= 30 for s in shown)
     assert "tilesize6" in shown[0] and "tilesize3" in shown[1]
-    assert "_tn_" in shown[0] and "_nn_" in shown[2]
+    assert "tn_n" in shown[0] and "nn_n" in shown[2]
 
 
 def test_the_part_that_differs_spans_every_other_name() -> None:

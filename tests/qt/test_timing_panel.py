@@ -403,3 +403,48 @@ def test_at_1280x800_the_numbers_sit_beside_the_plot_unclipped(make_panel, qtbot
     panel.resize(640, 800)
     qtbot.wait(20)
     assert panel.body.direction() == QBoxLayout.Direction.TopToBottom
+
+
+# ---------------------------------------------------------------------------- the record
+
+
+def test_without_a_run_the_recorded_times_are_shown_as_recorded(make_panel) -> None:
+    from viewer.analysis.timing_record import load_record, recorded_cells
+
+    record = load_record()
+    panel = make_panel()
+    assert panel.showing_record and panel.record == record
+    heading = label(panel, "recorded_heading").text()
+    assert heading.startswith(f"Recorded on {record.gpu}") and record.date in heading
+    assert "not run on this machine" in heading
+    source = label(panel, "recorded_provenance").text()
+    assert record.section in source and record.script in source and record.command in source
+    for number, row in enumerate(record.at(512), 1):
+        shown = tuple(label(panel, f"recorded_{c}_{number}").text()
+                      for c in ("implementation", "median", "GFLOP_s", "vs_twin", "rel_error"))
+        assert shown == recorded_cells(row)
+    panel.set_dim(4096)
+    assert label(panel, "recorded_median_1").text() == recorded_cells(record.at(4096)[0])[1]
+    assert label(panel, "recorded_ratio").text().startswith("naive / tiled: ")
+    assert panel.record_button.isHidden()
+
+
+def test_a_run_here_replaces_the_record_with_a_way_back(make_panel, qtbot) -> None:
+    panel = make_panel(find_device=found_made_up_device)
+    panel.show()
+    panel._apply_result(made_up(512))
+    assert not panel.showing_record and panel.stack.currentIndex() == 1
+    assert not panel.record_button.isHidden()
+    assert panel.record_button.text() == "Show the recorded times"
+    qtbot.mouseClick(panel.record_button, Qt.MouseButton.LeftButton)
+    assert panel.showing_record and label(panel, "recorded_heading").isVisible()
+    assert panel.record_button.text() == "Show this machine's run"
+    qtbot.mouseClick(panel.record_button, Qt.MouseButton.LeftButton)
+    assert not panel.showing_record and panel.plot.isVisible()
+
+
+def test_without_a_record_nothing_recorded_is_shown(make_panel) -> None:
+    panel = make_panel(record=None)
+    assert panel.recorded.isHidden()
+    panel.show_result(made_up(512))
+    assert panel.record_button.isHidden()

@@ -1,7 +1,7 @@
 """The timing run's plain side: which sizes, whether there is a GPU, and the words shown.
 
 The panel in viewer/qt/views/timing/timing_panel.py runs these off the GUI thread and displays what
-they say.
+they say; every sentence it shows is made here (or, for the recorded times, in timing_record).
 """
 
 from __future__ import annotations
@@ -155,3 +155,62 @@ def queue_warning(timing: KernelTiming) -> str:
 
 def device_text(result: TimingResult) -> str:
     return f"{result.device}, {size_text(result.dim)} float32"
+
+
+RATIO_CAPTION = "Ratio of the median launch times"
+
+
+def intro_text(launch_order: bool = True) -> str:
+    """What Run does, with the launch order once the runner can be asked for it."""
+    order = f" {launch_order_text()}" if launch_order else ""
+    return ("Run times the naive and tiled matmuls at the chosen size on this machine's GPU."
+            f"{order} Each timed launch waits behind a hold kernel, so the events time the kernel "
+            "and not numba's dispatch, which is measured on the same launches and shown apart.")
+
+
+def ready_text(device: str) -> str:
+    return f"Ready to time on {device}."
+
+
+def timing_now_text(dim: int, device: str) -> str:
+    return f"Timing both kernels at {size_text(dim)} on {device}..."
+
+
+def timed_text(result: TimingResult) -> tuple[str, bool]:
+    """The status after a run, and whether it reports a problem (a wrong product)."""
+    failed = [k.kernel for k in result.kernels if not k.passed]
+    if failed:
+        return (f"Timed at {size_text(result.dim)}, but {' and '.join(failed)} computed a wrong "
+                "product: see the check column.", True)
+    return f"Timed both kernels at {size_text(result.dim)}.", False
+
+
+def probe_failed_text(message: str) -> str:
+    return f"No timing here: looking for a GPU failed ({message}). {NEEDS_GPU}"
+
+
+def still_shown_text(result: TimingResult | None) -> str:
+    return "" if result is None else f" The plot still shows the run at {size_text(result.dim)}."
+
+
+def failed_text(message: str, result: TimingResult | None) -> str:
+    return f"Timing failed: {message.rstrip('.')}.{still_shown_text(result)}"
+
+
+def cancelled_text(result: TimingResult | None) -> str:
+    return f"Cancelled.{still_shown_text(result)}"
+
+
+def run_cells(timing: KernelTiming) -> tuple[str, ...]:
+    """A timed kernel's row: kernel, median, min, max, GFLOP/s, check."""
+    ms = fmt.milliseconds
+    return (timing.kernel, ms(timing.median_ms), ms(min(timing.launches_ms)),
+            ms(max(timing.launches_ms)), f"{timing.gflops():,.0f}", check_text(timing))
+
+
+def warnings_text(result: TimingResult) -> str:
+    return " ".join(w for w in (queue_warning(k) for k in result.kernels) if w)
+
+
+SHOW_RECORD = "Show the recorded times"
+SHOW_RUN = "Show this machine's run"

@@ -6,6 +6,10 @@ the ratio of the medians and numba's dispatch overhead, measured apart. The work
 a time, so the last launch of a cancelled run never overlaps the next run on the GPU. Before it
 offers Run, the panel asks, also off the GUI thread, whether numba can reach a CUDA GPU; without
 one it says so in one line. numba is imported by those jobs, not when this module is imported.
+Until a run here, the times recorded on another GPU (viewer.analysis.timing_record) are shown,
+labelled as recorded; a run replaces them on screen, and a button goes back to the record. The
+panel's words are made in viewer.analysis.timing; the run's numbers are run_numbers.RunNumbers,
+the record's record_view.RecordView.
 """
 
 from __future__ import annotations
@@ -18,13 +22,10 @@ from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QComboBox,
-    QFrame,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
@@ -36,26 +37,30 @@ from viewer.analysis.timing import (
     LOOKING,
     NEEDS_GPU,
     PLAIN_RUN_NOTE,
+    SHOW_RECORD,
+    SHOW_RUN,
     DeviceCheck,
-    check_text,
-    device_text,
-    dispatch_text,
+    cancelled_text,
+    failed_text,
     find_device,
-    launch_order_text,
+    intro_text,
     launches_axis_text,
-    queue_warning,
-    ratio_text,
+    probe_failed_text,
+    ready_text,
     size_text,
     time_kernels,
     timed_or_unavailable,
+    timed_text,
+    timing_now_text,
     timing_sizes,
 )
-from viewer.core import formatting as fmt
+from viewer.analysis.timing_record import TimingRecord, read_record_or_none
 from viewer.core.jobs import Job
-from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.workers import Worker
-from viewer.qt.views.timing.timing_plot import X_LABEL, LaunchTimesPlot, kernel_color
+from viewer.qt.views.timing.record_view import RecordView
+from viewer.qt.views.timing.run_numbers import RunNumbers
+from viewer.qt.views.timing.timing_plot import X_LABEL, LaunchTimesPlot
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
@@ -64,16 +69,7 @@ RUN_SHORTCUT = "Ctrl+R"
 
 # At or above this width in pixels, the numbers sit beside the plot rather than below it.
 SIDE_BY_SIDE_PX = 1000
-
-
-_COLUMNS = ("kernel", "median", "min", "max", "GFLOP/s", "check")
-_DESK_ONLY = ("min", "max")  # the plot shows them; a projected table keeps to the medians
-_LEFT, _RIGHT = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
-_ALIGN = (_LEFT, _RIGHT, _RIGHT, _RIGHT, _RIGHT, _LEFT)
-
-
-def _cell_name(column: str, kernel: str) -> str:
-    return f"{column.replace('/', '_')}_{kernel}"
+INTRO_PAGE, RUN_PAGE = 0, 1
 
 
 class TimingPanel(QWidget):
@@ -81,15 +77,19 @@ class TimingPanel(QWidget):
 
     `run_timing(dim, job) -> TimingResult` and `find_device(job) -> DeviceCheck` are the plain
     functions it runs off the GUI thread. The look for a GPU starts when the panel is first
-    shown (or at `check_device()`).
+    shown (or at `check_device()`). Until a run here, the first page shows `record` (the
+    shipped timing record by default) at the chosen size; after one, the run replaces it and
+    `record_button` goes back and forth.
     """
 
     TITLE = "Kernel timing"
 
     def __init__(self, style: Style | None = None, parent: QWidget | None = None, *,
                  run_timing: Callable[[int, Job], TimingResult] = time_kernels,
-                 find_device: Callable[[Job], DeviceCheck] = find_device) -> None:
+                 find_device: Callable[[Job], DeviceCheck] = find_device,
+                 record: TimingRecord | bool | None = True) -> None:
         super().__init__(parent)
+        self.record = read_record_or_none() if record is True else record or None
         self._style = style or Style()
         self._run_timing = run_timing
         self._find_device = find_device
@@ -110,10 +110,19 @@ class TimingPanel(QWidget):
         self.status = self._label(LOOKING, "body", name="status", wrap=True)
         self.intro = self._label("", "body", name="intro", wrap=True)
         self.intro.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.recorded = RecordView(self._style, self)
+        self.recorded.setObjectName("recorded")
+        first = QWidget(self)
+        first_column = QVBoxLayout(first)
+        first_column.setContentsMargins(0, 0, 0, 0)
+        first_column.addWidget(self.recorded)
+        first_column.addWidget(self.intro)
+        first_column.addStretch(1)
 
         self.plot = LaunchTimesPlot(self._style, self)
         self.plot.setObjectName("plot")
-        self.numbers_scroll = self._build_numbers()
+        self.numbers_scroll = RunNumbers(self._style, self)
+        self.numbers = self.numbers_scroll.numbers
         results = QWidget(self)
         self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom, results)
         self.body.setContentsMargins(0, 0, 0, 0)
@@ -121,14 +130,17 @@ class TimingPanel(QWidget):
         self.body.addWidget(self.numbers_scroll, 2)
 
         self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.intro)
+        self.stack.addWidget(first)
         self.stack.addWidget(results)
 
         self.outer = layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.note)
         layout.addLayout(self.controls)
-        layout.addWidget(self.status)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.record_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(status_row)
         layout.addWidget(self.stack, 1)
 
         self.worker.done.connect(self._apply_result)
@@ -138,7 +150,9 @@ class TimingPanel(QWidget):
         self.worker.busy_changed.connect(self._update_controls)
         self.probe.done.connect(self._apply_device)
         self.probe.failed.connect(self._probe_failed)
+        self.size_box.currentIndexChanged.connect(self._show_record)
         self._update_intro(launch_order=False)
+        self._show_record()
         self.set_style(self._style)
         self._update_controls()
 
@@ -161,6 +175,9 @@ class TimingPanel(QWidget):
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(True)
         self.progress.setFormat("%p%")
+        self.record_button = QPushButton(SHOW_RECORD, self)
+        self.record_button.setObjectName("record_toggle")
+        self.record_button.clicked.connect(self.toggle_record)
         self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.run_action = QAction("Run kernel timing", self)
         self.run_action.setShortcut(QKeySequence(RUN_SHORTCUT))
@@ -174,44 +191,6 @@ class TimingPanel(QWidget):
         controls.addWidget(self.progress, 3)
         controls.addStretch(1)
         return controls
-
-    def _build_numbers(self) -> QScrollArea:
-        numbers = WrappedColumn()
-        numbers.setObjectName("numbers")
-        self.numbers = numbers
-        self.device = self._label("", "body", bold=True, name="device", wrap=True)
-        self.grid = QGridLayout()
-        self.headers = {text: self._label(text, "small", bold=True, color="secondary")
-                        for text in _COLUMNS}
-        for index, header in enumerate(self.headers.values()):
-            header.setAlignment(_ALIGN[index] | Qt.AlignmentFlag.AlignBottom)
-            self.grid.addWidget(header, 0, index)
-        self.grid.setColumnStretch(len(_COLUMNS) - 1, 1)
-        self.rows: dict[str, dict[str, QLabel]] = {}
-        self.ratio_caption = self._label("Ratio of the median launch times", "small",
-                                         color="secondary", name="ratio_caption")
-        self.ratio = self._label("", "headline", bold=True, name="ratio", wrap=True)
-        self.dispatch = self._label("", "body", name="dispatch", wrap=True)
-        self.warnings = self._label("", "body", bold=True, color="warning", name="warnings",
-                                    wrap=True)
-        self.order = self._label("", "small", color="secondary", name="launch_order", wrap=True)
-        self.numbers_column = column = QVBoxLayout(numbers)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.device)
-        column.addLayout(self.grid)
-        column.addWidget(self.ratio_caption)
-        column.addWidget(self.ratio)
-        column.addWidget(self.dispatch)
-        column.addWidget(self.warnings)
-        column.addWidget(self.order)
-        column.addStretch(1)
-        scroll = QScrollArea(self)
-        scroll.setObjectName("numbers_scroll")
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(numbers)
-        return scroll
 
     # ------------------------------------------------------------------ public
 
@@ -239,6 +218,22 @@ class TimingPanel(QWidget):
         self._update_controls()
         self.probe.submit(self._find_device)
 
+    @property
+    def rows(self) -> dict[str, dict[str, QLabel]]:
+        """The run's cells: rows[kernel][column]."""
+        return self.numbers_scroll.rows
+
+    @property
+    def showing_record(self) -> bool:
+        return self.stack.currentIndex() == INTRO_PAGE
+
+    def toggle_record(self) -> None:
+        """Between this machine's run and the record (once there is a run)."""
+        if self.result is None:
+            return
+        self.stack.setCurrentIndex(RUN_PAGE if self.showing_record else INTRO_PAGE)
+        self._update_controls()
+
     def run(self) -> None:
         """Time both kernels at the chosen size; without a GPU, say so instead."""
         if self.worker.busy:
@@ -249,7 +244,7 @@ class TimingPanel(QWidget):
             self._set_status(problem or LOOKING, "problem" if problem else "info")
             return
         self.progress.setValue(0)
-        self._set_status(f"Timing both kernels at {size_text(self.dim)} on {check.device}...")
+        self._set_status(timing_now_text(self.dim, check.device))
         self.worker.submit(timed_or_unavailable, self._run_timing, self.dim)
 
     def cancel(self) -> None:
@@ -260,9 +255,10 @@ class TimingPanel(QWidget):
         self.result = result
         self._label_launches()
         self.plot.show_timing(result)
-        self._fill_numbers()
+        self.numbers_scroll.fill(result)
         self._place_numbers()
-        self.stack.setCurrentIndex(1)
+        self.stack.setCurrentIndex(RUN_PAGE)
+        self._update_controls()
 
     @property
     def style_(self) -> Style:
@@ -275,27 +271,25 @@ class TimingPanel(QWidget):
         for label, role, color, bold in self._styled:
             self._paint(label, role, color, bold)
         self._paint_status()
-        for widget in (self.size_box, self.run_button, self.cancel_button, self.progress):
+        for widget in (self.size_box, self.run_button, self.cancel_button, self.progress,
+                       self.record_button):
             widget.setFont(style.font("body"))
         button = f"padding: {style.px(4)}px {style.px(12)}px;"
-        self.run_button.setStyleSheet(button)
-        self.cancel_button.setStyleSheet(button)
+        for widget in (self.run_button, self.cancel_button, self.record_button):
+            widget.setStyleSheet(button)
         margin = style.px(10)
         self.outer.setContentsMargins(margin, margin, margin, margin)
         self.outer.setSpacing(style.px(6))
         self.controls.setSpacing(style.px(8))
         self.progress.setMaximumWidth(style.px(320))
-        self.numbers_column.setSpacing(style.px(6))
-        self.grid.setHorizontalSpacing(style.px(16))
-        self.grid.setVerticalSpacing(style.px(4))
-        for name in _DESK_ONLY:
-            self.headers[name].setVisible(not style.projector)
+        self.numbers_scroll.set_style(style)
+        self.recorded.set_style(style)
         self.plot.set_style(style)
         if self.result is not None:
             self._label_launches()
         self.plot.setMinimumHeight(style.px(150))
         if self.result is not None:
-            self._fill_numbers()
+            self.numbers_scroll.fill(self.result)
         self._place_numbers()
 
     def shutdown(self, msecs: int = 30_000) -> bool:
@@ -307,38 +301,28 @@ class TimingPanel(QWidget):
     def _apply_device(self, check: DeviceCheck) -> None:
         self.device_check = check
         if check.device is not None:
-            self._set_status(f"Ready to time on {check.device}.")
+            self._set_status(ready_text(check.device))
         else:
             self._set_status(check.problem or NEEDS_GPU, "problem")
         self._update_intro()
         self._update_controls()
 
     def _probe_failed(self, message: str) -> None:
-        self._apply_device(DeviceCheck(
-            problem=f"No timing here: looking for a GPU failed ({message}). {NEEDS_GPU}"))
+        self._apply_device(DeviceCheck(problem=probe_failed_text(message)))
 
     def _apply_result(self, result: TimingResult | DeviceCheck) -> None:
         if isinstance(result, DeviceCheck):
             self._apply_device(result)
             return
         self.show_result(result)
-        failed = [k.kernel for k in result.kernels if not k.passed]
-        if failed:
-            self._set_status(f"Timed at {size_text(result.dim)}, but {' and '.join(failed)} "
-                             "computed a wrong product: see the check column.", "problem")
-        else:
-            self._set_status(f"Timed both kernels at {size_text(result.dim)}.")
-
-    def _still_shown(self) -> str:
-        if self.result is None:
-            return ""
-        return f" The plot still shows the run at {size_text(self.result.dim)}."
+        text, problem = timed_text(result)
+        self._set_status(text, "problem" if problem else "info")
 
     def _show_failure(self, message: str) -> None:
-        self._set_status(f"Timing failed: {message.rstrip('.')}.{self._still_shown()}", "problem")
+        self._set_status(failed_text(message, self.result), "problem")
 
     def _show_cancelled(self) -> None:
-        self._set_status(f"Cancelled.{self._still_shown()}")
+        self._set_status(cancelled_text(self.result))
 
     def _show_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(round(fraction * 1000))
@@ -354,65 +338,22 @@ class TimingPanel(QWidget):
         self.size_box.setEnabled(not busy)
         self.cancel_button.setEnabled(busy)
         self.progress.setVisible(busy)
+        self.record_button.setVisible(self.result is not None and self.record is not None)
+        self.record_button.setText(SHOW_RUN if self.showing_record else SHOW_RECORD)
+
+    def _show_record(self, *_args: object) -> None:
+        self.recorded.show_record(self.record, self.dim)
+        self.recorded.setVisible(self.record is not None)
 
     def _update_intro(self, launch_order: bool = True) -> None:
-        order = f" {launch_order_text()}" if launch_order else ""
-        self.intro.setText(
-            "Run times the naive and tiled matmuls at the chosen size on this machine's GPU."
-            f"{order} Each timed launch waits behind a hold kernel, so the events time the kernel "
-            "and not numba's dispatch, which is measured on the same launches and shown apart.")
-
-    def _fill_numbers(self) -> None:
-        result = self.result
-        if result is None:
-            return
-        style = self._style
-        for cells in self.rows.values():
-            for label in cells.values():
-                self.grid.removeWidget(label)
-                label.setParent(None)  # out of findChild's reach at once
-                label.deleteLater()
-        self.rows = {}
-        for row, timing in enumerate(result.kernels, 1):
-            ms = fmt.milliseconds
-            texts = (timing.kernel, ms(timing.median_ms), ms(min(timing.launches_ms)),
-                     ms(max(timing.launches_ms)), f"{timing.gflops():,.0f}", check_text(timing))
-            cells = {}
-            for column, (name, text) in enumerate(zip(_COLUMNS, texts, strict=True)):
-                label = QLabel(text, self.numbers)
-                label.setObjectName(_cell_name(name, timing.kernel))
-                label.setFont(style.font("body", bold=name in ("kernel", "median")))
-                tint = style.colors.text
-                if name == "kernel":
-                    tint = kernel_color(style, row - 1).name()
-                elif name == "check" and not timing.passed:
-                    tint = style.colors.warning
-                label.setStyleSheet(f"color: {tint};")
-                label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                label.setAlignment(_ALIGN[column] | Qt.AlignmentFlag.AlignVCenter)
-                label.setVisible(not (style.projector and name in _DESK_ONLY))
-                self.grid.addWidget(label, row, column)
-                cells[name] = label
-            self.rows[timing.kernel] = cells
-        self.device.setText(device_text(result))
-        ratio = ratio_text(result)
-        self.ratio.setText(ratio)
-        self.ratio.setVisible(bool(ratio))
-        self.ratio_caption.setVisible(bool(ratio))
-        self.dispatch.setText(dispatch_text(result))
-        warnings = " ".join(w for w in (queue_warning(k) for k in result.kernels) if w)
-        self.warnings.setText(warnings)
-        self.warnings.setVisible(bool(warnings))
-        self.order.setText(launch_order_text())
+        self.intro.setText(intro_text(launch_order))
 
     def _label_launches(self) -> None:
         """The x axis names the launch order, where there is room for it."""
         self.plot.set_x_label(X_LABEL if self._style.projector else launches_axis_text())
 
     def _place_numbers(self) -> None:
-        self.numbers_column.activate()
-        bar = self.numbers_scroll.verticalScrollBar().sizeHint().width()
-        self.numbers_scroll.setMinimumWidth(self.numbers.minimumSizeHint().width() + bar)
+        self.numbers_scroll.fit_width()
         wide = self.width() >= SIDE_BY_SIDE_PX
         self.body.setDirection(QBoxLayout.Direction.LeftToRight if wide
                                else QBoxLayout.Direction.TopToBottom)

@@ -171,6 +171,30 @@ def test_projector_mode_is_big_and_thick(qtbot) -> None:
     pens = [item.opts["pen"] for item in chart.getPlotItem().listDataItems()
             if item.opts.get("pen") is not None]
     assert pens and min(p.width() for p in pens) >= 4
-    assert chart.minimumHeight() >= 600
+    # big: it takes most of what the view shows (and no more: it fits the screen)
+    assert chart.height() >= view._scroll_area.viewport().height() * 0.6
     view.set_style(Style())
     assert view.chart is not None and view.chart.points[(1, "l1")][1] / TERA > 1
+
+
+def test_each_line_is_named_on_the_chart(qtbot) -> None:
+    view = shown(qtbot, [read_report(NAIVE), read_report(TILED)])
+    chart = view.chart
+    assert chart is not None
+    assert set(chart.line_names) == {*LEVELS, "fp32"}
+    assert chart.line_names["dram"] == "DRAM"
+    assert chart.line_names["fp32"].startswith("FP32 peak")
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_in_projector_mode_the_chart_and_its_key_fit_the_view(qtbot, size) -> None:
+    view = shown(qtbot, [read_report(NAIVE), read_report(TILED)], projector=True)
+    view.resize(*size)
+    qtbot.wait(50)
+    chart, key = view.chart, view.key_label
+    assert chart is not None and key is not None
+    viewport = view._scroll_area.viewport()
+    bottom = key.mapTo(viewport, key.rect().bottomLeft()).y()
+    assert 0 < bottom <= viewport.height()  # axes, lines and key at once, no scrolling
+    top = chart.mapTo(viewport, chart.rect().topLeft()).y()
+    assert top >= 0 and chart.height() >= view.style_.px(120)

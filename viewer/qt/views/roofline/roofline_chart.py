@@ -24,6 +24,7 @@ Y_LABEL = "FP32 work (TFLOP/s)"
 TERA = 1e12
 LEVEL_COLORS = {"dram": "memory", "l2": "latency", "l1": "shared"}
 SYMBOLS = ("o", "s")  # kernel A, kernel B
+LABEL_BELOW_PEAK = 2.5  # a memory roof is named where it reaches this far below the FP32 peak
 
 
 def decade_ticks(low: float, high: float) -> list[list[tuple[float, str]]]:
@@ -57,6 +58,7 @@ class RooflineChart(pg.PlotWidget):
         self.points: dict[tuple[int, str], tuple[float, float]] = {}
         self.arrows: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
         self.hand_point: tuple[float, float] | None = None
+        self.line_names: dict[str, str] = {}  # level key or 'fp32' -> the words on its line
         self._heads: list[tuple[pg.ArrowItem, tuple[float, float], tuple[float, float]]] = []
         self._args: tuple[Sequence[Roofline], Sequence[str], DayThirty | None, int] = (
             (), (), None, 0)
@@ -90,6 +92,7 @@ class RooflineChart(pg.PlotWidget):
         item.clear()
         self.key = []
         self.ceilings, self.points, self.arrows, self.hand_point = {}, {}, {}, None
+        self.line_names = {}
         self._heads = []
         if not rooflines:
             return
@@ -149,6 +152,9 @@ class RooflineChart(pg.PlotWidget):
                 [x_lo, end], [bandwidth * x_lo / TERA, bandwidth * end / TERA], pen=pen))
             self.key.append((pen.color().name(), "\u2501\u2501",
                              f"{level.name} roof {fmt.rate(bandwidth)}"))
+            if peak is not None:  # named on the line itself, a little below the FP32 peak
+                x = peak / LABEL_BELOW_PEAK / bandwidth
+                self._name_line(level.key, level.name, x, peak / LABEL_BELOW_PEAK, pen.color())
         if peak is not None:
             self.ceilings["fp32"] = peak
             start = min(ridges) if ridges else x_lo
@@ -157,6 +163,17 @@ class RooflineChart(pg.PlotWidget):
                 pen=pg.mkPen(style.colors.compute, width=width)))
             self.key.append((style.colors.compute, "\u2501\u2501",
                              f"FP32 peak {fmt.flop_rate(peak)}"))
+            self._name_line("fp32", f"FP32 peak {fmt.flop_rate(peak)}", x_hi, peak,
+                            pg.mkColor(style.colors.compute))
+
+    def _name_line(self, key: str, text: str, x: float, y: float, color: object) -> None:
+        """Write `text` on the chart just above and left of (x FLOP/byte, y FLOP/s), in the
+        line's colour (`line_names`, for tests)."""
+        label = pg.TextItem(text, color=color, anchor=(1, 1))
+        label.setFont(self._style.font("small", bold=True))
+        label.setPos(math.log10(x), math.log10(y / TERA))
+        self.plotItem.addItem(label)
+        self.line_names[key] = text
 
     def _draw_points(self, rooflines: Sequence[Roofline], names: Sequence[str]) -> None:
         style, c = self._style, self._style.colors

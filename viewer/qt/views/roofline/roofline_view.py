@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -63,6 +63,7 @@ class RooflineView(ShowsReports, QWidget):
         self.reports: list[Report] = []
         self.rooflines: list[roofline.Roofline] = []
         self.chart: RooflineChart | None = None
+        self.key_label: QLabel | None = None
         self._stale = False
         self.reads = reads or SessionReads.of_app()
         self.reads.arrived.connect(self._arrived)
@@ -204,15 +205,9 @@ class RooflineView(ShowsReports, QWidget):
                  if not rf.empty]
         if not drawn:
             return
-        if self.compare_mode and len(drawn) == 2:
-            pair = (self.names[0], self.names[1])
-            hidden = words.hidden_words(self.rooflines[0], self.rooflines[1], pair)
-            if hidden:
-                role: Role = "body" if self._style.projector else "heading"
-                column.addWidget(self.label(hidden, role, bold=True, name="hidden"))
-            changes = words.level_changes(self.rooflines[0], self.rooflines[1], pair)
-            for number, line in enumerate(changes):
-                column.addWidget(self.label(line, name=f"change_{number}"))
+        words_first = not self._style.projector  # in a room, the chart first and whole
+        if words_first:
+            self._pair_words(column, drawn)
         body = QBoxLayout(QBoxLayout.Direction.TopToBottom if self._style.projector
                           else QBoxLayout.Direction.LeftToRight)
         body.setSpacing(self._style.px(14))
@@ -224,14 +219,47 @@ class RooflineView(ShowsReports, QWidget):
                                   shown.index(day30[1]) if day30 else 0)
         plot = QVBoxLayout()
         plot.addWidget(self.chart, 1)
-        plot.addWidget(self._key(self.chart))
+        self.key_label = self._key(self.chart)
+        plot.addWidget(self.key_label)
         body.addLayout(plot, 3)
+        if not words_first:
+            self._pair_words(body, drawn)
         body.addWidget(self._day_thirty_panel(day30), 2)
         column.addLayout(body)
         for number, (rf, name) in enumerate(drawn):
             column.addWidget(self.label(words.kernel_words(rf, name), name=f"kernel_{number}"))
         column.addWidget(self.label(CEILINGS_NOTE.format(name=drawn[0][1]), "small",
                                     color="secondary", name="ceilings_note"))
+        self._fit_chart()
+
+    def _pair_words(self, layout: QBoxLayout, drawn: list[tuple[roofline.Roofline, str]]
+                    ) -> None:
+        """What the pair's levels say (compare mode): what a DRAM-only roofline hides, and each
+        level's change."""
+        if not (self.compare_mode and len(drawn) == 2):
+            return
+        pair = (self.names[0], self.names[1])
+        hidden = words.hidden_words(self.rooflines[0], self.rooflines[1], pair)
+        if hidden:
+            role: Role = "body" if self._style.projector else "heading"
+            layout.addWidget(self.label(hidden, role, bold=True, name="hidden"))
+        changes = words.level_changes(self.rooflines[0], self.rooflines[1], pair)
+        for number, line in enumerate(changes):
+            layout.addWidget(self.label(line, name=f"change_{number}"))
+
+    def _fit_chart(self) -> None:
+        """In projector mode the chart and its key fill what the view shows below its question,
+        so the room sees the axes, the lines and the key at once; the words follow below."""
+        if self.chart is None or self.key_label is None or not self._style.projector:
+            return
+        viewport = self._scroll_area.viewport()
+        key = self.key_label.heightForWidth(viewport.width() - self._style.px(6))
+        spare = viewport.height() - max(key, self.key_label.sizeHint().height())
+        self.chart.setFixedHeight(max(self._style.px(120), spare - self._style.px(30)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_chart()
 
     def _key(self, chart: RooflineChart) -> QLabel:
         """The chart's key as coloured glyphs and words, wrapping to the width."""

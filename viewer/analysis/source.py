@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from viewer.analysis import predict
+from viewer.analysis.predict import WARP_SIZE
 from viewer.readers.source import (
     INST_EXECUTED,
     L2_SECTORS,
     SAMPLES,
     THREADS_EXECUTED,
-    WARP_SIZE,
     Instruction,
     KernelSource,
 )

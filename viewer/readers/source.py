@@ -14,154 +14,36 @@ lacks is missing (None), never zero. What a capture lacks is said in `KernelSour
 from __future__ import annotations
 
 import os
-import re
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from viewer.core.jobs import Job
-from viewer.core.model import ReportError, function_name
+from viewer.core.model import ReportError
 from viewer.readers import _stamp, ncu_rep
 from viewer.readers._child import Child
 from viewer.readers.source_child import COUNTERS
+from viewer.readers.source_model import (
+    CAPTURE_COUNTERS,
+    INST_EXECUTED,
+    L2_SECTORS,
+    NO_COUNTERS,
+    NO_LINE_INFO,
+    SAMPLES,
+    THREADS_EXECUTED,
+    Instruction,
+    KernelSource,
+    clean_sass,
+)
+
+__all__ = ["CAPTURE_COUNTERS", "INST_EXECUTED", "L2_SECTORS", "NO_COUNTERS", "NO_LINE_INFO",
+           "SAMPLES", "THREADS_EXECUTED", "Instruction", "KernelSource", "read_ncu_rep",
+           "read_source"]
 
 CHILD = ("-S", "-m", "viewer.readers.source_child")
 WHAT = "the source counters reader"
-
-INST_EXECUTED = "inst_executed"
-THREADS_EXECUTED = "threads_executed"
-L2_SECTORS = "l2_theoretical_sectors"
-SAMPLES = "samples"
-WARP_SIZE = 32
-
-CAPTURE_COUNTERS = ("`--set full` (or `--section SourceCounters`) adds them; "
-                    "`--import-source yes` keeps the source text in the report")
-NO_COUNTERS = f"this capture holds no source counters: {CAPTURE_COUNTERS}"
-NO_LINE_INFO = ("SASS only: the kernel was compiled without line info (nvcc -lineinfo, numba "
-                "lineinfo=True), so no instruction maps to a source line")
-NO_SOURCE_TEXT = ("the report holds no source text (`--import-source yes` keeps it); the lines "
-                  "are shown by number")
-
-GLOBAL_LOADS = ("LDG", "LDGSTS")
-SHARED_LOADS = ("LDS", "LDSM")
-"""The SASS opcodes (before the first '.') counted as global and as shared loads."""
-
-_PREDICATE = re.compile(r"^@!?U?P\w*\s+")
-_LABEL = re.compile(r"`\(\.L_x_\d+\)\s*")  # ncu_report's branch labels, which the page drops
-
-
-def clean_sass(text: str) -> str:
-    """An instruction's SASS as ncu's Source page prints it."""
-    return _LABEL.sub("", text).strip()
-
-
-@dataclass(frozen=True)
-class Instruction:
-    """One SASS instruction: its address, its text as ncu prints it, its source file and line
-    (None without line info), ncu's counters on it (COUNTERS' keys; a counter the report lacks is
-    absent) and its sampled stall reasons (reason -> samples, where any)."""
-
-    address: int
-    text: str
-    file: str | None = None
-    line: int | None = None
-    counters: Mapping[str, float] = field(default_factory=dict)
-    stalls: Mapping[str, float] = field(default_factory=dict)
-
-    @property
-    def opcode(self) -> str:
-        """'LDG.E.128' of '@P0 LDG.E.128 R4, desc[UR4][R2.64]'."""
-        words = _PREDICATE.sub("", self.text.strip()).split()
-        return words[0] if words else ""
-
-    @property
-    def base_opcode(self) -> str:
-        return self.opcode.split(".", 1)[0]
-
-    @property
-    def width_bits(self) -> int:
-        """The access width an opcode names (LDS.128: 128), else 32."""
-        for part in self.opcode.split(".")[1:]:
-            if part.lstrip("U").isdigit():
-                return int(part.lstrip("U"))
-            if part == "64":
-                return 64
-        return 32
-
-    @property
-    def is_global_load(self) -> bool:
-        return self.base_opcode in GLOBAL_LOADS
-
-    @property
-    def is_shared_load(self) -> bool:
-        return self.base_opcode in SHARED_LOADS
-
-    def value(self, counter: str) -> float | None:
-        return self.counters.get(counter)
-
-    @property
-    def global_loads(self) -> float | None:
-        """Its executed count if it is a global load, else 0; None without inst_executed."""
-        executed = self.value(INST_EXECUTED)
-        return None if executed is None else (executed if self.is_global_load else 0.0)
-
-    @property
-    def shared_loads(self) -> float | None:
-        executed = self.value(INST_EXECUTED)
-        return None if executed is None else (executed if self.is_shared_load else 0.0)
-
-
-@dataclass
-class KernelSource:
-    """One function's instructions and what the report holds of them. `name` is its demangled
-    name (else its function name), `kind` None for a kernel, else the result it ran in ('graph',
-    'range') with `part` its node; `threads` the threads it launched (None where unsaid);
-    `files` each source file and its text ('' where the report holds none); `held` the counters
-    the report holds; `stalls` the sampled stall reasons it holds."""
-
-    name: str
-    instructions: tuple[Instruction, ...]
-    position: int | None = None
-    kind: str | None = None
-    part: int = 0
-    threads: int | None = None
-    files: dict[str, str] = field(default_factory=dict)
-    held: frozenset[str] = frozenset()
-    stalls: tuple[str, ...] = ()
-    cut: bool = False
-
-    @property
-    def function(self) -> str:
-        return function_name(self.name)
-
-    @property
-    def has_counters(self) -> bool:
-        return INST_EXECUTED in self.held
-
-    @property
-    def has_line_info(self) -> bool:
-        return any(i.line is not None for i in self.instructions)
-
-    @property
-    def has_source_text(self) -> bool:
-        return any(self.files.values())
-
-    @property
-    def notes(self) -> list[str]:
-        """What this capture lacks, in words: counters, line info, source text."""
-        said = []
-        if not self.has_counters:
-            said.append(NO_COUNTERS)
-        if not self.has_line_info:
-            said.append(NO_LINE_INFO)
-        elif not self.has_source_text:
-            said.append(NO_SOURCE_TEXT)
-        if self.cut:
-            said.append(f"cut at {len(self.instructions):,} instructions")
-        return said
 
 
 def read_source(path: str | Path, job: Job | None = None, *,

@@ -13,7 +13,7 @@ import csv
 from pathlib import Path
 
 from viewer.core.model import ReportError
-from viewer.readers.source import (
+from viewer.readers.source_model import (
     INST_EXECUTED,
     L2_SECTORS,
     SAMPLES,
@@ -70,7 +70,7 @@ def read(path: Path) -> list[KernelSource]:
             held = frozenset(COLUMNS[c] for c in header if c in COLUMNS)
             stalls = tuple(sorted(STALL_COLUMNS[c] for c in header if c in STALL_COLUMNS))
             kernels.append(KernelSource(name=name, instructions=tuple(rows), held=held,
-                                        stalls=stalls))
+                                        stalls=stalls, from_page=True))
 
     with path.open(encoding="utf-8-sig", errors="replace", newline="") as f:
         for row in csv.reader(f):

@@ -1,0 +1,106 @@
+"""The terminal's `source`: python -m viewer source FILE... [-k SPEC] [--json].
+
+Each file (a .ncu-rep, or ncu's `--page source --csv` export) through viewer.readers.source;
+per kernel its source lines and SASS with ncu's counters (viewer.analysis.source). `--json`
+prints one object per file: {"kernels": [{"name", "notes", "lines": [...], "sass": [...]}]};
+values are warp level, a line's the sums over its instructions, null where the report lacks the
+counter. Without it: a table per kernel, its lines where it has line info, else its SASS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from viewer.analysis import source as analysis
+from viewer.analysis.terminal import add_kernel_option
+from viewer.core import kernel_filter
+from viewer.core.model import Kernel, ReportError
+from viewer.readers.source import KernelSource, read_source
+
+DESCRIPTION = ("Each kernel's source lines and SASS with ncu's per-instruction counters (warp "
+               "level): instructions executed, global and shared loads, L2 theoretical sectors, "
+               "warp stall samples.")
+FIELDS = ("inst_executed", "global_loads", "shared_loads", "l2_theoretical_sectors", "samples")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", type=Path,
+                        help=".ncu-rep reports, or ncu's --page source --csv exports")
+    parser.add_argument("--json", action="store_true", help="one JSON object per file")
+    add_kernel_option(parser)
+
+
+def picked(kernels: list[KernelSource], spec: str | None) -> list[KernelSource]:
+    """The kernels `spec` picks as summary -k picks them (their function and whole name)."""
+    if spec is None:
+        return kernels
+    test = kernel_filter.matcher(spec)
+    return [k for k in kernels if test(Kernel(index=0, name=k.function, display_name=k.name))]
+
+
+def _values(row: analysis.Row) -> dict[str, float | None]:
+    return {f: row.value(f) for f in FIELDS}
+
+
+def kernel_json(kernel: KernelSource) -> dict[str, object]:
+    t = analysis.table(kernel)
+    return {
+        "name": kernel.name,
+        "notes": list(t.notes),
+        "lines": [{"file": r.file, "line": r.line, "text": r.text, **_values(r)}
+                  for r in t.lines],
+        "sass": [{"address": f"0x{r.address:x}" if r.address is not None else None,
+                  "line": r.line, "text": r.text, **_values(r)} for r in t.sass],
+    }
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
+
+
+def kernel_text(kernel: KernelSource) -> str:
+    t = analysis.table(kernel)
+    rows = t.lines or t.sass
+    head = "line" if t.lines else "address"
+    out = [kernel.name, *(f"  note: {n}" for n in t.notes), f"  {t.per_thread_note}"]
+    out.append(f"  {head:>14} {'executed':>12} {'global':>10} {'shared':>10} {'L2 sect.':>10}"
+               f" {'samples':>8}  text")
+    for r in rows:
+        where = (f"{Path(r.file or '').name}:{r.line}" if t.lines
+                 else f"{r.address or 0:x}"[-14:])
+        out.append(f"  {where:>14} " + " ".join(f"{_cell(r.value(f)):>{w}}" for f, w in zip(
+            FIELDS, (12, 10, 10, 10, 8), strict=True)) + f"  {(r.text or '').strip()[:60]}")
+    hot = analysis.hottest(rows, 3)
+    if hot:
+        out.append("  hottest: " + "; ".join(
+            f"{(Path(r.file or '').name + ':' + str(r.line)) if t.lines else hex(r.address or 0)}"
+            f" {(r.text or '').strip()[:40]}" for r in hot))
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """The `source` subcommand: 0, or 1 when a file cannot be read or no kernel is picked."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    status = 0
+    for path in args.files:
+        try:
+            kernels = picked(read_source(path), args.kernel)
+        except ReportError as exc:
+            print(f"error: {exc}", file=err)
+            status = 1
+            continue
+        if not kernels:
+            print(f"error: {path}: no kernel named {args.kernel}", file=err)
+            status = 1
+            continue
+        if args.json:
+            print(json.dumps({"file": str(path), "kernels": [kernel_json(k) for k in kernels]}),
+                  file=out)
+        else:
+            print(f"{path}\n" + "\n\n".join(kernel_text(k) for k in kernels) + "\n", file=out)
+    return status

@@ -263,3 +263,24 @@ def test_the_busiest_unit_is_read_per_elapsed_cycle_as_memory_throughput_is() ->
     assert sol.explanation.endswith("DRAM Throughput is 3.36 % too: here the headline is DRAM's.")
     naive = reading.speed_of_light(_real("profiles/naive.ncu-rep"))
     assert naive.busiest_unit is not None and naive.busiest_unit.name == "L1/TEX"
+
+
+TORCH = "tests/data/corpus/h200/torch-transformer-400.details.txt.gz"
+
+
+def test_a_real_many_kernel_capture_calls_no_small_grid_latency_bound() -> None:
+    """The 400 kernels of a real PyTorch capture (--set basic, no stall data): every launch under
+    one wave with both rows below the line reads as a small grid, with its numbers, and none
+    points at warp stall reasons the report does not hold."""
+    from viewer.readers import read_report
+
+    kernels = read_report(TORCH).kernels
+    sols = [reading.speed_of_light(k) for k in kernels]
+    small = [s for s in sols if s.grid is not None and s.grid.small
+             and (s.compute_pct or 0) < reading.HIGH_PCT and (s.memory_pct or 0) < reading.HIGH_PCT]
+    assert len(small) > len(kernels) // 2
+    for sol in small:
+        assert sol.verdict == "small grid"
+        assert sol.grid is not None and sol.grid.text in sol.explanation
+    for sol in sols:
+        assert "which warp stall reasons explain" not in sol.explanation

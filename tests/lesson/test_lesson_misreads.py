@@ -37,9 +37,12 @@ def kinds(found: list[misreads.Misread]) -> list[str]:
 def test_memory_throughput_is_not_dram_bandwidth_where_l1tex_is_busiest(h200) -> None:
     (found,) = misreads.misreads(h200[0].kernels[0])
     assert (found.key, found.kind) == ("memory_throughput_pct", "memory-not-dram")
+    # L1/TEX's row is per active cycle, Memory Throughput per elapsed cycle: one scale, not two
+    # percents side by side
     assert found.text == ("Memory Throughput 78.58 % is the busiest memory unit against its own "
                           "peak, not DRAM bandwidth: here the busiest is L1/TEX, at 87.15 % of "
-                          "its own peak, and DRAM Throughput is 0.70 %.")
+                          "its own peak per active cycle, about 77.23 % per elapsed cycle as "
+                          "Memory Throughput counts, and DRAM Throughput is 0.70 %.")
 
 
 def test_on_the_t4_table_the_unit_is_not_named_because_the_table_does_not_name_it(t4) -> None:

@@ -36,8 +36,11 @@ OCCUPANCY_GAP_PCT = 5.0
 M = SUMMARY_METRICS  # short alias: summary key -> metric name
 # Below one full wave of blocks the grid does not fill the GPU (ncu's SOLBottleneck threshold).
 SMALL_GRID_WAVES = 1.0
+# Memory Throughput and a unit's row within this many points: the rows agree.
+AGREE_POINTS = 1.0
 GRID_SIZE = metrics.LABELS[(metrics.LAUNCH, "Grid Size")]
-SM_COUNT = "device__attribute_multiprocessor_count"
+SM_COUNT = metrics.LABELS[(metrics.LAUNCH, "# SMs")]  # ncu's Launch Statistics row
+DEVICE_SMS = metrics.DEVICE_SMS  # the device's own count, where the launch row is missing
 ELAPSED_CYCLES = metrics.LABELS[(metrics.SOL, "Elapsed Cycles")]
 SM_ACTIVE_CYCLES = metrics.LABELS[(metrics.SOL, "SM Active Cycles")]
 
@@ -110,7 +113,9 @@ def grid(kernel: Kernel) -> Grid:
     blocks = kernel.metric(GRID_SIZE)
     if blocks is None and kernel.grid is not None:
         blocks = float(kernel.grid[0] * kernel.grid[1] * kernel.grid[2])
-    return Grid(blocks, kernel.metric(SM_COUNT), kernel.metric(metrics.WAVES_PER_SM))
+    sms = kernel.metric(SM_COUNT)
+    return Grid(blocks, sms if sms is not None else kernel.metric(DEVICE_SMS),
+                kernel.metric(metrics.WAVES_PER_SM))
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,19 @@ class SpeedOfLight:
         known = [u for u in self.units if u.pct is not None]
         return max(known, key=lambda u: u.elapsed_pct if u.elapsed_pct is not None
                    else u.pct or 0.0) if known else None
+
+    @property
+    def busiest_shown(self) -> MemoryUnit | None:
+        """The busiest memory unit where the unit rows the report holds can tell: None when a
+        unit's row is missing and Memory Throughput is above every row held (the busiest is
+        then one the report does not show)."""
+        busiest = self.busiest_unit
+        if busiest is None or busiest.pct is None or self.memory_pct is None:
+            return busiest
+        if any(u.pct is None for u in self.units) and \
+                self.memory_pct - busiest.pct > AGREE_POINTS:
+            return None
+        return busiest
 
     @property
     def above_headline(self) -> tuple[str, ...]:
@@ -232,7 +250,12 @@ def _verdict(compute: float | None, memory: float | None, launch: Grid,
 
 
 def _busiest_text(sol: SpeedOfLight) -> str:
-    busiest = sol.busiest_unit
+    busiest = sol.busiest_shown
+    if busiest is None and sol.busiest_unit is not None:
+        missing = " and ".join(u.name for u in sol.units if u.pct is None)
+        return (f"Memory Throughput {fmt.percent(sol.memory_pct)} is above every unit row the "
+                f"report holds ({missing} not in it), so the busiest unit is one it does not "
+                f"show; DRAM Throughput is {fmt.percent(sol.dram_pct)}.")
     if busiest is None:
         return "The report shows no per-unit throughput rows, so the busiest unit is unknown."
     dram = fmt.percent(sol.dram_pct)

@@ -101,6 +101,7 @@ BLOCK_LIMITS: tuple[str, ...] = tuple(
 BARRIER_LIMIT = LABELS[(OCCUPANCY, "Block Limit Barriers")]
 WAVES_PER_SM = LABELS[(LAUNCH, "Waves Per SM")]
 BARRIER_COUNT = "launch__barrier_count"  # barriers per block
+DEVICE_SMS = "device__attribute_multiprocessor_count"
 BARRIER_STALL = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
 
 
@@ -218,5 +219,5 @@ KNOWN_METRICS: frozenset[str] = frozenset(LABELS.values()) | frozenset(SUMMARY_M
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
     "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
-    WAVES_PER_SM, BARRIER_COUNT, BARRIER_STALL,
+    WAVES_PER_SM, BARRIER_COUNT, BARRIER_STALL, DEVICE_SMS,
 }

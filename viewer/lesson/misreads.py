@@ -22,8 +22,6 @@ from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.capture_facts import capture_facts, ncu_short
 
-# Memory Throughput and DRAM Throughput within this many points: the two rows agree.
-AGREE_POINTS = 1.0
 # Request and sector ratios within this share of each other tell the same story.
 SAME_RATIO = 0.05
 DEVICE_KEY = "device"  # where the GPU, clock and ncu warnings sit: the compare line
@@ -91,17 +89,23 @@ def _memory_vs_dram(kernel: Kernel) -> Misread | None:
     if memory is None or dram is None:
         return None
     m, d = fmt.percent(memory), fmt.percent(dram)
-    if abs(memory - dram) <= AGREE_POINTS:
+    busiest = sol.busiest_shown
+    if abs(memory - dram) <= reading.AGREE_POINTS and busiest is not None \
+            and busiest.name == "DRAM":
         return Misread("memory_throughput_pct", (
             f"Memory Throughput {m} and DRAM Throughput {d} agree here: DRAM is itself the "
             "busiest memory unit, so on this kernel both rows measure DRAM. They still answer "
             "different questions: on a kernel whose working set sits in the caches, Memory "
             "Throughput is another unit's and DRAM Throughput falls away from it."),
             "memory-is-dram")
-    others = [u for u in sol.units if u.name != "DRAM" and u.pct is not None]
-    busiest = max(others, key=lambda u: u.pct or 0.0) if others else None
-    unit = f"that unit is not DRAM ({_NO_UNIT_ROWS})" if busiest is None else (
-        f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak")
+    if busiest is None or busiest.name == "DRAM":
+        unit = f"that unit is not DRAM ({_NO_UNIT_ROWS})"
+    elif sol.above_headline and busiest.elapsed_pct is not None:  # its row: per active cycle
+        unit = (f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak "
+                f"per active cycle, about {fmt.percent(busiest.elapsed_pct)} per elapsed cycle "
+                "as Memory Throughput counts")
+    else:
+        unit = f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak"
     return Misread("memory_throughput_pct", (
         f"Memory Throughput {m} is the busiest memory unit against its own peak, not DRAM "
         f"bandwidth: here {unit}, and DRAM Throughput is {d}."), "memory-not-dram")

@@ -17,7 +17,6 @@ from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
-from viewer.lesson.misreads import AGREE_POINTS
 from viewer.qt.kit.reading_tab import ReadingTab
 
 VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
@@ -45,20 +44,9 @@ def threshold_text() -> str:
             "launch is under one wave of blocks.")
 
 
-def busiest_shown(sol: reading.SpeedOfLight) -> reading.MemoryUnit | None:
-    """The busiest memory unit, where the unit rows shown can tell: when a unit's row is
-    missing and Memory Throughput is above every row shown, the busiest is the missing one."""
-    busiest = sol.busiest_unit
-    if busiest is None or busiest.pct is None or sol.memory_pct is None:
-        return busiest
-    if any(u.pct is None for u in sol.units) and sol.memory_pct - busiest.pct > AGREE_POINTS:
-        return None
-    return busiest
-
-
 def busiest_text(sol: reading.SpeedOfLight) -> str:
     """'L1/TEX at 87.15 %', or why the rows shown cannot name the busiest unit."""
-    busiest = busiest_shown(sol)
+    busiest = sol.busiest_shown
     if busiest is not None:
         active = busiest.metric.endswith("_active") and bool(sol.above_headline)
         return f"{busiest.name} at {fmt.percent(busiest.pct)}" + (
@@ -103,7 +91,7 @@ class SpeedOfLightTab(ReadingTab):
             name = ("    " if indented else "") + metrics.row_label(key)
             grid.addWidget(self.label(name, bold=not indented, row=key), row, 0)
             for column, (kernel, sol) in enumerate(zip(self.kernels, sols, strict=True), 1):
-                busiest = busiest_shown(sol)
+                busiest = sol.busiest_shown
                 emphasis = busiest is not None and busiest.metric == metrics.SUMMARY_METRICS[key]
                 value = reading.value(kernel, key)
                 grid.addWidget(self.bar(f"bar_{key}_{column}", value, 100.0, fmt.percent(value),
@@ -121,7 +109,7 @@ class SpeedOfLightTab(ReadingTab):
         row = self.misread_rows(grid, row + 1, "duration_ns")
         grid.addWidget(self.label("Busiest memory unit", bold=True), row, 0)
         for column, sol in enumerate(sols, 1):
-            busiest = busiest_shown(sol)
+            busiest = sol.busiest_shown
             text = busiest_text(sol)
             wrap = busiest is None or text.endswith(ACTIVE_WORDS)
             label = self.label(text, "heading" if busiest else "body", bold=True,

@@ -105,3 +105,17 @@ def test_bad_input_is_one_line_and_the_others_go_on(tmp_path: Path,
         assert status == 1
         assert err.count("\n") == 1 and "session page" in err and session.name in err
         assert "#0 matmul_naive" in out
+
+
+def test_advice_prints_the_lessons_reading_beside_ncus_where_they_disagree(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = H200 / "numba-naive.ncu-rep"
+    status, out, _ = run(["advice", "--json", str(path)], capsys)
+    [found] = objects(out)
+    shown = found["advice"]
+    assert status == 0 and isinstance(shown, list)
+    beside = [a for a in shown if a["lesson"] is not None]
+    assert len(beside) == 1 and "Global Load Access Pattern" in beside[0]["heading"]
+    assert "ncu and the lesson disagree here" in beside[0]["lesson"]
+    status, out, _ = run(["advice", str(path)], capsys)
+    assert "The lesson beside it: ncu and the lesson disagree here" in out

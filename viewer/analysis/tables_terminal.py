@@ -126,7 +126,7 @@ def advice_json(report: Report, kernel: Kernel, found: tuple[advice.Advice, ...]
             "advice": None if found is None else [
                 {"heading": a.heading, "kind": a.kind, "section": a.section,
                  "speedup_pct": a.speedup_pct, "speedup_scope": a.speedup_scope,
-                 "text": a.text} for a in found]}
+                 "text": a.text, "lesson": advice.lesson_reading(a, kernel)} for a in found]}
 
 
 def advice_text(kernel: Kernel, found: tuple[advice.Advice, ...] | None) -> str:
@@ -139,6 +139,9 @@ def advice_text(kernel: Kernel, found: tuple[advice.Advice, ...] | None) -> str:
             f"est. speedup {fmt.percent(a.speedup_pct)}{scope}"
         lines.append(f"  [{a.kind}] {a.heading}: {estimate}")
         lines.append(f"      {' '.join(a.text.split())}")
+        lesson = advice.lesson_reading(a, kernel)
+        if lesson is not None:
+            lines.append(f"      The lesson beside it: {lesson}")
     return "\n".join(lines)
 
 

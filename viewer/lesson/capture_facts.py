@@ -1,9 +1,11 @@
 """What is known of how a report was captured: clock control, ncu version, launches skipped.
 
-A report file does not say (the readers see kernels and metrics); the record beside it does, and
-only three records are read: the provenance of a capture made by this app (`<report>.json`,
-viewer.capture.provenance), profiles/metadata.json for the shipped pair, and a published
-reference's own provenance. Anything else is unknown and stays None: never guessed.
+These are the records beside a report: the provenance of a capture made by this app
+(`<report>.json`, viewer.capture.provenance), profiles/metadata.json for the shipped pair, and a
+published reference's own provenance. A report's own record of its session (`Report.session`,
+read by viewer.readers.ncu_session) comes first where the misreads weigh them
+(viewer.lesson.misreads.known_facts); anything neither says is unknown and stays None: never
+guessed.
 """
 
 from __future__ import annotations

@@ -104,3 +104,12 @@ def test_a_plain_file_named_gz_is_judged_by_its_content(tmp_path: Path) -> None:
     named = tmp_path / "numba-naive.details.csv.gz"
     shutil.copy(H200 / "numba-naive.details.csv", named)
     assert read_report(named).format == "details-csv"
+
+
+@pytest.mark.parametrize("name", ["naive.ncu-rep", "naive.details.txt"])
+def test_a_compressed_file_records_the_session_the_plain_one_does(
+        name: str, tmp_path: Path, private_tmp: Path) -> None:
+    plain = read_report(ROOT / "profiles" / name)
+    packed = read_report(compressed(ROOT / "profiles" / name, tmp_path))
+    assert plain.session is not None and plain.session.clock_control == "none"
+    assert packed.session == plain.session

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from viewer.core.jobs import Job
-    from viewer.core.model import Report
+    from viewer.core.model import Report, Session
 
 __all__ = ["read_metrics", "read_report", "reader_module"]
 
@@ -72,12 +72,27 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
         raise ReportError(path, f"not enough memory to read this {fmt} file") from None
     except Exception as exc:
         raise ReportError(path, f"cannot be read as {fmt} ({type(exc).__name__}: {exc})") from exc
-    report.session = importlib.import_module("viewer.readers.ncu_session").read(path, fmt)
+    report.session = _session(path, fmt)
     if not report.kernels:
         raise ReportError(path, ncu_error.file_reason(path) or "no kernel found")
     if job is not None:
         job.progress(1.0, f"read {len(report.kernels)} kernel(s) from {path.name}")
     return report
+
+
+def _session(path: Path, fmt: str) -> Session | None:
+    """The session `path` records (viewer.readers.ncu_session), read from its decompressed
+    bytes when it is gzip-compressed."""
+    from viewer.core.model import ReportError
+    from viewer.readers import _gzip, sniff
+
+    read = importlib.import_module("viewer.readers.ncu_session").read
+    try:
+        with _gzip.readable(path, sniff.MAX_BYTES[fmt]) as (plain, _ended):
+            found: Session | None = read(plain, fmt)
+            return found
+    except (OSError, ReportError):
+        return None  # a session is optional: a file that cannot give it has none
 
 
 def _read_export(fmt: str, path: Path) -> Report:

@@ -200,6 +200,32 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
                         help="render the window offscreen, write the picture to this new file "
                              "(never over one) and exit")
+    picks = parser.add_mutually_exclusive_group()
+    picks.add_argument("--kernels", type=kernel_numbers, metavar="I,J",
+                       help="open with these kernels, numbered as the kernel list numbers them "
+                            "(two compare: 3,17)")
+    picks.add_argument("-k", "--kernel", type=analysis_terminal.kernel_spec, metavar="SPEC",
+                       help="open with the first one or two kernels named SPEC ('regex:EXPR' "
+                            "as summary -k takes it)")
+    parser.add_argument("--size", type=window_size, metavar="WxH",
+                        help="the screenshot's size (default: 1280x800, 1920x1080 with "
+                             "--projector)")
+
+
+def kernel_numbers(text: str) -> tuple[int, ...]:
+    """'3,17' -> (3, 17): one kernel's number or two; argparse's error for anything else."""
+    words = [w.strip() for w in text.split(",")]
+    if not 1 <= len(words) <= 2 or not all(w.isdigit() for w in words):
+        raise argparse.ArgumentTypeError(f"{text!r} is not one or two kernel numbers, e.g. 3,17")
+    return tuple(int(w) for w in words)
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """'1366x768' -> (1366, 768); argparse's error for anything else."""
+    width, x, height = text.lower().partition("x")
+    if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 1366x768")
+    return int(width), int(height)
 
 
 Command = Callable[[argparse.Namespace], int]

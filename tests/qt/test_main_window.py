@@ -25,6 +25,7 @@ from viewer.qt.shell import exporting
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.opening import REPORT_FILTER
 from viewer.qt.shell.recent import KEY, LIMIT, RecentFiles
+from viewer.qt.shell.tab_titles import whole_title
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 NAIVE = CORPUS / "h200" / "numba-naive.ncu-rep"
@@ -91,7 +92,7 @@ def test_the_h200_pair_opens_in_compare_mode(pair_window) -> None:
 
 def test_the_tabs_follow_the_reading_order(pair_window) -> None:
     w = pair_window
-    titles = [w.tabs.tabText(i) for i in range(w.tabs.count())]
+    titles = [whole_title(w.tabs, i) for i in range(w.tabs.count())]
     # Predict before step 1; Timing, the T4 and the views beyond the three numbers after the
     # reading order, not part of it
     lesson = ["Predict", "1", "2", "3", "Timing", "T4"]

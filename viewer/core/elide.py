@@ -77,6 +77,10 @@ def differing_span(name: str, others: Sequence[str]) -> tuple[int, int]:
     return min(prefixes), max(prefixes) + 1
 
 
+def _shortener(text: str, span: tuple[int, int]) -> Callable[[int], str]:
+    return lambda keep: _around(text, span, keep)
+
+
 def distinct_elisions(names: Sequence[str], width: float, measure: Measure = len) -> list[str]:
     """Each name where it fits `width`, else elided in the middle; names that would then read
     alike keep the part where they differ, and two different names never come out as one
@@ -93,8 +97,7 @@ def distinct_elisions(names: Sequence[str], width: float, measure: Measure = len
         for group in groups:
             for name in group:
                 span = differing_span(name, [o for o in group if o != name])
-                shown[name] = _fit(name, width, measure,
-                                   lambda keep, n=name, s=span: _around(n, s, keep))
+                shown[name] = _fit(name, width, measure, _shortener(name, span))
     counts: dict[str, int] = {}
     for text in shown.values():
         counts[text] = counts.get(text, 0) + 1

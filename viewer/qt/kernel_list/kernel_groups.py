@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from viewer.analysis.time_by_kernel import KernelGroup, group_by_name
 from viewer.core import formatting as fmt
+from viewer.core.elide import distinct_elisions
+from viewer.qt.kernel_list.kernel_table import NAME_CHARS
 
 if TYPE_CHECKING:
     from viewer.qt.kernel_list.kernel_table import KernelEntry
@@ -43,12 +45,15 @@ def group_rows(entries: Sequence[KernelEntry]) -> list[GroupRow]:
     by_report: dict[int, list[KernelEntry]] = {}
     for entry in entries:
         by_report.setdefault(entry.report_index, []).append(entry)
+    names = list(dict.fromkeys(e.kernel.name for e in entries))
+    shown = dict(zip(names, distinct_elisions(names, NAME_CHARS), strict=True))
     rows: list[GroupRow] = []
     for members in by_report.values():
         by_index = {e.kernel.index: e for e in members}
         for group in group_by_name([e.kernel for e in members]):
             longest = by_index.get(group.longest) if group.longest is not None else None
-            cells = (group.name, f"{group.launches:,}", fmt.duration(group.total_ns),
+            cells = (shown.get(group.name, group.name), f"{group.launches:,}",
+                     fmt.duration(group.total_ns),
                      fmt.duration(group.mean_ns), fmt.percent(group.share_pct),
                      members[0].file_name)
             rows.append(GroupRow(group, members[0].file_name, longest, cells,
@@ -136,7 +141,11 @@ class GroupView(QTableView):
         self.setWordWrap(False)
         self.verticalHeader().hide()
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.horizontalHeader().setStretchLastSection(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._order: list[int] = []
         self.selectionModel().selectionChanged.connect(self._on_selection)
 
@@ -147,14 +156,14 @@ class GroupView(QTableView):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        """Widths from the header and the first rows; the name at most 28 characters."""
+        """The numbers as wide as their header and first rows, whole; the name takes what is
+        left (elided in the middle where that is less than the name)."""
         metrics = self.fontMetrics()
         sample = self.groups.rows()[:100]
-        for column, title in enumerate(GROUP_COLUMNS[:-1]):
+        for column, title in enumerate(GROUP_COLUMNS[1:], 1):
             widest = max([metrics.horizontalAdvance(title) + 24]
-                         + [metrics.horizontalAdvance(r.cells[column]) + 12 for r in sample])
-            self.horizontalHeader().resizeSection(
-                column, min(widest, 28 * metrics.averageCharWidth()))
+                         + [metrics.horizontalAdvance(r.cells[column]) + 16 for r in sample])
+            self.horizontalHeader().resizeSection(column, widest)
 
     def _on_selection(self, *_args: object) -> None:
         selected = sorted(i.row() for i in self.selectionModel().selectedRows())

@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.core.elide import distinct_elisions
 from viewer.core.names import distinct_names
 from viewer.qt.kernel_list.kernel_groups import GroupView, group_rows
 from viewer.qt.kernel_list.kernel_table import (
     COLUMNS,
     FILE_COLUMN,
+    NAME_CHARS,
     NUMERIC_COLUMNS,
     Index,
     KernelEntry,
@@ -46,12 +48,18 @@ __all__ = ["COLUMNS", "FILE_COLUMN", "NUMERIC_COLUMNS", "Index", "KernelEntry",
            "kernel_entries", "kernel_entry"]
 
 
-def compare_names(entries: Sequence[KernelEntry]) -> list[str]:
+# The picked kernels' names in every view, elided in the middle past this many characters.
+COMPARE_CHARS = 40
+
+
+def compare_names(entries: Sequence[KernelEntry], chars: int | None = COMPARE_CHARS) -> list[str]:
     """Short names for the picked kernels: function names, else file stems, else '#3 name'
-    (lettered (A), (B) when even those repeat)."""
-    return distinct_names([e.kernel.name for e in entries],
-                          [e.file_name.rsplit(".", 1)[0] for e in entries],
-                          [e.kernel.label for e in entries])
+    (lettered (A), (B) when even those repeat); past `chars` elided in the middle, keeping what
+    tells the two apart (None: whole)."""
+    names = distinct_names([e.kernel.name for e in entries],
+                           [e.file_name.rsplit(".", 1)[0] for e in entries],
+                           [e.kernel.label for e in entries])
+    return names if chars is None else distinct_elisions(names, chars)
 
 
 class KernelList(QWidget):
@@ -75,6 +83,7 @@ class KernelList(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setWordWrap(False)
         self.view.setCornerButtonEnabled(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = self.view.horizontalHeader()
@@ -282,7 +291,8 @@ class KernelList(QWidget):
         for column, title in enumerate(COLUMNS[:-1]):
             widest = max([metrics.horizontalAdvance(title) + pad]
                          + [metrics.horizontalAdvance(e.cells[column]) + 12 for e in sample])
-            header.resizeSection(column, min(widest, 28 * metrics.averageCharWidth()))
+            most = (NAME_CHARS + 2) * metrics.averageCharWidth()
+            header.resizeSection(column, min(widest, most))
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

@@ -23,11 +23,16 @@ from PySide6.QtWidgets import QWidget
 
 from viewer.analysis import reading
 from viewer.core import formatting as fmt
+from viewer.core.elide import distinct_elisions
 from viewer.core.model import Kernel, Report
 
 COLUMNS: tuple[str, ...] = ("#", "Kernel", "Duration", "Compute %", "Memory %", "Verdict", "File")
 NUMERIC_COLUMNS = frozenset({0, 2, 3, 4})
 FILE_COLUMN = 6
+NAME_COLUMN = 1
+# A kernel name longer than this is elided in the middle in the list, keeping what tells it
+# apart (the full name is in the row's tooltip).
+NAME_CHARS = 32
 
 SortKey = float | str | tuple[int, int] | None  # None: the value is missing
 Index = QModelIndex | QPersistentModelIndex
@@ -49,21 +54,27 @@ class KernelEntry:
         return self.cells[FILE_COLUMN]
 
 
-def kernel_entry(report_index: int, report: Report, kernel: Kernel) -> KernelEntry:
+def kernel_entry(report_index: int, report: Report, kernel: Kernel,
+                 shown_name: str | None = None) -> KernelEntry:
+    """One row; `shown_name` is the name as the list shows it (the whole name by default)."""
     sol = reading.speed_of_light(kernel)
-    cells = (str(kernel.index), kernel.name, fmt.duration(sol.duration_ns),
+    cells = (str(kernel.index), shown_name or kernel.name, fmt.duration(sol.duration_ns),
              fmt.percent(sol.compute_pct), fmt.percent(sol.memory_pct),
              sol.verdict or fmt.MISSING, report.file_name)
     keys = ((report_index, kernel.index), kernel.name.lower(), sol.duration_ns, sol.compute_pct,
             sol.memory_pct, sol.verdict, report.file_name.lower())
-    search = " ".join((f"#{kernel.index}", kernel.display_name, *cells[1:])).lower()
+    search = " ".join((f"#{kernel.index}", kernel.name, kernel.display_name,
+                       *cells[2:])).lower()
     return KernelEntry(report_index, report.source, kernel, cells, keys, search)
 
 
 def kernel_entries(reports: Sequence[Report]) -> list[KernelEntry]:
-    """Every kernel of `reports`, in file then launch order."""
-    return [kernel_entry(i, report, kernel) for i, report in enumerate(reports)
-            for kernel in report.kernels]
+    """Every kernel of `reports`, in file then launch order, names elided to NAME_CHARS with
+    no two different names alike."""
+    names = list(dict.fromkeys(k.name for r in reports for k in r.kernels))
+    shown = dict(zip(names, distinct_elisions(names, NAME_CHARS), strict=True))
+    return [kernel_entry(i, report, kernel, shown[kernel.name])
+            for i, report in enumerate(reports) for kernel in report.kernels]
 
 
 class KernelTableModel(QAbstractTableModel):

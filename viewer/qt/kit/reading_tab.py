@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
+from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.row_pick import Pickable, RowLabel, same_row
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.value_bar import ValueBar
@@ -362,10 +363,13 @@ class ReadingTab(QWidget):
         return grid
 
     def header_row(self, grid: QGridLayout, row: int) -> int:
-        """Kernel names and launch shapes over the kernel columns; returns the next row."""
+        """Kernel names (elided in the middle to their column, whole on hover) and launch
+        shapes over the kernel columns; returns the next row."""
         for column, (kernel, name) in enumerate(zip(self._kernels, self._names, strict=True), 1):
-            grid.addWidget(self.label(name, "heading", bold=True, name=f"kernel_name_{column}"),
-                           row, column)
+            heading = ElidedName(name, self._names, kernel.display_name or kernel.name)
+            heading.setObjectName(f"kernel_name_{column}")
+            self._style.paint_label(heading, "heading", bold=True)
+            grid.addWidget(heading, row, column)
             grid.addWidget(self.label(launch_text(kernel), "small", color="secondary",
                                       wrap=True), row + 1, column)
         return row + 2

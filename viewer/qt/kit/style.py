@@ -134,3 +134,11 @@ class Style:
         if wrap:
             label.setWordWrap(True)
         return label
+
+
+def tab_scroller_sheet(style: Style) -> str:
+    """The tab bar's scroll arrows at this scale (Qt's own are a few pixels wide, too small to
+    hit or see in a room), added to the tab bar's own sheet."""
+    width = style.px(22)
+    return (f"QTabBar::scroller {{ width: {2 * width}px; }}"
+            f"QTabBar QToolButton {{ width: {width}px; font-size: {style.points('heading')}pt; }}")

@@ -149,12 +149,17 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     from viewer.qt.shell.main_window import (
         MainWindow,  # the widgets' imports, while the files are read
     )
+    from viewer.qt.shell.opening import StartPicks
 
     window = MainWindow(record_recent=screenshot is None, worker=reading)
+    numbers: tuple[int, ...] = getattr(args, "kernels", None) or ()
+    spec: str | None = getattr(args, "kernel", None)
+    if numbers or spec is not None:
+        window.start_picks = StartPicks(numbers, spec)
     if paths:
         window.show_reading(paths)
     if screenshot is not None:
-        window.resize(PROJECTOR_SIZE if args.projector else DESK_SIZE)
+        window.resize(screenshot_size(args))
         maximized = False
     else:
         maximized = window_place.place(window, window.settings)
@@ -166,6 +171,14 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     if args.projector:
         window.set_projector(True, full_screen=screenshot is None)
     return window
+
+
+def screenshot_size(args: argparse.Namespace) -> QSize:
+    """`--size WxH` where given, else 1280x800 (1920x1080 in projector mode)."""
+    size: tuple[int, int] | None = getattr(args, "size", None)
+    if size is not None:
+        return QSize(*size)
+    return PROJECTOR_SIZE if args.projector else DESK_SIZE
 
 
 def run(args: argparse.Namespace) -> int:

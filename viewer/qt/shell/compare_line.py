@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QBoxLayout, QLabel, QTabWidget, QWidget
+from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QTabWidget, QWidget
 
 from viewer.core.model import Report
 from viewer.lesson.misreads import Misread, compare_misreads
@@ -92,15 +92,21 @@ class CompareLine(QLabel):
         self.setObjectName("compare_line")
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Its text wraps to the width it is given: a long name never widens the window.
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.misreads: list[Misread] = []
 
     def show_picks(self, picks: Sequence[KernelEntry], names: Sequence[str],
                    style: Style, reports: Sequence[Report] = ()) -> None:
         """Say what is read; given the `reports` the picks come from, warn about a pair that
-        should not be read as it stands."""
+        should not be read as it stands. On hover: the warnings' whole text, else the kernels'
+        whole names."""
         self.misreads = pair_misreads(picks, reports)
         self.setText(compare_html(picks, names, style) + warning_html(self.misreads, style))
-        self.setToolTip("\n\n".join(m.text for m in self.misreads))
+        whole = [f"{letter} {e.kernel.display_name or e.kernel.name}"
+                 for letter, e in zip("AB" if len(picks) == 2 else " ", picks, strict=False)]
+        self.setToolTip("\n\n".join(m.text for m in self.misreads) if self.misreads
+                        else "\n".join(w.strip() for w in whole))
         self.setVisible(bool(picks))
 
     def set_style(self, style: Style) -> None:

@@ -1,4 +1,5 @@
-"""The window's keys, listed from its own actions, so the list cannot drift from what works."""
+"""The window's keys, listed from its own actions and those of its parts (the kernel list's G,
+the timing tab's Ctrl+R), so the list cannot drift from what works."""
 
 from __future__ import annotations
 
@@ -9,6 +10,18 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QWidget
 
 from viewer.qt.kit.style import Style
+
+
+def every_action(window: QWidget) -> list[QAction]:
+    """The window's actions, then every action with a key on a widget inside it, each once."""
+    seen: set[int] = set()
+    found: list[QAction] = []
+    for action in [*window.actions(), *(a for w in window.findChildren(QWidget)
+                                        for a in w.actions() if not a.shortcut().isEmpty())]:
+        if id(action) not in seen:
+            seen.add(id(action))
+            found.append(action)
+    return found
 
 
 def key_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QMainWindow,
@@ -32,7 +32,7 @@ from viewer.qt.capture.capture_dialog import open_capture, shutdown_captures
 from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
 from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
 from viewer.qt.kit.reading_tab import ReadingTab
-from viewer.qt.kit.style import Style
+from viewer.qt.kit.style import Style, tab_scroller_sheet
 from viewer.qt.kit.view import Selection, View
 from viewer.qt.kit.workers import Worker
 from viewer.qt.lesson import exercise_panel
@@ -40,12 +40,13 @@ from viewer.qt.lesson.lesson_hooks import note_profiled_durations
 from viewer.qt.shell import exporting, opening, projector_mode, window_place
 from viewer.qt.shell import recent as recent_files
 from viewer.qt.shell.empty_page import EmptyPage
-from viewer.qt.shell.keys_dialog import KeysDialog
+from viewer.qt.shell.keys_dialog import KeysDialog, every_action
 from viewer.qt.shell.loading import Loaded, first_picks, read_reports
 from viewer.qt.shell.projector_mode import ProjectorMode
 from viewer.qt.shell.reading_page import ReadingPage, default_tabs
 from viewer.qt.shell.status_line import StatusLine, open_text, threshold_text
-from viewer.qt.shell.window_menus import build_menus, connect_actions
+from viewer.qt.shell.tab_titles import TitleFitter, whole_title
+from viewer.qt.shell.window_menus import EscapeFromEdits, build_menus, connect_actions
 from viewer.qt.shell.window_parts import WindowParts
 
 __all__ = ["MainWindow", "default_tabs"]
@@ -86,6 +87,7 @@ class MainWindow(WindowParts, QMainWindow):
         self.last_error = ""
         self._showing: int | None = None  # the generation read but not shown yet
         self.keys_dialog: KeysDialog | None = None
+        self.start_picks: opening.StartPicks | None = None  # the command line's, for one load
         self.reading = ReadingPage(default_tabs() if tabs is None else tabs,
                                    Style(projector=False), self)
 
@@ -105,11 +107,13 @@ class MainWindow(WindowParts, QMainWindow):
             [(view.TITLE, view.KEY) for view in reading.analysis_pages],
             self.kernel_dock.toggleViewAction(), CAPTURE_KEY)
         connect_actions(actions, self)
+        self._escape = EscapeFromEdits(self, self.focus_tabs)
         actions.recent.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         self.projector_mode = ProjectorMode(self, self.kernel_dock, actions.projector,
                                             actions.leave_projector)
         self.projector_mode.changed.connect(self._restyle)
+        self.tab_titles = TitleFitter(reading.tabs)  # short titles where whole ones do not fit
         self.empty_page.open_button.clicked.connect(self.open_dialog)
         for button in (self.empty_page.capture_button, line.capture_button):
             button.clicked.connect(actions.capture.trigger)
@@ -166,7 +170,7 @@ class MainWindow(WindowParts, QMainWindow):
             self._show_failure("\n".join(loaded.refused) or "no file to open")
             return
         self.paths, self.reports = list(loaded.paths), list(loaded.reports)
-        picks = first_picks(loaded)
+        picks, problem = self._start_picks(loaded)
         self.kernel_list.set_entries(loaded.entries, picks)
         self.kernel_list.set_filter_text("")
         self._show_list(len(loaded.entries) > 2 and not self.projector)
@@ -174,12 +178,19 @@ class MainWindow(WindowParts, QMainWindow):
         self.empty_page.banner.hide()
         self.last_error = ""
         self._pages.setCurrentIndex(READING_PAGE)
-        said = [*loaded.refused, *loaded.notes]
+        said = [*loaded.refused, *loaded.notes, *filter(None, [problem])]
         if said:
             self.show_error("\n".join(said))
         self.update_status()
         self._showing = generation = self.worker.generation
         QTimer.singleShot(0, lambda: self._show_loaded(generation, picks))
+
+    def _start_picks(self, loaded: Loaded) -> tuple[list[KernelEntry], str]:
+        """The command line's picks on its first load (else, or where they are not there, the
+        first picks), and '' or the line saying what is not there."""
+        start, self.start_picks = self.start_picks, None
+        picks, problem = start.pick(loaded.entries) if start is not None else ([], "")
+        return picks or first_picks(loaded), problem
 
     def _show_loaded(self, generation: int, picks: list[KernelEntry]) -> None:
         if generation != self._showing:
@@ -264,6 +275,10 @@ class MainWindow(WindowParts, QMainWindow):
         self._show_list(True)
         self.kernel_list.focus_filter()
 
+    def focus_tabs(self) -> None:
+        """The focus on the tabs again (Esc in a box), so that the letter keys work."""
+        self.reading.tabs.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def _show_list(self, visible: bool) -> None:
         show_dock(self, self.kernel_dock, visible)
 
@@ -317,7 +332,7 @@ class MainWindow(WindowParts, QMainWindow):
         if self.keys_dialog is not None and self.keys_dialog.isVisible():
             self.keys_dialog.close()
             return
-        self.keys_dialog = KeysDialog(self.actions(), self.tab_style, self)
+        self.keys_dialog = KeysDialog(every_action(self), self.tab_style, self)
         self.keys_dialog.addAction(self.window_actions.keys)
         self.keys_dialog.show()
 
@@ -340,9 +355,12 @@ class MainWindow(WindowParts, QMainWindow):
         current style."""
         style = self.tab_style
         projector_mode.apply_style(style, self.reading, self.statusBar(), self.empty_page)
+        bar = self.reading.tabs.tabBar()
+        bar.setStyleSheet(bar.styleSheet() + tab_scroller_sheet(style))
         self.reading.compare_line.show_picks(self.picks, self.names, style)
         self.place_compare_line()
         self.update_status()
+        self.tab_titles.fit()
 
     def _views(self) -> list[View]:
         """Every page the window hands a selection."""
@@ -380,8 +398,9 @@ class MainWindow(WindowParts, QMainWindow):
             return None
         tabs = self.reading.tabs
         index = tabs.currentIndex()
-        return exporting.Shown(self.current_tab(), tabs.tabText(index), tabs.tabToolTip(index),
-                               tuple(self.kernels), tuple(self.names),
+        return exporting.Shown(self.current_tab(), whole_title(tabs, index),
+                               tabs.tabToolTip(index),
+                               tuple(self.kernels), tuple(compare_names(self.picks, None)),
                                tuple(e.file_name for e in self.picks))
 
     def _fill_recent(self) -> None:

@@ -3,17 +3,22 @@
 However files arrive (the command line, Open, Recent, a drop, a capture) one loading job reads
 them (viewer.qt.shell.loading.read_reports), so a file that cannot be read is refused the same way
 everywhere: what can be read opens, and each refusal is one line, naming the file, in the banner
-and on stderr.
+and on stderr. The command line's `--kernels I,J` or `-k SPEC` (StartPicks) choose what the
+first files open with.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QWidget
+
+from viewer.core.kernel_filter import matcher
+from viewer.qt.kernel_list.kernel_list import KernelEntry
 
 REPORT_FILTER = ("Nsight Compute reports and exports (*.ncu-rep *.txt *.csv *.log *.output);;"
                  "All files (*)")
@@ -46,3 +51,30 @@ def drop(event: QDropEvent, open_paths: Callable[[list[Path]], object]) -> None:
         return
     event.acceptProposedAction()
     QTimer.singleShot(0, lambda: open_paths(paths))
+
+
+@dataclass(frozen=True)
+class StartPicks:
+    """The kernels the command line asks to open with: `--kernels I,J` (their numbers in the
+    kernel list, the first file holding each, a number named twice the next file's) or
+    `-k SPEC` (the first one or two whose name SPEC picks, viewer.core.kernel_filter)."""
+
+    numbers: tuple[int, ...] = ()
+    spec: str | None = None
+
+    def pick(self, entries: Sequence[KernelEntry]) -> tuple[list[KernelEntry], str]:
+        """The entries asked for, and '' or the one line saying what is not there."""
+        if self.numbers:
+            picks: list[KernelEntry] = []
+            for number in self.numbers[:2]:
+                entry = next((e for e in entries if e.kernel.index == number
+                              and all(e is not p for p in picks)), None)
+                if entry is None:
+                    return [], f"--kernels: no kernel #{number} in the files opened"
+                picks.append(entry)
+            return picks, ""
+        if self.spec is not None:
+            matches = matcher(self.spec)
+            found = [e for e in entries if matches(e.kernel)][:2]
+            return found, "" if found else f"-k: no kernel named {self.spec!r}"
+        return [], ""

@@ -3,7 +3,8 @@
 
 `build_menus` makes the actions and menus and hands them back as one `WindowActions`;
 `connect_actions` wires them to what the window does (a `WindowCommands`), so this module knows
-no window but a QMainWindow.
+no window but a QMainWindow. `EscapeFromEdits` gives Esc in a search, threshold or prediction
+box its own meaning: the focus goes back to the tabs, so that the letter keys work again.
 """
 
 from __future__ import annotations
@@ -12,8 +13,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
 
 
 @dataclass(frozen=True)
@@ -147,3 +160,46 @@ def connect_actions(actions: WindowActions, commands: WindowCommands) -> None:
 
 def _with(slot: Callable[[int], None], index: int) -> Callable[[], None]:
     return lambda: slot(index)
+
+
+def is_edit(widget: QWidget | None) -> bool:
+    """Whether `widget` takes typed text (a line, a number, an editable list)."""
+    if isinstance(widget, QComboBox):
+        return widget.isEditable()
+    return isinstance(widget, QLineEdit | QAbstractSpinBox | QTextEdit | QPlainTextEdit)
+
+
+class EscapeFromEdits(QObject):
+    """Esc in a box that takes typed text anywhere in `window` calls `back` (the window gives
+    the focus to its tabs) and nothing else; Esc elsewhere keeps its meaning (leaving projector
+    mode). An application-wide event filter, since the boxes belong to every view."""
+
+    def __init__(self, window: QMainWindow, back: Callable[[], object]) -> None:
+        super().__init__(window)
+        self._window, self._back = window, back
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        if not (isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier):
+            return False
+        focus = QApplication.focusWidget()
+        if watched is not focus or not is_edit(focus) or not self._holds(focus):
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # the key goes to the box, not to the Esc of projector mode
+        else:
+            self._back()
+        return True
+
+    def _holds(self, widget: QWidget) -> bool:
+        """Whether `widget` is in the window itself or in one of its docks set floating (not
+        in a dialog, where Esc closes the dialog)."""
+        window = widget.window()
+        return window is self._window or (isinstance(window, QDockWidget)
+                                          and window.parentWidget() is self._window)

@@ -212,3 +212,51 @@ def test_summary_reads_an_export_cut_short_and_warns_of_it(tmp_path: Path) -> No
     assert done.returncode == 0 and "matmul_naive" in done.stdout
     (warning,) = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
     assert warning.startswith(f"warning: {cut}: the file looks cut short")
+
+
+# --- source: each kernel's lines and SASS with ncu's per-instruction counters ---------------
+
+SOURCE_FIELDS = {"inst_executed", "global_loads", "shared_loads", "l2_theoretical_sectors",
+                 "samples"}
+
+
+def test_source_json_gives_each_instruction_ncus_counters_as_the_source_page_prints_them(capsys):
+    from viewer.readers.source import read_source
+
+    rep = Path(shipped.profiles_dir() / "tiled.ncu-rep")
+    page = Path(__file__).parent / "data" / "shipped" / "tiled.source.csv"
+    assert cli.run_command(cli.parse(["source", str(rep), "--json"])) == 0
+    printed = json.loads(capsys.readouterr().out.splitlines()[0])
+    (kernel,) = printed["kernels"]
+    (ncus,) = read_source(page)
+    assert [int(r["address"], 16) for r in kernel["sass"]] == [
+        i.address for i in ncus.instructions]
+    for row, i in zip(kernel["sass"], ncus.instructions, strict=True):
+        assert set(row) == {"address", "line", "text", *SOURCE_FIELDS}
+        assert row["inst_executed"] == i.value("inst_executed")
+        assert row["samples"] == i.value("samples")
+        assert row["l2_theoretical_sectors"] == i.value("l2_theoretical_sectors")
+        assert row["shared_loads"] == (i.value("inst_executed") if i.is_shared_load else 0)
+        assert row["text"] == i.text
+
+
+def test_source_json_is_null_where_a_basic_capture_lacks_the_counters(capsys):
+    rep = Path(__file__).parent / "data" / "corpus" / "h200"
+    rep = rep / "workloads-kernels-and-graph.ncu-rep"
+    assert cli.run_command(cli.parse(["source", str(rep), "--json", "-k", "add"])) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [k["name"] for k in printed["kernels"]] == ["add(float *, const float *, int)"]
+    rows = printed["kernels"][0]["sass"]
+    assert rows and all(r[f] is None for r in rows for f in SOURCE_FIELDS)
+    assert any("--section SourceCounters" in n for n in printed["kernels"][0]["notes"])
+
+
+def test_source_table_and_an_unreadable_file(capsys, tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("no report here\n")
+    naive = shipped.profiles_dir() / "naive.ncu-rep"
+    assert cli.run_command(cli.parse(["source", str(naive), str(bad)])) == 1
+    captured = capsys.readouterr()
+    assert "matmul_naive" in captured.out and "LDG" in captured.out
+    assert "hottest:" in captured.out
+    assert "notes.txt" in captured.err

@@ -2,7 +2,7 @@
 
 The tree: the window (the default, when no subcommand is named), `summary`, `predict`, `capture`
 and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis/terminal.py), `metrics` and
-`advice` (viewer/analysis/tables_terminal.py).
+`advice` (viewer/analysis/tables_terminal.py), `source` (viewer/analysis/source_terminal.py).
 `summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
 `summary --by-name` groups them by name (viewer/analysis/terminal.py).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from viewer.analysis import predict, reading, tables_terminal
+from viewer.analysis import predict, reading, source_terminal, tables_terminal
 from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
 from viewer.core import formatting as fmt
@@ -34,7 +34,8 @@ SCHEMA = 3
 """--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`; 3: the
 report's own `clock_control`, `ncu_version`, `cuda_version` and `created` (null where absent)."""
 PROG = "python -m viewer"
-COMMANDS = ("summary", "predict", "capture", "lesson", "roofline", "metrics", "advice")
+COMMANDS = ("summary", "predict", "capture", "lesson", "roofline", "metrics", "advice",
+            "source")
 WINDOW = "window"
 """The tree's name for the window, run when argv names no command in COMMANDS; never typed."""
 
@@ -245,6 +246,7 @@ def parser() -> argparse.ArgumentParser:
                     "(python -m viewer COMMAND -h for each): 'summary FILE... [--json]', "
                     "'roofline FILE... [--json]', "
                     "'metrics FILE... [--json]', 'advice FILE... [--json]', "
+                    "'source FILE... [--json]', "
                     "'predict --dim N --tile T', "
                     "'capture --target naive|tiled|both --dim N --set S --clock C', "
                     "'lesson [FILES...] [--json]'.")
@@ -277,6 +279,8 @@ def parser() -> argparse.ArgumentParser:
         ("advice", "ncu's own advice on each kernel, the largest estimated speedup first",
          tables_terminal.ADVICE_DESCRIPTION, tables_terminal.add_arguments,
          tables_terminal.run_advice),
+        ("source", "each kernel's source lines and SASS with ncu's per-instruction counters",
+         source_terminal.DESCRIPTION, source_terminal.add_arguments, source_terminal.run),
     )
     for name, help_text, description, add_arguments, run in commands:
         command = sub.add_parser(name, help=help_text, description=description)

@@ -340,3 +340,19 @@ def test_question_4_is_answered_by_its_own_choices(window, qtbot) -> None:
     assert shown(panel, "option_1") and "Q4 right after 1 wrong try" in text_of(panel, "score")
     step(window, "memory").row_picked.emit("global_load_sectors")  # a row settles nothing here
     assert "Not accepted." in text_of(panel, "verdict")
+
+
+def test_the_report_words_follow_a_new_report_opened_while_the_panel_shows(window,
+                                                                           qtbot) -> None:
+    from viewer.core import shipped
+
+    panel = panel_of(window)
+    panel.set_question(1)
+    step(window, "memory").row_picked.emit("global_load_requests")
+    assert "matmul_tiled 64 global and 640 shared" in text_of(panel, "report_words")
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        window.open_paths([shipped.reference()])
+    assert panel.isVisible()
+    words = text_of(panel, "report_words")
+    assert "640 shared" not in words and "does not hold the shared load count" in words
+    assert "16,777,077" in words  # the T4 table's own sectors

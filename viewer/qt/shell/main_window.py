@@ -241,6 +241,7 @@ class MainWindow(WindowParts, QMainWindow):
                                  [self.reports[e.report_index] for e in self.picks])
         for page in self._views():
             page.show_selection(selection)
+        self.exercise.panel.show_selection(selection)  # its report's words follow the picks
         self.window_actions.swap.setEnabled(self.compare_mode)
         self.show_compare_line()
         self.update_status()

@@ -87,8 +87,6 @@ def test_the_occupancy_tab_needs_no_sideways_scrolling(window, projector) -> Non
     assert area.widget().width() <= area.viewport().width()
 
 
-@pytest.mark.xfail(strict=True, reason="the duration misread (viewer/lesson/misreads.py) names "
-                   "the kernel by its whole name in a label that wraps only at spaces")
 def test_the_speed_of_light_tab_needs_no_sideways_scrolling(window) -> None:
     pick(window, 2, 7)
     settle()

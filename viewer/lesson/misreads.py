@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from viewer.analysis import reading
 from viewer.analysis.metric_table import SM_FREQUENCY
 from viewer.core import formatting as fmt
+from viewer.core.elide import elide_middle
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
@@ -34,6 +35,7 @@ _CLOCK_RULE = ("--clock-control base pins the clocks for the collection; without
 _NO_UNIT_ROWS = ("this report holds no L1/TEX or L2 throughput row to name it; the lesson, of its "
                  "T4 naive kernel: \"that unit is L1TEX, not DRAM\"")
 
+_NAME_CHARS = 40  # a kernel named in a sentence, elided in the middle past this
 _REQUESTS = SUMMARY_METRICS["global_load_requests"]
 _SECTORS = SUMMARY_METRICS["global_load_sectors"]
 
@@ -116,12 +118,13 @@ def _first_launch(kernel: Kernel, report: Report) -> Misread | None:
     if not same or same[0] is not kernel:
         return None
     facts = capture_facts(report)
+    name = elide_middle(kernel.name, _NAME_CHARS)  # a cuBLAS name would widen its tab
     if facts.launch_skip == 0:
-        text = (f"This is the first launch of {kernel.name}, and the capture skipped none "
+        text = (f"This is the first launch of {name}, and the capture skipped none "
                 f"({facts.record}): lazy module loading made it pay its own load, a cost you "
                 "will never pay again. Skip past the warm-ups.")
     elif facts.launch_skip is None and len(same) > 1:
-        text = (f"This is the first of the {len(same)} launches of {kernel.name} in this "
+        text = (f"This is the first of the {len(same)} launches of {name} in this "
                 "report. If the capture skipped none (nothing records it), lazy module loading "
                 "made this one pay a one-time cost: read a later launch.")
     else:

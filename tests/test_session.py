@@ -137,3 +137,69 @@ def test_what_was_read_of_reports_not_open_is_kept_for_the_newest_few_only() -> 
         copy = read_report(NAIVE)
         session.plan([(copy, copy.kernels[0], RULES)])
     assert session.extras(naive, naive.kernels[0]).rules is None  # the oldest, forgotten
+
+
+SOURCE = Need.of(source=True)
+BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"
+
+
+def test_the_source_counters_are_read_once_kept_per_kernel_and_merged_with_other_needs() -> None:
+    from viewer.readers.source import read_source
+
+    report = read_report(NAIVE)
+    kernel = report.kernels[0]
+    session = ReportSession()
+    assert session.lacks(report, kernel, SOURCE) == SOURCE
+    assert session.source(report, kernel) is None
+    asks = session.plan([(report, kernel, SOURCE), (report, kernel, RULES)])
+    assert len(asks) == 1 and asks[0].need.source and asks[0].need.rules
+    session.take(asks, read(asks))
+    found = session.source(report, kernel)
+    apart = read_source(NAIVE)
+    assert found is not None and [f.instructions for f in found] == [apart[0].instructions]
+    assert session.lacks(report, kernel, SOURCE).empty and session.extras(report, kernel).rules
+    assert session.plan([(report, kernel, SOURCE | RULES)]) == []  # nothing read twice
+    assert (SOURCE | RULES) - RULES == SOURCE and not SOURCE.empty and not SOURCE.extras
+
+
+def test_each_kernel_of_a_report_gets_its_own_functions() -> None:
+    report = read_report(BASIC)
+    session = ReportSession()
+    first, second = report.kernels[:2]
+    asks = session.plan([(report, first, SOURCE)])
+    session.take(asks, read(asks))
+    found = session.source(report, first)
+    assert found and all(f.position == first.position for f in found)
+    assert not any(f.has_counters for f in found)  # a basic set: no source counters
+    assert session.source(report, second) is None  # not asked: not read
+    asks = session.plan([(report, second, SOURCE)])
+    session.take(asks, read(asks))
+    found = session.source(report, second)
+    assert found and all(f.position == second.position for f in found)
+
+
+def test_an_export_is_never_read_for_source_counters() -> None:
+    report = read_report(EXPORT)
+    session = ReportSession()
+    assert session.lacks(report, report.kernels[0], SOURCE).empty
+    assert session.plan([(report, report.kernels[0], SOURCE)]) == []
+    assert session.source(report, report.kernels[0]) is None
+
+
+def test_a_failed_source_read_is_kept_apart_and_stops_no_other_need(tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    from viewer import session as session_module
+    from viewer.core.model import ReportError
+
+    def refuse(path, job=None, *, positions=None):
+        raise ReportError(path, "the source counters reader crashed")
+
+    monkeypatch.setattr(session_module, "read_source", refuse)
+    report = read_report(NAIVE)
+    kernel = report.kernels[0]
+    session = ReportSession()
+    asks = session.plan([(report, kernel, SOURCE | STALLS)])
+    session.take(asks, read(asks))
+    assert session.error(report) is None and session.lacks(report, kernel, STALLS).empty
+    assert "crashed" in (session.source_error(report) or "")
+    assert session.source(report, kernel) == () and session.lacks(report, kernel, SOURCE).empty

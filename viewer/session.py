@@ -7,7 +7,9 @@ already being read, merged per report; `read` reads it (a plain function, for a 
 asks of one report read together, one child process per report and kind); `take` takes
 the answer in on the thread that shows the reports, and every view then sees it. Exports were
 read whole: they lack nothing, and their extras are what the export printed (a details text's
-rule blocks and units; no curves).
+rule blocks and units; no curves). A view that needs the source counters (`Need.source`) gets
+each kernel's functions as viewer.readers.source reads them (`source`), kept with its extras;
+a report they cannot be read from keeps that one line (`source_error`) and stops no other read.
 
 No Qt here: viewer.qt.kit.session_reads drives it from the GUI.
 """
@@ -21,6 +23,7 @@ from viewer.core.jobs import Job, one_line
 from viewer.core.model import Kernel, Report, ReportError
 from viewer.readers import read_metrics, sniff
 from viewer.readers.extras import Extras, export_extras, read_extras
+from viewer.readers.source import KernelSource, read_source
 
 KEEP_REPORTS = 16
 """Reports whose later reads are kept at most; the oldest not open is forgotten first."""
@@ -29,29 +32,31 @@ KEEP_REPORTS = 16
 @dataclass(frozen=True)
 class Need:
     """What a view needs of one kernel beyond the first read: metric `metrics` (None: every
-    metric the file holds), ncu's `rules`, the instance values of metrics `instances`, and
-    `about` each metric (its unit, label and description)."""
+    metric the file holds), ncu's `rules`, the instance values of metrics `instances`,
+    `about` each metric (its unit, label and description), and its `source` counters (each
+    SASS instruction's, viewer.readers.source)."""
 
     metrics: frozenset[str] | None = frozenset()
     rules: bool = False
     instances: frozenset[str] = frozenset()
     about: bool = False
+    source: bool = False
 
     @classmethod
     def of(cls, metrics: Iterable[str] | None = (), *, rules: bool = False,
-           instances: Iterable[str] = (), about: bool = False) -> Need:
+           instances: Iterable[str] = (), about: bool = False, source: bool = False) -> Need:
         return cls(None if metrics is None else frozenset(metrics), rules,
-                   frozenset(instances), about)
+                   frozenset(instances), about, source)
 
     @property
     def empty(self) -> bool:
-        return self.metrics == frozenset() and not (self.rules or self.instances or self.about)
+        return self.metrics == frozenset() and not (self.extras or self.source)
 
     def __or__(self, other: Need) -> Need:
         metrics = None if self.metrics is None or other.metrics is None \
             else self.metrics | other.metrics
         return Need(metrics, self.rules or other.rules, self.instances | other.instances,
-                    self.about or other.about)
+                    self.about or other.about, self.source or other.source)
 
     def __sub__(self, other: Need) -> Need:
         """What of this is not in `other`."""
@@ -62,11 +67,11 @@ class Need:
         else:
             metrics = self.metrics - other.metrics
         return Need(metrics, self.rules and not other.rules, self.instances - other.instances,
-                    self.about and not other.about)
+                    self.about and not other.about, self.source and not other.source)
 
     @property
     def extras(self) -> bool:
-        """Whether it asks for anything beyond metric values."""
+        """Whether it asks for ncu's rules, instances or words (`source` apart)."""
         return self.rules or bool(self.instances) or self.about
 
 
@@ -84,21 +89,26 @@ class Ask:
 
 @dataclass(frozen=True)
 class Answer:
-    """What `read` found for an `Ask`: metric values by kernel index and extras by kernel
-    index, or the one-line `error` that stopped it."""
+    """What `read` found for an `Ask`: metric values, extras and source functions by kernel
+    index, or the one-line `error` that stopped it (`source_error`: what stopped the source
+    counters' read alone)."""
 
     metrics: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
     extras: Mapping[int, Extras] = field(default_factory=dict)
     error: str | None = None
+    source: Mapping[int, tuple[KernelSource, ...]] = field(default_factory=dict)
+    source_error: str | None = None
 
 
 @dataclass
 class _Held:
-    """What a kernel holds beyond its metrics: its extras and which of them were asked."""
+    """What a kernel holds beyond its metrics: its extras, its source functions (None: not
+    read) and which of them were asked."""
 
     kernel: Kernel
     asked: Need = NOTHING
     extras: Extras = field(default_factory=Extras)
+    source: tuple[KernelSource, ...] | None = None
 
 
 def _merged(before: Extras, after: Extras, need: Need) -> Extras:
@@ -114,6 +124,7 @@ class ReportSession:
         self._open: list[Report] = []
         self._known: dict[int, tuple[Report, dict[int, _Held]]] = {}
         self._errors: dict[int, str] = {}
+        self._source_errors: dict[int, str] = {}
         self._reading: dict[tuple[int, int], list[Need]] = {}
 
     # ------------------------------------------------------------ the open reports
@@ -129,6 +140,7 @@ class ReportSession:
         for key in [k for k in self._known if k not in keep]:
             del self._known[key]
             self._errors.pop(key, None)
+            self._source_errors.pop(key, None)
 
     def _held(self, report: Report, index: int) -> _Held:
         entry = self._known.get(id(report))
@@ -139,6 +151,7 @@ class ReportSession:
                 if old is not None:
                     del self._known[old]
                     self._errors.pop(old, None)
+                    self._source_errors.pop(old, None)
             entry = self._known[id(report)] = (report, {})
         kernel = report.kernels[index]
         held = entry[1].get(index)
@@ -159,7 +172,7 @@ class ReportSession:
             metrics = None
         else:
             metrics = frozenset(kernel.unread(need.metrics))
-        if not need.extras:
+        if not (need.extras or need.source):
             return replace(NOTHING, metrics=metrics)
         asked = self._held(report, kernel.index).asked
         return replace(need - asked, metrics=metrics)
@@ -175,6 +188,18 @@ class ReportSession:
         entry = self._known.get(id(report))
         held = entry[1].get(kernel.index) if entry is not None and entry[0] is report else None
         return held.extras if held is not None and held.kernel is kernel else Extras()
+
+    def source(self, report: Report, kernel: Kernel) -> tuple[KernelSource, ...] | None:
+        """The kernel's functions with their source counters, as read (a kernel launches one;
+        a graph or a range one per node); None where not read (an export is never read)."""
+        entry = self._known.get(id(report))
+        held = entry[1].get(kernel.index) if entry is not None and entry[0] is report else None
+        return held.source if held is not None and held.kernel is kernel else None
+
+    def source_error(self, report: Report) -> str | None:
+        """The one line that stopped reading the source counters of `report`, if one did."""
+        entry = self._known.get(id(report))
+        return self._source_errors.get(id(report)) if entry and entry[0] is report else None
 
     def error(self, report: Report) -> str | None:
         """The one line that stopped a later read of `report`, if one did."""
@@ -216,11 +241,16 @@ class ReportSession:
             if ask.need.metrics != frozenset():
                 ask.report.add_metrics({i: answer.metrics.get(i, {}) for i in ask.indices},
                                        ask.need.metrics)
-            if ask.need.extras:
+            if answer.source_error is not None:
+                self._source_errors[id(ask.report)] = answer.source_error
+            if ask.need.extras or ask.need.source:
                 for index in ask.indices:
                     held = self._held(ask.report, index)
-                    held.extras = _merged(held.extras, answer.extras.get(index, Extras()),
-                                          ask.need)
+                    if ask.need.extras:
+                        held.extras = _merged(held.extras, answer.extras.get(index, Extras()),
+                                              ask.need)
+                    if ask.need.source:
+                        held.source = tuple(answer.source.get(index, ()))
                     held.asked = held.asked | replace(ask.need, metrics=frozenset())
 
     def drop(self, asks: Sequence[Ask]) -> None:
@@ -275,4 +305,23 @@ def _read_one(ask: Ask, job: Job | None) -> Answer:
                              job=job) if ask.need.extras else {}
     except ReportError as exc:
         return Answer(error=one_line(exc))
-    return Answer(metrics, extras)
+    if not ask.need.source:
+        return Answer(metrics, extras)
+    try:
+        source = _read_source(ask, job)
+    except ReportError as exc:
+        return Answer(metrics, extras, source_error=one_line(exc))
+    return Answer(metrics, extras, source=source)
+
+
+def _read_source(ask: Ask, job: Job | None) -> dict[int, tuple[KernelSource, ...]]:
+    """The source functions of the ask's kernels, by kernel index (matched by position)."""
+    kernels = [ask.report.kernels[i] for i in ask.indices]
+    positions = [k.position for k in kernels if k.position is not None]
+    found = read_source(ask.report.source, job, positions=positions) if positions else []
+    by_position: dict[int, list[KernelSource]] = {}
+    for function in found:
+        if function.position is not None:
+            by_position.setdefault(function.position, []).append(function)
+    return {k.index: tuple(sorted(by_position.get(k.position, []), key=lambda f: f.part))
+            for k in kernels if k.position is not None}

@@ -9,6 +9,8 @@ API (everything takes viewer.readers.source.KernelSource, read by `read_source`)
 - `Row`: `file`, `line`, `address` (None for a line), `text` (the source line or the SASS; None
   where the report holds no text), `value(column)` for COLUMNS (None: the report lacks the
   counter, never zero) and `per_thread(column)` (executed counts per thread).
+- `L2_EXCESSIVE` (ncu's excess over the ideal sectors) is a value too, beside COLUMNS;
+  `stall_reasons(row, n)`: its sampled stall reasons with the most samples.
 - `sort_rows(rows, column, descending)`: any column, missing values last; `hottest(rows, n)`:
   the rows with the most warp stall samples, else the most executed.
 - `compare(naive, tiled) -> Comparison`: the rows that issue global and shared loads lined up
@@ -39,12 +41,16 @@ COLUMNS: tuple[str, ...] = (INST_EXECUTED, GLOBAL_LOADS, SHARED_LOADS, L2_SECTOR
 """A row's values: ncu's inst_executed (warp level), the executed count of its global (LDG) and
 shared (LDS) loads, memory_l2_theoretical_sectors_global, smsp__pcsamp_sample_count."""
 
+L2_EXCESSIVE = "l2_theoretical_sectors_excessive"
+"""derived__memory_l2_theoretical_sectors_global_excessive: the sectors beyond the ideal."""
+
 _PICK: dict[str, Callable[[Instruction], float | None]] = {
     INST_EXECUTED: lambda i: i.value(INST_EXECUTED),
     GLOBAL_LOADS: lambda i: i.global_loads,
     SHARED_LOADS: lambda i: i.shared_loads,
     L2_SECTORS: lambda i: i.value(L2_SECTORS),
     SAMPLES: lambda i: i.value(SAMPLES),
+    L2_EXCESSIVE: lambda i: i.value(L2_EXCESSIVE),
 }
 _EXECUTED = {INST_EXECUTED, GLOBAL_LOADS, SHARED_LOADS}
 
@@ -86,6 +92,16 @@ class Row:
     @property
     def opcodes(self) -> tuple[str, ...]:
         return tuple(i.opcode for i in self.instructions)
+
+
+def stall_reasons(row: Row, n: int = 3) -> list[tuple[str, float]]:
+    """The row's `n` sampled stall reasons (as their metric names them) with the most samples,
+    most first; [] where it has none."""
+    totals: dict[str, float] = {}
+    for i in row.instructions:
+        for reason, samples in i.stalls.items():
+            totals[reason] = totals.get(reason, 0.0) + samples
+    return sorted(((r, v) for r, v in totals.items() if v), key=lambda rv: (-rv[1], rv[0]))[:n]
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,13 @@ from viewer.qt.kit.style import Style
 from viewer.qt.views.advice.advice_view import AdviceView
 from viewer.qt.views.metrics.metrics_view import MetricsView
 from viewer.qt.views.roofline.roofline_view import RooflineView
+from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.stalls.stalls_view import StallsView
 
-AnalysisView = RooflineView | AdviceView | StallsView | MetricsView
+AnalysisView = RooflineView | AdviceView | StallsView | MetricsView | SourceView
 
 
 def analysis_views(style: Style) -> list[AnalysisView]:
     """A fresh instance of each view, in tab order."""
-    return [RooflineView(style), AdviceView(style), StallsView(style), MetricsView(style)]
+    return [RooflineView(style), AdviceView(style), StallsView(style), MetricsView(style),
+            SourceView(style)]

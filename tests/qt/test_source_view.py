@@ -1,0 +1,198 @@
+"""The Source view on the real reports: the shipped pair (full set, SASS only today), a basic set,
+an export and ncu's source page export; lines opening to their SASS where a report has line
+info; the counters per row, sorting, the hottest rows, naive against tiled beside the lesson's
+derivation, the row the room is asked about, projector mode, and one read for every view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from viewer.analysis import source as analysis
+from viewer.qt.kit.session_reads import SessionReads
+from viewer.qt.kit.style import Style
+from viewer.qt.views.source.source_tree import COLUMNS, HOT, PROJECTOR_HIDDEN, row_key
+from viewer.qt.views.source.source_view import SourceView
+from viewer.qt.views.stalls.stalls_view import StallsView
+from viewer.readers import read_report
+from viewer.readers.source import INST_EXECUTED, SAMPLES, read_source
+
+ROOT = Path(__file__).resolve().parents[2]
+NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
+BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"
+PAGE = ROOT / "tests" / "data" / "shipped" / "naive.source.csv"
+EXPORT = ROOT / "profiles" / "naive.raw.csv"
+REPORTS = sorted([*BASIC.parent.glob("*.ncu-rep"), *(ROOT / "profiles").glob("*.ncu-rep")])
+
+
+def column(title: str) -> int:
+    return next(n for n, c in enumerate(COLUMNS) if c.title == title)
+
+
+def shown(qtbot, paths, style: Style | None = None, reads: SessionReads | None = None
+          ) -> SourceView:
+    reports = [read_report(p) for p in paths]
+    view = SourceView(style or Style(), reads=reads or SessionReads())
+    qtbot.addWidget(view)
+    view.resize(1600, 900)
+    view.show()
+    view.set_kernels([r.kernels[0] for r in reports], [p.stem for p in paths], reports)
+    qtbot.waitUntil(lambda: view.ready, timeout=60_000)
+    return view
+
+
+def cell(view: SourceView, side: int, row: int, title: str, parent=None) -> str:
+    model = view.panes[side].model
+    index = model.index(row, column(title), parent) if parent is not None else \
+        model.index(row, column(title))
+    return str(model.data(index))
+
+
+def test_sass_only_is_said_and_every_instruction_is_a_row_with_its_counters(qtbot) -> None:
+    view = shown(qtbot, [NAIVE])
+    pane = view.panes[0]
+    function = read_source(NAIVE)[0]
+    assert "SASS only" in pane.notes.text() and pane.notes.isVisible() and pane.tree.isVisible()
+    assert pane.model.rowCount() == len(function.instructions)
+    first_load = next(n for n, i in enumerate(function.instructions) if i.is_global_load)
+    load = function.instructions[first_load]
+    assert cell(view, 0, first_load, "Global loads") == f"{load.global_loads:,.0f}"
+    assert cell(view, 0, first_load, "global / thread") == "32"
+    assert cell(view, 0, first_load, "Source") == load.text
+    assert "derived__avg_thread_executed" in pane.per_thread.text()
+
+
+def test_a_row_shows_its_l2_sectors_excess_and_top_stall_reasons(qtbot) -> None:
+    view = shown(qtbot, [NAIVE])
+    rows = view.panes[0].model.rows
+    hot = max(range(len(rows)), key=lambda n: rows[n].value(SAMPLES) or 0)
+    assert cell(view, 0, hot, "Top stall reasons").startswith("Long Scoreboard 1,431")
+    sectors = next(n for n, r in enumerate(rows) if r.value("l2_theoretical_sectors"))
+    assert cell(view, 0, sectors, "L2 sectors") == \
+        f"{rows[sectors].value('l2_theoretical_sectors'):,.0f}"
+    assert cell(view, 0, sectors, "L2 excess") == \
+        f"{rows[sectors].value(analysis.L2_EXCESSIVE):,.0f}"
+
+
+def test_lines_open_to_their_sass_where_the_report_has_line_info(qtbot) -> None:
+    lined = [p for p in REPORTS if any(k.has_line_info for k in read_source(p))]
+    if not lined:
+        pytest.skip("no report here was compiled with line info yet")
+    view = shown(qtbot, lined[:1])
+    model = view.panes[0].model
+    assert model.rowCount() == len(analysis.table(view.functions()[0]).lines)
+    top = model.index(0, 0)
+    assert model.rowCount(top) == len(model.rows[0].instructions)
+    assert "SASS only" not in view.panes[0].notes.text()
+
+
+def test_a_basic_set_says_which_capture_option_adds_the_counters(qtbot) -> None:
+    view = shown(qtbot, [BASIC])
+    notes = view.panes[0].notes.text()
+    assert "no source counters" in notes and "--set full" in notes
+    assert cell(view, 0, 0, "Warp inst.") == "n/a" and cell(view, 0, 0, "per thread") == "n/a"
+
+
+def test_an_export_says_what_holds_the_counters(qtbot) -> None:
+    view = shown(qtbot, [EXPORT])
+    assert "holds no per-instruction counters" in view.panes[0].notes.text()
+    assert not view.panes[0].tree.isVisible()
+
+
+def test_sorting_by_any_column_puts_the_largest_first(qtbot) -> None:
+    view = shown(qtbot, [NAIVE])
+    tree, model = view.panes[0].tree, view.panes[0].model
+    for title, counter in (("Stall samples", SAMPLES), ("Warp inst.", INST_EXECUTED),
+                           ("Global loads", analysis.GLOBAL_LOADS)):
+        tree.sortByColumn(column(title), Qt.SortOrder.DescendingOrder)
+        values = [r.value(counter) or 0 for r in model.rows]
+        assert values == sorted(values, reverse=True) and values[0] > values[-1]
+    tree.sortByColumn(column("Stall samples"), Qt.SortOrder.AscendingOrder)
+    assert model.rows[0].value(SAMPLES) == min(r.value(SAMPLES) or 0 for r in model.rows)
+
+
+def test_the_hottest_rows_are_marked(qtbot) -> None:
+    view = shown(qtbot, [NAIVE])
+    model = view.panes[0].model
+    hot = {row_key(r) for r in analysis.hottest(model.rows)}
+    marked = {row_key(r) for n, r in enumerate(model.rows)
+              if cell(view, 0, n, "Line").startswith(HOT)}
+    assert marked == hot and hot
+
+
+def test_compare_lines_up_the_loads_against_the_lessons_derivation(qtbot) -> None:
+    view = shown(qtbot, [NAIVE, TILED])
+    assert view.loads is not None and view.loads.isVisible()
+    comparison = analysis.compare(read_source(NAIVE)[0], read_source(TILED)[0])
+    sentences = [view.loads.findChild(type(view.status), f"sentence_{n}").text()
+                 for n in range(len(comparison.sentences))]
+    assert sentences == list(comparison.sentences)
+    assert any("LDS.128" in s and "vector" in s for s in sentences)
+    totals = [view.loads.findChild(type(view.status), f"loads_total_{n}").text()
+              for n in range(3)]
+    assert totals[0] == "1,024 / thread (the lesson: 1,024)"
+    assert totals[1] == "64 / thread (the lesson: 64)"
+    assert totals[2].endswith("(the lesson: 1,024)")
+    for number, rows in enumerate((comparison.naive_global, comparison.tiled_global,
+                                   comparison.tiled_shared)):
+        found = [view.loads.findChild(type(view.status), f"loads_{number}_{n}")
+                 for n in range(len(rows) + 1)]
+        assert all(found[:-1]) and found[-1] is None
+
+
+def test_the_hottest_global_load_is_highlighted_and_mark_row_moves_it(qtbot) -> None:
+    view = shown(qtbot, [NAIVE])
+    model = view.panes[0].model
+    loads = [r for r in model.rows if r.value(analysis.GLOBAL_LOADS)]
+    assert view.marked_row == row_key(analysis.hottest(loads, 1)[0]) == model.marked
+    other = row_key(model.rows[3])
+    assert view.mark_row(other) and model.marked == other
+    index = model.row_of(other)
+    assert model.data(index, Qt.ItemDataRole.BackgroundRole) == view.style_.color("highlight")
+    assert not view.mark_row("matmul.py:9999") and view.marked_row == "matmul.py:9999"
+
+
+def test_projector_mode_has_large_type_and_keeps_the_per_thread_counts(qtbot) -> None:
+    desk = shown(qtbot, [NAIVE, TILED])
+    projector = shown(qtbot, [NAIVE, TILED], Style(projector=True))
+    tree = projector.panes[0].tree
+    assert tree.font().pointSizeF() > desk.panes[0].tree.font().pointSizeF() * 1.5
+    hidden = {c.title for n, c in enumerate(COLUMNS) if tree.isColumnHidden(n)}
+    assert hidden == set(PROJECTOR_HIDDEN) and "global / thread" not in hidden
+    assert not any(desk.panes[0].tree.isColumnHidden(n) for n in range(len(COLUMNS)))
+
+
+def test_the_source_page_export_is_read_off_the_gui_thread_and_shown(qtbot) -> None:
+    view = SourceView(Style(), reads=SessionReads())
+    qtbot.addWidget(view)
+    view.show()
+    with qtbot.waitSignal(view.page_worker.done, timeout=30_000):
+        view.open_source_page(PAGE)
+    pane = view.panes[0]
+    assert pane.model.rowCount() == len(read_source(PAGE)[0].instructions)
+    assert "--print-source sass" in pane.notes.text()
+    assert "does not say how many threads" in pane.per_thread.text()
+    assert cell(view, 0, 0, "per thread") == "n/a"
+
+
+def test_one_read_serves_the_source_and_stalls_views_and_none_is_read_twice(qtbot) -> None:
+    reads = SessionReads()
+    report = read_report(NAIVE)
+    before = reads.worker.generation
+    source = SourceView(Style(), reads=reads)
+    stalls = StallsView(Style(), reads=reads)
+    for view in (source, stalls):
+        qtbot.addWidget(view)
+        view.show()
+        view.set_kernels([report.kernels[0]], ["naive"], [report])
+    assert source.loading and source.progress_bar.isVisible()
+    qtbot.waitUntil(lambda: source.ready and stalls.ready, timeout=60_000)
+    assert reads.worker.generation == before + 1
+    again = SourceView(Style(), reads=reads)
+    qtbot.addWidget(again)
+    again.show()
+    again.set_kernels([report.kernels[0]], ["naive"], [report])
+    assert again.ready and again.panes[0].model.rowCount() == source.panes[0].model.rowCount()
+    assert reads.worker.generation == before + 1

@@ -1,0 +1,1 @@
+"""The Source view: source lines and SASS with ncu's per-instruction counters."""

@@ -1,0 +1,83 @@
+"""Naive against tiled in the Source view: viewer.analysis.source.compare's sentences, then the
+rows that issue global loads (naive, tiled) and shared loads (tiled) lined up in three columns,
+each row with its loads per thread and each column's total against the lesson's derivation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence, Set
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from viewer.analysis.source import GLOBAL_LOADS, SHARED_LOADS, Comparison, Row
+from viewer.core import formatting as fmt
+from viewer.qt.kit.style import Role, Style
+from viewer.qt.views.source.source_tree import place_text, row_key
+
+
+def per_thread_text(value: float | None) -> str:
+    return fmt.MISSING if value is None else f"{fmt.count(round(value, 2))} / thread"
+
+
+def lesson_text(got: float | None, lesson: int | None) -> str:
+    """'1,024 / thread (the lesson: 1,024)'."""
+    said = per_thread_text(got)
+    return said if lesson is None else f"{said} (the lesson: {lesson:,})"
+
+
+class LoadRows(QWidget):
+    """The comparison's sentences and its three columns of load rows; `row_labels(key)` are
+    the labels of row `key` (viewer.qt.views.source.source_tree.row_key)."""
+
+    def __init__(self, style: Style, comparison: Comparison, names: Sequence[str],
+                 marked: Set[str | None] = frozenset(), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.comparison = comparison
+        self._rows: dict[str, list[QLabel]] = {}
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(style.px(4))
+        role: Role = "body" if style.projector else "small"
+        for number, sentence in enumerate(comparison.sentences):
+            label = style.label(sentence, "body", wrap=True, name=f"sentence_{number}")
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(label)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(style.px(18))
+        grid.setVerticalSpacing(style.px(2))
+        p = comparison.prediction
+        a, b = names
+        columns = (
+            (f"{a}: global loads", comparison.naive_global, GLOBAL_LOADS,
+             comparison.naive_global_per_thread, p.naive.global_loads_per_thread if p else None),
+            (f"{b}: global loads", comparison.tiled_global, GLOBAL_LOADS,
+             comparison.tiled_global_per_thread, p.tiled.global_loads_per_thread if p else None),
+            (f"{b}: shared loads", comparison.tiled_shared, SHARED_LOADS,
+             comparison.tiled_shared_per_thread, p.tiled.shared_loads_per_thread if p else None),
+        )
+        for column, (title, rows, kind, total, lesson) in enumerate(columns):
+            grid.addWidget(style.label(title, "body", bold=True, name=f"loads_title_{column}"),
+                           0, column)
+            grid.addWidget(style.label(lesson_text(total, lesson), "body", bold=True,
+                                       color="memory" if kind == GLOBAL_LOADS else "shared",
+                                       name=f"loads_total_{column}"), 1, column)
+            for number, row in enumerate(rows):
+                grid.addWidget(self._row(style, row, kind, role, row_key(row) in marked,
+                                         f"loads_{column}_{number}"), 2 + number, column)
+            grid.setColumnStretch(column, 1)
+        grid.setRowStretch(2 + max((len(c[1]) for c in columns), default=0), 1)
+        layout.addLayout(grid)
+
+    def _row(self, style: Style, row: Row, kind: str, role: Role, marked: bool,
+             name: str) -> QLabel:
+        text = (row.text or " ".join(row.opcodes)).strip()
+        if len(text) > 48:
+            text = text[:47] + "\u2026"
+        words = f"{place_text(row)}  {text}  \u2014 {per_thread_text(row.per_thread(kind))}"
+        label = style.label(words, role, name=name, highlight=marked, bold=marked)
+        label.setToolTip(row.text or "")
+        self._rows.setdefault(row_key(row), []).append(label)
+        return label
+
+    def row_labels(self, key: str) -> list[QLabel]:
+        return list(self._rows.get(key, []))

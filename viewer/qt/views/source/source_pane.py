@@ -1,0 +1,115 @@
+"""One kernel's side of the Source view: its name, what its capture lacks, how its per-thread
+counts were made, and its lines (each opening to its SASS) in a sortable tree."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.analysis import source as analysis
+from viewer.analysis.source import SourceTable
+from viewer.qt.kit.style import Style
+from viewer.qt.views.source.source_tree import COLUMNS, PROJECTOR_HIDDEN, SourceTree
+from viewer.readers.source import KernelSource
+
+WIDTHS = {"Line": 17, "Source": 40, "Top stall reasons": 30}
+"""Each column's width in average characters (the rest 11)."""
+
+
+class SourcePane(QWidget):
+    """`show(name, function, said)`: the function's table, or `said` alone where it has none."""
+
+    def __init__(self, style: Style, side: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.function: KernelSource | None = None
+        self.table: SourceTable | None = None
+        self.heading = QLabel(self)
+        self.heading.setObjectName(f"name_{side}")
+        self.notes = QLabel(self)
+        self.notes.setObjectName(f"notes_{side}")
+        self.per_thread = QLabel(self)
+        self.per_thread.setObjectName(f"per_thread_{side}")
+        for label in (self.heading, self.notes, self.per_thread):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.model = SourceTree(self)
+        self.tree = QTreeView(self)
+        self.tree.setObjectName(f"tree_{side}")
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.tree.setSortingEnabled(True)
+        self.tree.header().setSortIndicator(-1, Qt.SortOrder.DescendingOrder)
+        self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.tree.header().setStretchLastSection(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.heading, self.notes, self.per_thread):
+            layout.addWidget(widget)
+        layout.addWidget(self.tree, 1)
+        self.set_style(style)
+
+    def show_function(self, name: str, function: KernelSource | None, said: str = "") -> None:
+        """Show `function` under `name` (None: `said` alone, the tree empty)."""
+        self.heading.setText(name)
+        if function is not self.function or function is None:
+            self.function = function
+            self.table = None if function is None else analysis.table(function)
+            self.model.set_table(self.table)
+            self.tree.setRootIsDecorated(self.table is not None and bool(self.table.lines))
+        table = self.table
+        notes = [said] if said else []
+        if table is not None:
+            notes += [n[0].upper() + n[1:] + "." for n in table.notes]
+        self.notes.setText("\n".join(notes))
+        self.notes.setVisible(bool(notes))
+        has_table = table is not None and bool(table.sass)
+        self.per_thread.setText(table.per_thread_note[0].upper() + table.per_thread_note[1:] + "."
+                                if table is not None else "")
+        self.per_thread.setVisible(has_table)
+        self.tree.setVisible(has_table)
+        self._fit()
+
+    def mark(self, key: str | None) -> bool:
+        """Highlight the row named `key` (its line opened where it is an instruction) and
+        scroll to it; False where it is not shown."""
+        self.model.marked = key
+        index = self.model.row_of(key) if key else QModelIndex()
+        self.tree.viewport().update()
+        if not index.isValid():
+            return False
+        if index.parent().isValid():
+            self.tree.expand(index.parent())
+        self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        return True
+
+    def set_style(self, style: Style) -> None:
+        self.style_ = style
+        style.paint_label(self.heading, "heading", bold=True)
+        style.paint_label(self.notes, "body", color="warning")
+        style.paint_label(self.per_thread, "small", color="secondary")
+        font = style.font("body")
+        self.tree.setFont(font)
+        self.tree.header().setFont(style.font("body", bold=True))
+        self.model.highlight = style.color("highlight")
+        self.model.bold = style.font("body", bold=True)
+        for column, spec in enumerate(COLUMNS):
+            self.tree.setColumnHidden(column, style.projector and spec.title in PROJECTOR_HIDDEN)
+        self._fit()
+
+    def _fit(self) -> None:
+        chars = self.tree.fontMetrics().averageCharWidth()
+        header = self.tree.header()
+        for column, spec in enumerate(COLUMNS):
+            title = self.tree.fontMetrics().horizontalAdvance(spec.title) + 3 * chars
+            header.resizeSection(column, max(title, WIDTHS.get(spec.title, 11) * chars))

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from PySide6.QtWidgets import QScrollArea
 
 from viewer.analysis import chart_layout as cl
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
 from viewer.qt.kit.style import Style
 from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
-from viewer.qt.views.memory.memory_tab import MemoryChartView
+from viewer.qt.views.memory.memory_tab import MemoryChartView, MemoryTab
 from viewer.readers import read_report
 
 H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
@@ -176,6 +177,27 @@ def test_view_shrinks_only_when_it_must(qtbot, bands: list[cl.ChartBand]) -> Non
     qtbot.wait(1)
     assert view.scale_factor < 1.0
     assert view.height() == math.ceil(view.item.boundingRect().height() * view.scale_factor)
+
+
+@pytest.mark.parametrize("size", [(1366, 520), (1920, 830)])  # the tab's part of each screen
+def test_in_projector_mode_both_bands_fit_the_visible_height(qtbot, naive, tiled, size) -> None:
+    """The room sees the naive and the tiled band at once; the tables follow below the fold."""
+    tab = MemoryTab(Style(projector=True))
+    qtbot.addWidget(tab)
+    tab.resize(*size)
+    tab.set_kernels([naive, tiled], ["matmul_naive", "matmul_tiled"])
+    tab.show()
+    qtbot.waitExposed(tab)
+    view = tab.findChild(MemoryChartView)
+    area = tab.findChild(QScrollArea)
+    qtbot.waitUntil(lambda: view.scale_factor < 1.0)
+    bottom = view.mapTo(area.viewport(), view.rect().bottomRight())
+    assert 0 < bottom.y() <= area.viewport().height()
+    assert bottom.x() <= area.viewport().width()
+    assert view.item.boundingRect().width() * view.scale_factor > 0.9 * view.width()
+    tab.resize(size[0], size[1] + 200)  # a taller screen: a larger chart
+    qtbot.waitUntil(lambda: view.mapTo(area.viewport(), view.rect().bottomRight()).y()
+                    > bottom.y())
 
 
 def test_the_t4_tables_dram_sum_is_shown_as_a_sum() -> None:

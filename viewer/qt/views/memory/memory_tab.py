@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt
 from PySide6.QtGui import QPainter, QResizeEvent, QTransform
 from PySide6.QtWidgets import (
     QFrame,
@@ -29,16 +29,19 @@ from viewer.analysis.chart_layout import (
     memory_values,
 )
 from viewer.lesson import derivation_check
+from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
 
 # The rows that carry the lesson are written larger than the rest.
 _HEADLINE_ROWS = 2
+_NAME_COLUMN = 180  # the widest a kernel's name takes over its column of the table (desk px)
 
 
 class MemoryChartView(QGraphicsView):
-    """Shows a MemoryChartItem at its own size, shrunk to the width only when it must be."""
+    """Shows a MemoryChartItem at its own size, shrunk to the width only when it must be; with
+    `set_room(height)` (projector mode) shrunk to that height too, every band in view."""
 
     def __init__(self, bands: Sequence[ChartBand], style: Style) -> None:
         super().__init__()
@@ -46,6 +49,7 @@ class MemoryChartView(QGraphicsView):
         self.item = MemoryChartItem()
         self.item.set_bands(self._bands, style)
         self._laid_out_for = 0.0
+        self._room = 0
         scene = QGraphicsScene(self)
         scene.addItem(self.item)
         self.setScene(scene)
@@ -71,19 +75,32 @@ class MemoryChartView(QGraphicsView):
     def minimumSizeHint(self) -> QSize:
         return QSize(200, self.sizeHint().height())
 
+    def set_room(self, height: int) -> None:
+        """The most pixels of height the chart may take (0: as tall as it is)."""
+        if height != self._room:
+            self._room = height
+            self._fit(self.width() if self.width() > 0 else self.item.natural_width)
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit(event.size().width())
 
+    def _lay_out(self, width: float) -> QRectF:
+        if abs(width - self._laid_out_for) > 0.5:
+            self.item.set_bands(self._bands, self._style, width)
+            self._laid_out_for = width
+        return self.item.boundingRect()
+
     def _fit(self, available: float) -> None:
         """Fill `available` pixels of width: wider gaps when there is room, narrower labels
-        and then a smaller picture when there is not."""
-        if abs(available - self._laid_out_for) > 0.5:
-            self.item.set_bands(self._bands, self._style, available)
-            self._laid_out_for = available
-        rect = self.item.boundingRect()
-        self.scene().setSceneRect(rect)
+        and then a smaller picture when there is not. Shrunk to the room's height, the chart
+        is laid out wider, so that the smaller picture still spans the width."""
+        rect = self._lay_out(available)
         scale = min(1.0, available / rect.width()) if rect.width() > 0 else 1.0
+        if self._room > 0 and rect.height() * scale > self._room:
+            rect = self._lay_out(available * rect.height() / self._room)
+            scale = min(1.0, available / rect.width(), self._room / rect.height())
+        self.scene().setSceneRect(rect)
         if abs(scale - self.scale_factor) > 1e-6:
             self.setTransform(QTransform.fromScale(scale, scale))
         self.setFixedHeight(math.ceil(rect.height() * scale))
@@ -108,6 +125,9 @@ class MemoryTab(ReadingTab):
         chart.item.picked.connect(self.row_picked)
         chart.item.set_picking(self.picking)
         layout.addWidget(chart)
+        if self.style_.projector:  # the room sees every band at once; the tables follow
+            self._scroll.viewport().installEventFilter(self)
+            chart.set_room(self._chart_room())
         layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
                                     name="legend", wrap=True))
         layout.addLayout(self._ratio_table() if self.compare_mode else self._value_table())
@@ -115,6 +135,17 @@ class MemoryTab(ReadingTab):
                   for k, name in zip(self.kernels, self.names, strict=True)]
         if any(rows for _, rows in checks):
             layout.addLayout(self._prediction_table(checks))
+
+    def _chart_room(self) -> int:
+        """The scroll area's visible height, less a margin under the chart."""
+        return max(self._scroll.viewport().height() - self.style_.px(8), self.style_.px(120))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self._scroll.viewport():
+            view = self.findChild(MemoryChartView)
+            if view is not None:
+                view.set_room(self._chart_room() if self.style_.projector else 0)
+        return False
 
     def _value_table(self) -> QGridLayout:
         """The chart's numbers as the rows a text export prints them in."""
@@ -145,7 +176,14 @@ class MemoryTab(ReadingTab):
         grid.setColumnStretch(2, 0)
         grid.setColumnStretch(3, 3)
         for column, name in enumerate(self.names, 1):
-            grid.addWidget(self.label(name, bold=True), 0, column, Qt.AlignmentFlag.AlignRight)
+            heading = ElidedName(name, self.names)  # a long name never widens the table
+            self.style_.paint_label(heading, bold=True)
+            heading.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            heading.setObjectName(f"ratio_name_{column}")
+            whole = heading.fontMetrics().horizontalAdvance(name) + self.style_.px(2)
+            heading.setMinimumWidth(min(whole, self.style_.px(_NAME_COLUMN)))
+            heading.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+            grid.addWidget(heading, 0, column)
         grid.addWidget(self.label("Which has more", bold=True), 0, 3)
         row = 1
         ratios = memory_ratios(self.kernels[0], self.kernels[1], self.names[0], self.names[1])

@@ -293,3 +293,28 @@ def test_right_and_wrong_predictions_differ_by_more_than_colour(window, qtbot) -
     wrong = tab.rows["tiled.requests"].cells[2].text()
     assert right == "\u2713 within 1 %"
     assert wrong == "\u2717 off by +90.73 %"  # 1,000,000 against the measured 524,288
+
+
+@pytest.mark.parametrize("projector", [False, True])
+def test_the_column_headings_stay_in_view_after_reveal(tab, qtbot, projector) -> None:
+    tab.set_style(Style(projector=projector))
+    tab.resize(1366, 360)
+    tab.reveal_to(len(ORDER))
+    area = tab._scroll
+    bar = area.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    for _ in range(5):
+        QApplication.processEvents()
+    sticky = tab.findChild(QWidget, "sticky_header")
+    assert sticky is not None
+    assert bar.value() > 0  # Reveal scrolled down to the last row, the headings above the top
+    assert sticky.isVisible() and sticky.geometry().top() == area.viewport().geometry().top()
+    derived = child(tab, QLabel, "cell_speed_3")
+    shown = {copy.text(): copy for copy in sticky.findChildren(QLabel) if copy.isVisible()}
+    assert {"Derived", "Measured"} <= set(shown)
+    right = derived.mapToGlobal(derived.rect().topRight()).x()
+    heading = shown["Derived"]
+    assert heading.mapToGlobal(heading.rect().topRight()).x() == right  # over its own column
+    bar.setValue(0)
+    QApplication.processEvents()
+    assert not sticky.isVisible()

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QLineEdit, QSizePolicy, QWidget
 
 from viewer.lesson import predict_text as text
 from viewer.lesson import reveal as lesson
 from viewer.lesson.lesson_pair import ROLES, LessonPair
+from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.style import Style
 from viewer.qt.lesson.guess_inputs import FasterBox, GuessEdit
 
@@ -28,11 +29,15 @@ ORDER: tuple[str, ...] = (*(f"{role}.{q}" for q in lesson.QUANTITIES for role in
 HEADERS = ("", "", "Your\nprediction", "Derived", "Measured", "You vs\nmeasured",
            "The lesson's reading")
 READING = len(HEADERS) - 1  # the reading's column at the desk; under the row in projector mode
+VERDICT = READING - 1  # you vs measured: a column at the desk; under the quantity in projector
 HIDDEN = "?"
 # The widest figure each revealed cell is expected to hold (derived, measured, the difference).
 _SAMPLES = ("16,777,216", "16,777,216", "\u2717 off by -99.99 %")
 _INPUT_SAMPLE = "16,777,216 B"
 _QUANTITY_SAMPLE = "Global load requests"
+_QUANTITY_SAMPLE_ROOM = "Sectors moved"  # narrower in projector mode: a laptop's width must do
+_NAME_SAMPLE = "matmul_naive_xy"  # the widest a kernel's name column grows
+_FASTER_CHARS = 14  # the faster box's width, in characters (matmul_naive fits whole)
 
 Label = Callable[..., QLabel]  # ReadingTab.label
 
@@ -90,6 +95,9 @@ def faster_box(style: Style, pair: LessonPair, chosen: str | None,
     box = FasterBox()
     box.setObjectName("faster")
     box.setFont(style.font("body"))
+    # as wide as a short name: a long one is elided in the box and whole in its list
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(_FASTER_CHARS)
     box.addItem(HIDDEN, None)
     for role in ROLES:
         box.addItem(pair.name(role), role)
@@ -100,19 +108,23 @@ def faster_box(style: Style, pair: LessonPair, chosen: str | None,
 
 def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, str],
                box: FasterBox, enter: Callable[[GuessEdit], None]
-               ) -> tuple[QGridLayout, dict[str, RowCells]]:
-    """The table, every row hidden, and its rows by key. At the desk the reading is the last
-    column; in projector mode it runs under its row, across the table, in larger type."""
+               ) -> tuple[QGridLayout, dict[str, RowCells], list[QLabel]]:
+    """The table, every row hidden, its rows by key and its column headings. At the desk the
+    reading is the last column; in projector mode it runs under its row, across the table, in
+    larger type."""
     projector = style.projector
-    headers = HEADERS[:READING] if projector else HEADERS
+    headers = HEADERS[:VERDICT] if projector else HEADERS
     grid = QGridLayout()
     grid.setHorizontalSpacing(style.px(12))
     grid.setVerticalSpacing(style.px(4))
     grid.setColumnStretch(len(headers) - 1 if not projector else len(headers), 1)
+    headings: list[QLabel] = []
     for column, head in enumerate(headers):
         align = Qt.AlignmentFlag.AlignRight if 2 < column < READING else Qt.AlignmentFlag.AlignLeft
-        grid.addWidget(label(head, "small", bold=True, color="secondary"), 0, column,
-                       align | Qt.AlignmentFlag.AlignBottom)
+        heading = label(head, "small", bold=True, color="secondary", name=f"head_{column}")
+        heading.setAlignment(align | Qt.AlignmentFlag.AlignBottom)
+        grid.addWidget(heading, 0, column, align | Qt.AlignmentFlag.AlignBottom)
+        headings.append(heading)
     rows: dict[str, RowCells] = {}
     row = 1
     for key in ORDER:
@@ -131,7 +143,7 @@ def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, st
         else:
             if role == ROLES[0]:
                 grid.addWidget(_quantity(label, style, text.quantity_label(quantity)), row, 0)
-            name = label(pair.name(role), name=f"name_{key}")
+            name = _kernel_name(style, pair, role, key)
             edit = guess_edit(style, texts, key, text.EXAMPLES[quantity], enter=enter)
             grid.addWidget(name, row, 1)
             grid.addWidget(edit, row, 2)
@@ -142,24 +154,41 @@ def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, st
             cell = label(HIDDEN, color="secondary", name=f"cell_{key}_{column}")
             cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             cell.setMinimumWidth(_width(style, sample, bold=column == 4))
-            grid.addWidget(cell, row, column)
+            if projector and column == VERDICT:
+                cell.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(cell, row + 1, 0)
+            else:
+                grid.addWidget(cell, row, column)
             cells.append(cell)
         reading = label("", name=f"cell_{key}_{READING}", wrap=True)
         reading.hide()
         if projector:
-            grid.addWidget(reading, row + 1, 1, 1, READING)
+            grid.addWidget(reading, row + 1, 1, 1, VERDICT)
         else:
             grid.addWidget(reading, row, READING)
         cells.append(reading)
         rows[key] = RowCells(name, inputs, typed, cells)
         row += 2 if projector else 1
-    return grid, rows
+    return grid, rows, headings
+
+
+def _kernel_name(style: Style, pair: LessonPair, role: str, key: str) -> ElidedName:
+    """A kernel's name in its column's width (a cuBLAS name would widen the page), whole on
+    hover."""
+    name = ElidedName(pair.name(role), [pair.name(r) for r in ROLES])
+    style.paint_label(name)
+    whole = name.fontMetrics().horizontalAdvance(name.text()) + style.px(12)
+    name.setMinimumWidth(min(whole, _width(style, _NAME_SAMPLE)))
+    name.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)  # to that
+    name.setObjectName(f"name_{key}")
+    return name
 
 
 def _quantity(label: Label, style: Style, words: str) -> QLabel:
     """A quantity's name, wrapped at the width of the shortest one."""
     widget = label(words, bold=True, wrap=True)
-    widget.setMinimumWidth(_width(style, _QUANTITY_SAMPLE, bold=True))
+    sample = _QUANTITY_SAMPLE_ROOM if style.projector else _QUANTITY_SAMPLE
+    widget.setMinimumWidth(_width(style, sample, bold=True))
     return widget
 
 
@@ -183,7 +212,9 @@ def fill_row(cells: RowCells, shown: text.Shown, style: Style, clicks: QObject) 
         cell.show()
     for widget in (cells.name, cells.typed, *cells.cells):
         widget.setProperty("metric", shown.metric)
-        widget.setToolTip(text.jump_tip(shown.metric))
+        tip = text.jump_tip(shown.metric)
+        widget.setToolTip(f"{widget.text()}\n{tip}" if widget is cells.name and
+                          cells.name.objectName() != "name_speed" else tip)
         widget.setCursor(Qt.CursorShape.PointingHandCursor)
         widget.installEventFilter(clicks)
 

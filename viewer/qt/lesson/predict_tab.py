@@ -35,6 +35,7 @@ from viewer.qt.lesson.predict_grid import (
     guess_edit,
 )
 from viewer.qt.lesson.predict_grid import mark_next as mark_next_row
+from viewer.qt.lesson.sticky_header import StickyHeader
 
 __all__ = ["ORDER", "PredictState", "PredictTab"]
 
@@ -74,6 +75,7 @@ class PredictTab(ReadingTab):
         self.message: QLabel | None = None
         self.reveal_button: QPushButton | None = None
         self.shape_inputs: list[QLineEdit] = []
+        self.sticky: StickyHeader | None = None
         super().__init__(style, parent)
         self._clicks = _Clicks(self)
 
@@ -87,12 +89,14 @@ class PredictTab(ReadingTab):
 
     def clear(self) -> None:
         self.state = PredictState()
+        self._drop_sticky()
         super().clear()
 
     # ------------------------------------------------------------------ building
 
     def _build(self, layout: QVBoxLayout) -> None:
         self.rows, self.message, self.reveal_button, self.shape_inputs = {}, None, None, []
+        self._drop_sticky()
         self.pair = pair = lesson_pair(self.kernels, self.names)
         if pair is None:
             layout.addWidget(self.label(text.NEEDS_PAIR, wrap=True, name="needs_pair"))
@@ -105,9 +109,10 @@ class PredictTab(ReadingTab):
                                     wrap=True, name="how_to"))
         box = faster_box(self.style_, pair, self.state.faster,
                          lambda role: setattr(self.state, "faster", role))
-        grid, self.rows = build_grid(self.label, self.style_, pair, self.state.texts, box,
-                                     self._enter)
+        grid, self.rows, headings = build_grid(self.label, self.style_, pair, self.state.texts,
+                                               box, self._enter)
         layout.addLayout(grid)
+        self.sticky = StickyHeader(self._scroll, headings, self.style_)  # Derived, Measured
         layout.addLayout(self._buttons())
         shown = ORDER[:self.state.shown]
         if shown:
@@ -115,6 +120,14 @@ class PredictTab(ReadingTab):
             for key in shown:
                 fill_row(self.rows[key], results[key], self.style_, self._clicks)
         self._show_progress()
+
+    def _drop_sticky(self) -> None:
+        """The last table's heading copies go with it."""
+        if self.sticky is not None:
+            self.sticky.hide()
+            self.sticky.setParent(None)
+            self.sticky.deleteLater()
+            self.sticky = None
 
     def _shape_row(self, pair: LessonPair) -> QHBoxLayout:
         """The size and tile the derivation uses: from the launch, or typed in."""

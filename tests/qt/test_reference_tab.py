@@ -75,7 +75,7 @@ def test_the_t4_rows_sit_beside_the_shipped_pair(qtbot, pair, t4) -> None:
 def test_what_moved_and_what_did_not_is_said_in_the_lessons_words(qtbot, pair, t4) -> None:
     tab = make(qtbot, pair, NAMES)
     words = reference.summary_words(reference.cross_gpu(t4, pair))
-    assert [text(tab, f"summary_{i}") for i in range(len(words))] == words
+    assert [text(tab, f"summary_{i}").replace("\u200b", "") for i in range(len(words))] == words
     assert words[0].startswith("Moved across GPUs") and "Duration" in words[0]
     assert words[1].startswith("Did not move") and REQUESTS in words[1]
 

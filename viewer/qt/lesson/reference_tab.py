@@ -37,6 +37,12 @@ def breakable(label: str) -> str:
     return label.replace("__", "__" + _BREAK)
 
 
+def wrappable(words: str) -> str:
+    """A sentence of metric names with a break allowed after each '__' (a line of them is
+    wider than a laptop's screen in projector type)."""
+    return words.replace("__", "__" + _BREAK)
+
+
 class ReferenceTab(ReadingTab):
     """The published T4 table beside the naive and tiled kernels open now."""
 
@@ -82,7 +88,7 @@ class ReferenceTab(ReadingTab):
         else:
             lead: Role = "body" if self.style_.projector else "heading"  # the table must fit too
             for number, words in enumerate(reference.summary_words(rows)):
-                layout.addWidget(self.label(words, lead if number < 2 else "body",
+                layout.addWidget(self.label(wrappable(words), lead if number < 2 else "body",
                                             bold=number < 2, wrap=True,
                                             name=f"summary_{number}"))
             if pair.order_note:

@@ -1,6 +1,7 @@
-"""Naive against tiled in the Source view: viewer.analysis.source.compare's sentences, then the
-rows that issue global loads (naive, tiled) and shared loads (tiled) lined up in three columns,
-each row with its loads per thread and each column's total against the lesson's derivation."""
+"""Naive against tiled in the Source view: the rows that issue global loads (naive, tiled) and
+shared loads (tiled) lined up in three columns, each row with its loads per thread and each
+column's total against the lesson's derivation, then viewer.analysis.source.compare's
+sentences."""
 
 from __future__ import annotations
 
@@ -38,10 +39,6 @@ class LoadRows(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(style.px(4))
         role: Role = "body" if style.projector else "small"
-        for number, sentence in enumerate(comparison.sentences):
-            label = style.label(sentence, "body", wrap=True, name=f"sentence_{number}")
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            layout.addWidget(label)
         grid = QGridLayout()
         grid.setHorizontalSpacing(style.px(18))
         grid.setVerticalSpacing(style.px(2))
@@ -65,8 +62,12 @@ class LoadRows(QWidget):
                 grid.addWidget(self._row(style, row, kind, role, row_key(row) in marked,
                                          f"loads_{column}_{number}"), 2 + number, column)
             grid.setColumnStretch(column, 1)
-        grid.setRowStretch(2 + max((len(c[1]) for c in columns), default=0), 1)
         layout.addLayout(grid)
+        for number, sentence in enumerate(comparison.sentences):
+            label = style.label(sentence, "body", wrap=True, name=f"sentence_{number}")
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(label)
+        layout.addStretch(1)
 
     def _row(self, style: Style, row: Row, kind: str, role: Role, marked: bool,
              name: str) -> QLabel:
@@ -74,7 +75,7 @@ class LoadRows(QWidget):
         if len(text) > 48:
             text = text[:47] + "\u2026"
         words = f"{place_text(row)}  {text}  \u2014 {per_thread_text(row.per_thread(kind))}"
-        label = style.label(words, role, name=name, highlight=marked, bold=marked)
+        label = style.label(words, role, name=name, highlight=marked, bold=marked, wrap=True)
         label.setToolTip(row.text or "")
         self._rows.setdefault(row_key(row), []).append(label)
         return label

@@ -20,7 +20,8 @@ from viewer.qt.views.source.source_tree import COLUMNS, PROJECTOR_HIDDEN, Source
 from viewer.readers.source import KernelSource
 
 WIDTHS = {"Line": 17, "Source": 40, "Top stall reasons": 30}
-"""Each column's width in average characters (the rest 11)."""
+PROJECTOR_WIDTHS = {"Line": 15, "Source": 24, "Top stall reasons": 24}
+"""Each column's width in average characters (the rest 11), at the desk and projected."""
 
 
 class SourcePane(QWidget):
@@ -29,6 +30,7 @@ class SourcePane(QWidget):
     def __init__(self, style: Style, side: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.function: KernelSource | None = None
+        self.quiet = False  # the notes said elsewhere (the comparison's sentences)
         self.table: SourceTable | None = None
         self.heading = QLabel(self)
         self.heading.setObjectName(f"name_{side}")
@@ -72,11 +74,11 @@ class SourcePane(QWidget):
         if table is not None:
             notes += [n[0].upper() + n[1:] + "." for n in table.notes]
         self.notes.setText("\n".join(notes))
-        self.notes.setVisible(bool(notes))
+        self.notes.setVisible(bool(notes) and not (self.quiet and not said))
         has_table = table is not None and bool(table.sass)
         self.per_thread.setText(table.per_thread_note[0].upper() + table.per_thread_note[1:] + "."
                                 if table is not None else "")
-        self.per_thread.setVisible(has_table)
+        self.per_thread.setVisible(has_table and not self.style_.projector)
         self.tree.setVisible(has_table)
         self._fit()
 
@@ -112,4 +114,5 @@ class SourcePane(QWidget):
         header = self.tree.header()
         for column, spec in enumerate(COLUMNS):
             title = self.tree.fontMetrics().horizontalAdvance(spec.title) + 3 * chars
-            header.resizeSection(column, max(title, WIDTHS.get(spec.title, 11) * chars))
+            widths = PROJECTOR_WIDTHS if self.style_.projector else WIDTHS
+            header.resizeSection(column, max(title, widths.get(spec.title, 11) * chars))

@@ -78,8 +78,9 @@ COLUMNS: tuple[Column, ...] = (
     _value(L2_SECTORS), _value(L2_EXCESSIVE), _value(SAMPLES),
     Column("Top stall reasons", lambda r: reasons_text(r), reasons_text, numeric=False),
 )
-PROJECTOR_HIDDEN = ("Warp inst.", "Global loads", "Shared loads", "L2 excess")
-"""The warp-level counts the projector leaves out (the per-thread ones stay)."""
+PROJECTOR_HIDDEN = ("Warp inst.", "per thread", "Global loads", "Shared loads", "L2 excess")
+"""What the projector leaves out: the warp-level counts and instructions per thread (the loads
+per thread stay)."""
 
 
 def _sorted(rows: Sequence[Row], column: int, descending: bool) -> list[Row]:

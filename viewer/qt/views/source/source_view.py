@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -106,6 +106,7 @@ class SourceView(ShowsReports, QWidget):
         self.loads_area = QScrollArea(self)
         self.loads_area.setWidgetResizable(True)
         self.loads_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.loads_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.panes = [SourcePane(self.style_, 1, self), SourcePane(self.style_, 2, self)]
         for pane in self.panes:
@@ -167,6 +168,7 @@ class SourceView(ShowsReports, QWidget):
         super().showEvent(event)
         self._load()
         self._show()
+        QTimer.singleShot(0, self._mark)  # again once the tables have their size
 
     @property
     def loading(self) -> bool:
@@ -235,7 +237,9 @@ class SourceView(ShowsReports, QWidget):
         elif not reading:
             shown = [(n, *self._function(r, k))
                      for n, (r, k) in zip(self.names, self._pairs(), strict=False)]
+        pair = [f for _, f, _ in shown if f is not None and f.has_counters]
         for number, pane in enumerate(self.panes):
+            pane.quiet = len(pair) == 2  # the comparison's sentences say each one's notes
             if number < len(shown):
                 pane.show_function(*shown[number])
             pane.setVisible(number < len(shown))

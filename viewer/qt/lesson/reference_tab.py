@@ -10,10 +10,11 @@ a report lacks is missing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from viewer.core import formatting as fmt
 from viewer.core import metrics
@@ -21,26 +22,28 @@ from viewer.core.model import Kernel, Report
 from viewer.lesson import reference
 from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
 from viewer.lesson.reference import CrossRow
+from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Role, Style
 
 NEEDS_PAIR = ("Open the naive and the tiled kernel side by side (the app opens the shipped pair "
               "when no file is named) to set this report's rows beside the T4's.")
 MOVED = {True: "moved", False: "did not move", None: "not in both"}
-_BREAK = "\u200b"  # lets a long metric name wrap after its unit's prefix (l1tex__)
+_NAME_SAMPLE = "matmul_naive"  # the widest a kernel's name column grows
+_BREAK = "\u200b"  # lets a long metric name wrap after its parts (l1tex__, t_, ...)
 
 
 def breakable(label: str) -> str:
-    """`label`, where it is a metric name, with a break allowed after each '__'."""
-    if not metrics.is_metric_name(label):
+    """`label`, where it names metrics, with a break allowed after each part (wrappable)."""
+    if not metrics.is_metric_name(label) and "__" not in label:
         return label
-    return label.replace("__", "__" + _BREAK)
+    return wrappable(label)
 
 
 def wrappable(words: str) -> str:
-    """A sentence of metric names with a break allowed after each '__' (a line of them is
-    wider than a laptop's screen in projector type)."""
-    return words.replace("__", "__" + _BREAK)
+    """Words with a break allowed after each run of '_' and each '.' (a line of metric names
+    is wider than a laptop's screen in projector type)."""
+    return re.sub(r"(_+|\.(?=\w))", "\\1" + _BREAK, words)
 
 
 class ReferenceTab(ReadingTab):
@@ -98,6 +101,16 @@ class ReferenceTab(ReadingTab):
         layout.addWidget(self.label(reference.provenance_text(self.t4()), "small",
                                     color="secondary", wrap=True, name="provenance"))
 
+    def _name(self, name: str, names: Sequence[str]) -> ElidedName:
+        """A kernel's name over its column, elided to a short name's width, whole on hover."""
+        heading = ElidedName(name, names)
+        self.style_.paint_label(heading, "small", bold=True, color="secondary")
+        heading.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        whole = heading.fontMetrics().horizontalAdvance(name) + self.style_.px(2)
+        heading.setMinimumWidth(min(whole, heading.fontMetrics().horizontalAdvance(_NAME_SAMPLE)))
+        heading.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        return heading
+
     def _table(self, rows: Sequence[CrossRow], pair: LessonPair | None) -> QGridLayout:
         grid = QGridLayout()
         grid.setHorizontalSpacing(self.style_.px(14))
@@ -112,8 +125,7 @@ class ReferenceTab(ReadingTab):
             grid.addWidget(self.label(device, bold=True, name=f"device_{side}"), 0,
                            1 + 2 * side, 1, 2, Qt.AlignmentFlag.AlignHCenter)
             for offset, name in enumerate(names):
-                grid.addWidget(self.label(name, "small", bold=True, color="secondary"), 1,
-                               1 + 2 * side + offset, right)
+                grid.addWidget(self._name(name, names), 1, 1 + 2 * side + offset)
         last = 1 + 2 * len(sides)
         if pair is not None:
             grid.addWidget(self.label("Across GPUs", "small", bold=True, color="secondary"), 1,

@@ -4,6 +4,7 @@ counts were made, and its lines (each opening to its SASS) in a sortable tree.""
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -94,6 +95,13 @@ class SourcePane(QWidget):
             self.tree.expand(index.parent())
         self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
         return True
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Keep the marked row in view as the table takes its size."""
+        super().resizeEvent(event)
+        index = self.model.row_of(self.model.marked) if self.model.marked else QModelIndex()
+        if index.isValid():
+            self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
 
     def set_style(self, style: Style) -> None:
         self.style_ = style

@@ -14,10 +14,10 @@ from viewer.qt.views.roofline.roofline_view import RooflineView
 from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.stalls.stalls_view import StallsView
 
-AnalysisView = RooflineView | AdviceView | StallsView | MetricsView | SourceView
+AnalysisView = RooflineView | AdviceView | StallsView | SourceView | MetricsView
 
 
 def analysis_views(style: Style) -> list[AnalysisView]:
     """A fresh instance of each view, in tab order."""
-    return [RooflineView(style), AdviceView(style), StallsView(style), MetricsView(style),
-            SourceView(style)]
+    return [RooflineView(style), AdviceView(style), StallsView(style), SourceView(style),
+            MetricsView(style)]

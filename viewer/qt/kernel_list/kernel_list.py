@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -42,6 +42,7 @@ from viewer.qt.kernel_list.kernel_table import (
     kernel_entries,
     kernel_entry,
 )
+from viewer.qt.kit.style import Style
 
 __all__ = ["COLUMNS", "FILE_COLUMN", "NUMERIC_COLUMNS", "Index", "KernelEntry",
            "KernelFilterProxy", "KernelList", "KernelTableModel", "SortKey", "compare_names",
@@ -293,6 +294,10 @@ class KernelList(QWidget):
                          + [metrics.horizontalAdvance(e.cells[column]) + 12 for e in sample])
             most = (NAME_CHARS + 2) * metrics.averageCharWidth()
             header.resizeSection(column, min(widest, most))
+
+    def set_style(self, style: Style) -> None:
+        """The list's type: the app's own at the desk, the projector's smallest in a room."""
+        self.setFont(style.font("small") if style.projector else QFont())
 
     def changeEvent(self, event) -> None:
         super().changeEvent(event)

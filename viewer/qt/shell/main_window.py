@@ -139,7 +139,7 @@ class MainWindow(WindowParts, QMainWindow):
     # ------------------------------------------------------------------ opening and reading
 
     def open_dialog(self) -> None:
-        paths = opening.open_dialog(self)
+        paths = opening.open_dialog(self, self.tab_style)
         if paths:
             self.open_paths(paths)
 
@@ -349,6 +349,8 @@ class MainWindow(WindowParts, QMainWindow):
         projector_mode.restyle_steps(self.reading, self.tab_style)
         self._apply_style()
         projector_mode.restyle_views(self.reading, self.tab_style)
+        self.kernel_list.set_style(self.tab_style)  # the side panel in the room's type too
+        self.kernel_dock.setFont(self.tab_style.font("body"))
         self.show_compare_line()
 
     def _apply_style(self) -> None:

@@ -19,15 +19,31 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from viewer.core.kernel_filter import matcher
 from viewer.qt.kernel_list.kernel_list import KernelEntry
+from viewer.qt.kit.style import Style
 
 REPORT_FILTER = ("Nsight Compute reports and exports (*.ncu-rep *.txt *.csv *.log *.output);;"
                  "All files (*)")
 
 
-def open_dialog(parent: QWidget) -> list[Path]:
+def open_dialog(parent: QWidget, style: Style | None = None) -> list[Path]:
     """Ask for one report or more (two compare): the files picked, [] for none."""
-    names, _ = QFileDialog.getOpenFileNames(parent, "Open reports", "", REPORT_FILTER)
-    return [Path(n) for n in names]
+    dialog = file_dialog(parent, style or Style())
+    if not dialog.exec():
+        return []
+    return [Path(n) for n in dialog.selectedFiles()]
+
+
+def file_dialog(parent: QWidget, style: Style) -> QFileDialog:
+    """The Open dialog; in projector mode Qt's own, in the projector's type (a platform dialog
+    keeps the desk's)."""
+    dialog = QFileDialog(parent, "Open reports", "", REPORT_FILTER)
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+    if style.projector:
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+        dialog.setFont(style.font("body"))
+        dialog.resize(parent.window().size() * 0.8)
+    return dialog
 
 
 def local_files(urls: Iterable[QUrl]) -> list[Path]:

@@ -1,0 +1,151 @@
+"""The instructor's screen, every view: at 1366x768 and 1920x1080, desk and projector, on the
+shipped pair and on two long-named cuBLAS kernels of the PyTorch capture (#2 and #7). The window
+never exceeds the screen; in projector mode no view scrolls sideways, with the exercise open too,
+and every label in the view and the side panels is at least the projector's smallest type.
+
+One window per size, mode and pair (module-scoped), every view shown in it in turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QScrollArea, QWidget
+
+from viewer.core import shipped
+from viewer.qt.kit.style import _POINTS, Style
+from viewer.qt.shell.main_window import MainWindow, default_tabs
+from viewer.qt.shell.opening import file_dialog
+
+ROOT = Path(__file__).resolve().parents[2]
+TORCH = ROOT / "tests/data/corpus/h200/torch-transformer-400.details.txt.gz"
+SIZES = [(1366, 768), (1920, 1080)]
+SMALLEST = min(Style(projector=True).points(role) for role in _POINTS)
+
+
+def settle() -> None:
+    for _ in range(6):
+        QApplication.processEvents()
+
+
+def open_window(tmp: Path, size: tuple[int, int], projector: bool, pair: str) -> MainWindow:
+    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
+    win.resize(*size)
+    win.show()
+    loaded: list[bool] = []
+    win.loaded.connect(lambda: loaded.append(True))
+    win.open_paths([TORCH] if pair == "torch" else shipped.comparison())
+    while not loaded:
+        QApplication.processEvents()
+    if pair == "torch":
+        entries = {e.kernel.index: e for e in win.kernel_list.entries()}
+        win.show_entries([entries[2], entries[7]])
+        win.kernel_list.set_picks(win.picks)
+    win.set_projector(projector, full_screen=False)
+    win.resize(*size)
+    settle()
+    return win
+
+
+@pytest.fixture(scope="module", params=[(size, projector, pair) for size in SIZES
+                                        for projector in (False, True)
+                                        for pair in ("shipped", "torch")],
+                ids=lambda p: f"{p[0][0]}x{p[0][1]}-{'projector' if p[1] else 'desk'}-{p[2]}")
+def window(request, qapp, tmp_path_factory) -> Iterator[MainWindow]:
+    size, projector, pair = request.param
+    win = open_window(tmp_path_factory.mktemp("matrix"), size, projector, pair)
+    win.setProperty("pair", pair)
+    yield win
+    win.worker.shutdown(30_000)
+    win.close()
+    win.deleteLater()
+    settle()
+
+
+def shown(window: MainWindow, view) -> QWidget:
+    window.navigate(view.VIEW, "")
+    settle()
+    return window.reading.tabs.currentWidget()
+
+
+def sideways(page: QWidget) -> list[str]:
+    """The scroll areas of `page` whose content is wider than their viewport."""
+    return [f"{area.objectName() or 'scroll area'}: {area.widget().width()} px in "
+            f"{area.viewport().width()}" for area in page.findChildren(QScrollArea)
+            if area.isVisible() and area.widget() is not None
+            and area.widget().width() > area.viewport().width()]
+
+
+def small_labels(widget: QWidget) -> list[str]:
+    """The visible labels of `widget` whose type is smaller than the projector's smallest."""
+    return [f"{label.objectName() or label.text()[:30]!r}: {label.font().pointSizeF()} pt"
+            for label in widget.findChildren(QLabel)
+            if label.isVisible() and label.text() and label.font().pointSizeF() < SMALLEST]
+
+
+def side_panels(window: MainWindow) -> list[QDockWidget]:
+    return [d for d in window.findChildren(QDockWidget) if d.isVisible()]
+
+
+def test_the_window_never_exceeds_the_screen(window, request) -> None:
+    if window.projector and window.property("pair") == "torch":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "the metrics view (viewer/qt/views/metrics) asks for 2,039 px with the cuBLAS "
+            "names in projector type")))
+    screen = window.size()
+    for view in window.reading.views:
+        shown(window, view)
+        assert window.width() <= screen.width() and window.height() <= screen.height(), view.VIEW
+        assert window.minimumSizeHint().width() <= screen.width(), view.VIEW
+
+
+def test_no_view_scrolls_sideways_in_projector_mode(window) -> None:
+    if not window.projector:
+        pytest.skip("projector mode only")
+    wide = {view.VIEW: sideways(shown(window, view)) for view in window.reading.views}
+    assert not {k: v for k, v in wide.items() if v}
+
+
+def test_projector_text_is_large_in_every_view(window) -> None:
+    if not window.projector:
+        pytest.skip("projector mode only")
+    small = {view.VIEW: small_labels(shown(window, view)) for view in window.reading.views}
+    assert not {k: v for k, v in small.items() if v}
+
+
+def test_the_side_panels_take_the_projector_type_and_the_tabs_still_fit(window) -> None:
+    if not window.projector:
+        pytest.skip("projector mode only")
+    window.exercise.action.trigger()
+    window.kernel_dock.show()
+    settle()
+    try:
+        panels = side_panels(window)
+        assert window.exercise.dock in panels and window.kernel_dock in panels
+        small = {d.objectName(): small_labels(d) for d in panels}
+        assert not {k: v for k, v in small.items() if v}
+        assert all(d.font().pointSizeF() >= SMALLEST for d in panels)
+        window.kernel_dock.hide()  # the exercise beside the reading tabs, as in class
+        settle()
+        wide = {view.VIEW: sideways(shown(window, view)) for view in window.reading.tab_pages}
+        assert not {k: v for k, v in wide.items() if v}
+        assert window.width() <= window.size().width()
+    finally:
+        window.exercise.dock.hide()
+        window.kernel_dock.hide()
+        settle()
+
+
+def test_the_open_dialog_takes_the_projector_type(window) -> None:
+    if not window.projector:
+        pytest.skip("projector mode only")
+    dialog = file_dialog(window, window.tab_style)
+    try:
+        assert dialog.font().pointSizeF() >= SMALLEST
+        assert all(label.font().pointSizeF() >= SMALLEST for label in dialog.findChildren(QLabel))
+        assert dialog.width() <= window.width()
+    finally:
+        dialog.deleteLater()

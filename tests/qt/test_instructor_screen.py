@@ -95,6 +95,19 @@ def test_the_speed_of_light_tab_needs_no_sideways_scrolling(window) -> None:
 
 
 @pytest.mark.parametrize("projector", [False, True])
+@pytest.mark.parametrize("view", ["predict", "memory", "reference"])
+def test_predict_the_memory_chart_and_the_t4_need_no_sideways_scrolling(window, view,
+                                                                       projector) -> None:
+    window.set_projector(projector, full_screen=False)
+    window.resize(*LAPTOP)
+    pick(window, 2, 7)
+    window.navigate(view, "")
+    settle()
+    area = window.reading.tabs.currentWidget().findChild(QScrollArea)
+    assert area.widget().width() <= area.viewport().width()
+
+
+@pytest.mark.parametrize("projector", [False, True])
 def test_every_tab_is_on_screen_at_1366(window, projector) -> None:
     window.set_projector(projector, full_screen=False)
     window.resize(*LAPTOP)

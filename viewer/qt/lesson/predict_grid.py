@@ -27,17 +27,16 @@ ORDER: tuple[str, ...] = (*(f"{role}.{q}" for q in lesson.QUANTITIES for role in
 """The rows in the order they are revealed: each quantity for both kernels, then the speed."""
 
 HEADERS = ("", "", "Your\nprediction", "Derived", "Measured", "You vs\nmeasured",
-           "The lesson's reading")
+           "The lesson's\nreading")
 READING = len(HEADERS) - 1  # the reading's column at the desk; under the row in projector mode
 VERDICT = READING - 1  # you vs measured: a column at the desk; under the quantity in projector
 HIDDEN = "?"
 # The widest figure each revealed cell is expected to hold (derived, measured, the difference).
 _SAMPLES = ("16,777,216", "16,777,216", "\u2717 off by -99.99 %")
 _INPUT_SAMPLE = "16,777,216 B"
-_QUANTITY_SAMPLE = "Global load requests"
-_QUANTITY_SAMPLE_ROOM = "Sectors moved"  # narrower in projector mode: a laptop's width must do
+_QUANTITY_SAMPLE = "Sectors moved"  # the quantity's column; a laptop beside the list must do
 _NAME_SAMPLE = "matmul_naive_xy"  # the widest a kernel's name column grows
-_FASTER_CHARS = 14  # the faster box's width, in characters (matmul_naive fits whole)
+_FASTER_CHARS = 10  # the faster box's width, in characters
 
 Label = Callable[..., QLabel]  # ReadingTab.label
 
@@ -187,8 +186,7 @@ def _kernel_name(style: Style, pair: LessonPair, role: str, key: str) -> ElidedN
 def _quantity(label: Label, style: Style, words: str) -> QLabel:
     """A quantity's name, wrapped at the width of the shortest one."""
     widget = label(words, bold=True, wrap=True)
-    sample = _QUANTITY_SAMPLE_ROOM if style.projector else _QUANTITY_SAMPLE
-    widget.setMinimumWidth(_width(style, sample, bold=True))
+    widget.setMinimumWidth(_width(style, _QUANTITY_SAMPLE, bold=True))
     return widget
 
 

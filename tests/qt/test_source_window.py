@@ -82,6 +82,10 @@ def test_lines_open_to_their_sass_where_the_report_has_line_info(qtbot) -> None:
         pytest.skip("no report here was compiled with line info yet")
     view = shown(qtbot, lined[:1])
     model = view.panes[0].model
+    line = model.rows[-1]
+    assert view.mark_row(f"{Path(line.file or '').name}:{line.line}")
+    assert model.data(model.index(len(model.rows) - 1, 1), Qt.ItemDataRole.BackgroundRole) \
+        == view.style_.color("highlight")
     assert model.rowCount() == len(analysis.table(view.functions()[0]).lines)
     top = model.index(0, 0)
     assert model.rowCount(top) == len(model.rows[0].instructions)

@@ -70,7 +70,8 @@ def _per_thread(column: str, title: str) -> Column:
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("Line", lambda r: (r.line if r.address is None else r.address) or 0, place_text),
+    Column("Line", lambda r: (r.line if r.address is None else r.address) or 0,
+           lambda r: str(r.line) if r.address is None else f"{r.address:x}"),
     Column("Source", lambda r: r.text or "", lambda r: r.text or fmt.MISSING, numeric=False),
     _value(INST_EXECUTED), _per_thread(INST_EXECUTED, "per thread"),
     _value(GLOBAL_LOADS), _per_thread(GLOBAL_LOADS, "global / thread"),
@@ -130,13 +131,14 @@ class SourceTree(QAbstractItemModel):
         return list(self._children[top])
 
     def row_of(self, key: str) -> QModelIndex:
-        """The index of the row named `key` (row_key), top rows first; invalid if none."""
+        """The index of the row named `key` (row_key, or 'matmul.py:75' with the file's name
+        alone), top rows first; invalid if none."""
         for number, row in enumerate(self._tops):
-            if row_key(row) == key:
+            if key in (row_key(row), place_text(row)):
                 return self.index(number, 0)
         for number, children in enumerate(self._children):
             for child, row in enumerate(children):
-                if row_key(row) == key:
+                if key in (row_key(row), place_text(row)):
                     return self.index(child, 0, self.index(number, 0))
         return QModelIndex()
 
@@ -191,10 +193,13 @@ class SourceTree(QAbstractItemModel):
             return HOT + text if index.column() == 0 and key in self.hot else text
         if role == Qt.ItemDataRole.TextAlignmentRole and spec.numeric and index.column():
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and key == self.marked:
+        marked = self.marked in (key, place_text(row))
+        if role == Qt.ItemDataRole.BackgroundRole and marked:
             return self.highlight
-        if role == Qt.ItemDataRole.FontRole and (key in self.hot or key == self.marked):
+        if role == Qt.ItemDataRole.FontRole and (key in self.hot or marked):
             return self.bold
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
+            return place_text(row) if row.address is None else row_key(row)
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 1:
             return " ".join(row.opcodes) if row.address is None else row.text
         if role == TOP:

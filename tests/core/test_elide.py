@@ -64,3 +64,13 @@ def test_no_two_kernels_of_the_torch_capture_elide_alike(width: int) -> None:
     shown = distinct_elisions(names, width)
     assert len(set(shown)) == len(names)
     assert all(len(s) <= width for s in shown)
+
+
+def test_long_words_and_elided_names_may_break_at_their_parts_and_short_words_not() -> None:
+    from viewer.core.elide import BREAK, wrappable_names
+
+    text = "the first of sm80_xmma_…_cublas in torch-transformer-400.details.txt.gz, at 1.95 GHz"
+    out = wrappable_names(text)
+    assert out.replace(BREAK, "") == text
+    assert f"sm80_{BREAK}xmma_{BREAK}" in out and f"details.{BREAK}txt" in out
+    assert "1.95" in out and f"the{BREAK}" not in out

@@ -91,11 +91,7 @@ def side_panels(window: MainWindow) -> list[QDockWidget]:
     return [d for d in window.findChildren(QDockWidget) if d.isVisible()]
 
 
-def test_the_window_never_exceeds_the_screen(window, request) -> None:
-    if window.projector and window.property("pair") == "torch":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "the metrics view (viewer/qt/views/metrics) asks for 2,039 px with the cuBLAS "
-            "names in projector type")))
+def test_the_window_never_exceeds_the_screen(window) -> None:
     screen = window.size()
     for view in window.reading.views:
         shown(window, view)
@@ -143,6 +139,10 @@ def test_the_reading_tabs_fit_beside_the_exercise(window, request) -> None:
         request.applymarker(pytest.mark.xfail(strict=True, reason=(
             "at 1366 px the exercise leaves about 870 px: Speed Of Light asks 1,169, "
             "Memory 1,125, Occupancy 1,108 in projector type")))
+    elif window.property("pair") == "torch":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "at 1920 px beside the exercise the memory tab's tables ask 1,290 px in 1,207 with "
+            "two cuBLAS names in projector type")))
     window.exercise.action.trigger()
     settle()
     try:

@@ -10,6 +10,7 @@ a widget passes its font's pixel advance).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 ELLIPSIS = "\u2026"
@@ -105,3 +106,23 @@ def distinct_elisions(names: Sequence[str], width: float, measure: Measure = len
         if counts[shown[name]] > 1:
             shown[name] = name
     return [shown[n] for n in names]
+
+
+BREAK = "\u200b"  # a zero-width space: a place a wrapped label may break a long word
+
+
+def wrappable(words: str) -> str:
+    """Words with a break allowed after each run of '_', each '.' before a letter and each '/'
+    (a line of metric names, kernel names or paths is wider than a laptop's screen in
+    projector type)."""
+    return re.sub(r"(_+|\.(?=[A-Za-z_])|/(?=\w))", "\\1" + BREAK, words)
+
+
+LONG_WORD = 24  # characters: a word longer than this (a name, a file) may break at its parts
+
+
+def wrappable_names(text: str) -> str:
+    """`text` with breaks allowed inside its long words (the kernel names elided in it, file
+    names), so that no name holds a wrapped label wider than its column."""
+    return re.sub(rf"\S*\u2026\S*|\S{{{LONG_WORD + 1},}}", lambda m: wrappable(m.group()),
+                  text)

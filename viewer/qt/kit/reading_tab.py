@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.core.elide import wrappable_names
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
@@ -341,8 +342,8 @@ class ReadingTab(QWidget):
         return row
 
     def misread_label(self, text: str, name: str) -> QLabel:
-        """A misread in words, in the warning colour, wrapped."""
-        return self.label(text, color="warning", name=name, wrap=True)
+        """A misread in words, in the warning colour, wrapped (inside a long elided name too)."""
+        return self.label(wrappable_names(text), color="warning", name=name, wrap=True)
 
     def explanations(self, layout: QVBoxLayout, texts: Sequence[str]) -> None:
         """Each kernel's reading in words, side by side; in compare mode led by its name."""

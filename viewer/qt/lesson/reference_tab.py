@@ -10,7 +10,6 @@ a report lacks is missing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import QGridLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from viewer.core import formatting as fmt
 from viewer.core import metrics
+from viewer.core.elide import wrappable
 from viewer.core.model import Kernel, Report
 from viewer.lesson import reference
 from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
@@ -30,7 +30,6 @@ NEEDS_PAIR = ("Open the naive and the tiled kernel side by side (the app opens t
               "when no file is named) to set this report's rows beside the T4's.")
 MOVED = {True: "moved", False: "did not move", None: "not in both"}
 _NAME_SAMPLE = "matmul_naive"  # the widest a kernel's name column grows
-_BREAK = "\u200b"  # lets a long metric name wrap after its parts (l1tex__, t_, ...)
 
 
 def breakable(label: str) -> str:
@@ -39,11 +38,6 @@ def breakable(label: str) -> str:
         return label
     return wrappable(label)
 
-
-def wrappable(words: str) -> str:
-    """Words with a break allowed after each run of '_' and each '.' (a line of metric names
-    is wider than a laptop's screen in projector type)."""
-    return re.sub(r"(_+|\.(?=\w))", "\\1" + _BREAK, words)
 
 
 class ReferenceTab(ReadingTab):

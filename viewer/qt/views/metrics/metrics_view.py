@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from viewer.analysis import metric_table
 from viewer.analysis.metric_table import MetricDiff, MetricRow
+from viewer.core.elide import wrappable_names
 from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads
 from viewer.qt.kit.session_reads import SessionReads
@@ -242,7 +243,7 @@ class MetricsView(ShowsReports, QWidget):
         return texts
 
     def _warn(self, texts: list[str]) -> None:
-        self.warnings.setText("\n".join(f"\u26a0 {t}" for t in texts))
+        self.warnings.setText("\n".join(f"\u26a0 {wrappable_names(t)}" for t in texts))
         self.warnings.setVisible(bool(texts))
 
     def _filter(self) -> None:
@@ -345,7 +346,14 @@ class MetricsView(ShowsReports, QWidget):
         header = self.table.horizontalHeader()
         widths = {"Metric": 40 if self.style_.projector else 46, "Description": 60,
                   "Unit": 12, "Better when": 12, "Verdict": 9, "B/A": 9, "Change": 14}
+        # Names are the point of this page: the Metric column takes the longest name shown,
+        # up to most of the table's width, so that two names never read alike for a cut.
+        names = [row.name for row in self.model.shown()]
+        longest = max((metrics.horizontalAdvance(n) for n in names), default=0) + 24
+        room = int(self.table.viewport().width() * 0.7)
         for column, title in enumerate(self.model.columns):
             chars = widths.get(title, 18)
-            header.resizeSection(column, max(metrics.horizontalAdvance(title) + 24,
-                                             chars * metrics.averageCharWidth()))
+            width = max(metrics.horizontalAdvance(title) + 24, chars * metrics.averageCharWidth())
+            if title == "Metric":
+                width = max(width, min(longest, room))
+            header.resizeSection(column, width)

@@ -113,3 +113,12 @@ def test_the_hottest_rows_hold_the_most_samples(pair):
     top = analysis.hottest(rows, 3)
     assert len(top) == 3
     assert top[0].value(SAMPLES) == max(r.value(SAMPLES) or 0 for r in rows)
+
+
+def test_the_compare_sentences_count_lines_in_words() -> None:
+    h200 = ROOT / "tests" / "data" / "corpus" / "h200"
+    naive, tiled = (read_source(h200 / f"numba-{k}-lineinfo.ncu-rep")[0]
+                    for k in ("naive", "tiled"))
+    said = " ".join(analysis.compare(naive, tiled).sentences)
+    assert "from 1 source line." in said and "from 1 source lines" not in said
+    assert "issued from 8 source lines." in said

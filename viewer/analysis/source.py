@@ -255,16 +255,20 @@ def _against(what: str, got: float | None, lesson: int | None) -> str:
 def _sentences(naive: KernelSource, tiled: KernelSource, c: Comparison) -> list[str]:
     said = []
     p = c.prediction
-    where = "source lines" if c.by_line else "SASS instructions (no line info)"
+    def where(count: int) -> str:
+        """'8 source lines', '1 source line', '3 SASS instructions (no line info)'."""
+        noun = ("source line" if c.by_line else "SASS instruction") + ("" if count == 1 else "s")
+        return f"{count} {noun}" + ("" if c.by_line else " (no line info)")
+
     said.append(_against("The naive kernel's global loads", c.naive_global_per_thread,
                          p.naive.global_loads_per_thread if p else None)
-                + f", issued from {len(c.naive_global)} {where}.")
+                + f", issued from {where(len(c.naive_global))}.")
     said.append(_against("The tiled kernel's global loads", c.tiled_global_per_thread,
                          p.tiled.global_loads_per_thread if p else None)
-                + f", from {len(c.tiled_global)} {where}.")
+                + f", from {where(len(c.tiled_global))}.")
     shared = _against("Its shared loads", c.tiled_shared_per_thread,
                       p.tiled.shared_loads_per_thread if p else None)
-    said.append(shared + f", from {len(c.tiled_shared)} {where}.")
+    said.append(shared + f", from {where(len(c.tiled_shared))}.")
     if c.tiled_shared_groups:
         words = math.fsum(g.per_thread * g.words for g in c.tiled_shared_groups)
         parts = ", ".join(f"{_n(g.per_thread)} {g.opcode} ({g.words} float"

@@ -292,25 +292,39 @@ def protocol_stream() -> TextIO:
     return stream
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m viewer.readers.ncu_rep_child")
+def child_arguments(prog: str) -> argparse.ArgumentParser:
+    """The arguments every reader child takes: the file, the parent to die with, the memory cap,
+    and the slice of results to read (the first wanted one, how many bytes' worth)."""
+    parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("path")
     parser.add_argument("--parent-pid", type=int, default=0, help="die when this process ends")
     parser.add_argument("--memory-limit", type=int, default=0, help="address-space cap, bytes")
+    parser.add_argument("--first", type=int, default=0, help="the first wanted result to read")
+    parser.add_argument("--slice-bytes", type=int, default=0,
+                        help="read the results this much of the file holds (0: all)")
+    return parser
+
+
+def json_lines(out: TextIO) -> Callable[[dict[str, Any]], None]:
+    """The protocol's writer: each message one JSON line on `out`."""
+
+    def emit(message: dict[str, Any]) -> None:
+        out.write(json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n")
+
+    return emit
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = child_arguments("python -m viewer.readers.ncu_rep_child")
     parser.add_argument("--known-only", action="store_true",
                         help="only the metrics the app reads (viewer.core.metrics.KNOWN_METRICS)")
     parser.add_argument("--request", help='a JSON file: {"positions": [...], "names": [...],'
                         ' "extras": {...}} (positions or names may be null: every result, every'
                         " numeric metric; extras: see viewer.readers.ncu_rep_extras)")
-    parser.add_argument("--first", type=int, default=0, help="the first wanted result to read")
-    parser.add_argument("--slice-bytes", type=int, default=0,
-                        help="read the results this much of the file holds (0: all)")
     args = parser.parse_args(argv)
     die_with_parent(args.parent_pid)
     out = protocol_stream()
-
-    def emit(message: dict[str, Any]) -> None:
-        out.write(json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n")
+    emit = json_lines(out)
 
     names: Sequence[str] | None = sorted(KNOWN_METRICS) if args.known_only else None
     positions: Sequence[int] | None = None

@@ -21,8 +21,6 @@ instance for reads 0, as on ncu's Source page; a counter the result lacks is not
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -30,7 +28,9 @@ from typing import Any
 
 from viewer.readers.ncu_rep_child import (
     Results,
+    child_arguments,
     die_with_parent,
+    json_lines,
     limit_memory,
     peak_bytes,
     protocol_stream,
@@ -191,20 +191,12 @@ def run(path: str, emit: Callable[[dict[str, Any]], None], positions: Sequence[i
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m viewer.readers.source_child")
-    parser.add_argument("path")
-    parser.add_argument("--parent-pid", type=int, default=0, help="die when this process ends")
-    parser.add_argument("--memory-limit", type=int, default=0, help="address-space cap, bytes")
+    parser = child_arguments("python -m viewer.readers.source_child")
     parser.add_argument("--positions", default="", help="the results to read, by comma (all)")
-    parser.add_argument("--first", type=int, default=0, help="the first wanted result to read")
-    parser.add_argument("--slice-bytes", type=int, default=0,
-                        help="read the results this much of the file holds (0: all)")
     args = parser.parse_args(argv)
     die_with_parent(args.parent_pid)
     out = protocol_stream()
-
-    def emit(message: dict[str, Any]) -> None:
-        out.write(json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n")
+    emit = json_lines(out)
 
     positions = [int(p) for p in args.positions.split(",") if p] if args.positions else None
     limit_memory(args.memory_limit)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.reading_tab import ReadingTab
@@ -23,8 +23,10 @@ from viewer.session import Need
 
 
 class OnDemandTab(ReadingTab):
-    """Subclasses set READING (the status line while reading) and NEED (what each kernel needs);
-    `ready` says whether all of it is read, `error` what stopped it."""
+    """Subclasses set READING (the status line while reading) and NEED (what each kernel needs),
+    and draw what was read in `_build_read`; until then the tab shows the reading's progress, or
+    the one line that stopped it. `ready` says whether all of it is read, `error` what stopped
+    it."""
 
     READING: ClassVar[str] = "Reading the report…"
     NEED: ClassVar[Need]
@@ -68,6 +70,20 @@ class OnDemandTab(ReadingTab):
     def error(self) -> str | None:
         """The one line that stopped a read of a report shown, if one did."""
         return next((e for r in self._reports if (e := self.reads.session.error(r))), None)
+
+    def _build(self, layout: QVBoxLayout) -> None:
+        if self.error:
+            layout.addWidget(self.label(self.error, color="warning", wrap=True, name="status"))
+            return
+        if not self.ready:
+            layout.addWidget(self.label(self._progress, color="secondary", wrap=True,
+                                        name="status"))
+            return
+        self._build_read(layout)
+
+    def _build_read(self, layout: QVBoxLayout) -> None:
+        """Draw what every kernel shown needed, read (on the GUI thread)."""
+        raise NotImplementedError
 
     def _load(self) -> None:
         """Ask for what is still unread, once the view is shown."""

@@ -82,14 +82,7 @@ class AdviceView(OnDemandTab):
         rules = self.reads.session.extras(*pairs[column]).rules if column < len(pairs) else None
         return None if rules is None else advice.ranked(rules)
 
-    def _build(self, layout: QVBoxLayout) -> None:
-        if self.error:
-            layout.addWidget(self.label(self.error, color="warning", wrap=True, name="status"))
-            return
-        if not self.ready:
-            layout.addWidget(self.label(self._progress, color="secondary", wrap=True,
-                                        name="status"))
-            return
+    def _build_read(self, layout: QVBoxLayout) -> None:
         held = [self.advice_of(c) for c in range(len(self.kernels))]
         missing = [self.names[c] for c, a in enumerate(held) if a is None]
         if missing:

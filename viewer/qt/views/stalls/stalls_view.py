@@ -58,14 +58,7 @@ class StallsView(OnDemandTab):
     def stalls_of(self) -> list[Stalls]:
         return [stalls.stalls(k) for k in self.kernels]
 
-    def _build(self, layout: QVBoxLayout) -> None:
-        if self.error:
-            layout.addWidget(self.label(self.error, color="warning", wrap=True, name="status"))
-            return
-        if not self.ready:
-            layout.addWidget(self.label(self._progress, color="secondary", wrap=True,
-                                        name="status"))
-            return
+    def _build_read(self, layout: QVBoxLayout) -> None:
         found = self.stalls_of()
         lacking = [self.names[c] for c, s in enumerate(found) if s.empty]
         if lacking:

@@ -24,8 +24,9 @@ from viewer.capture import provenance
 from viewer.capture.client import Request, Route, choose_route, explain, run_capture
 from viewer.capture.events import PERMISSION
 from viewer.capture.store import ReportSink, captures_dir
-from viewer.qt.capture import capture_dialog, capture_run
-from viewer.qt.capture.capture_dialog import CaptureDialog, open_capture
+from viewer.qt.capture import capture_dialog, capture_open, capture_run
+from viewer.qt.capture.capture_dialog import CaptureDialog
+from viewer.qt.capture.capture_open import open_capture
 from viewer.qt.shell.keys_dialog import key_rows
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 
@@ -107,7 +108,7 @@ def test_the_action_has_its_key_in_the_file_menu_and_f1(window, qtbot, monkeypat
     assert action in window.menuBar().actions()[0].menu().actions()
     assert action.shortcut().toString() == "Ctrl+Shift+C"
     assert ("Capture", "Ctrl+Shift+C") in key_rows(window.actions())
-    monkeypatch.setattr(capture_dialog, "choose_route", lambda: Route("none", reason="No."))
+    monkeypatch.setattr(capture_open, "choose_route", lambda: Route("none", reason="No."))
     qtbot.keyClick(window, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)
     dialogs = window.findChildren(CaptureDialog)

@@ -3,8 +3,9 @@ Cancel, and one line when it fails.
 
 The route (viewer.capture.client.choose_route) is said in a sentence at the top; without one the
 sentence says why and Capture stays disabled. The run itself is
-viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open_capture` opens the
-new reports beside what is on screen, as the run read them (nothing is read again). Enter starts,
+viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open_capture`
+(viewer.qt.capture.capture_open) opens the new reports beside what is on screen, as the run read
+them (nothing is read again). Enter starts,
 Esc cancels a run (or closes the dialog when nothing runs). "Check this machine" shows the
 check-up (viewer.capture.checkup, run off the GUI thread): each part of the route, what was seen
 and what to do; without a route it is shown as the dialog opens.
@@ -15,8 +16,6 @@ from __future__ import annotations
 import html
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Protocol
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QValidator
@@ -36,34 +35,12 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.capture.checkup import Finding, checkup
-from viewer.capture.client import Request, Route, choose_route
+from viewer.capture.client import Request, Route
 from viewer.capture.helper import CLOCKS, DIM_MAX, DIM_MIN, SETS, TARGETS, TILE
 from viewer.core.jobs import Job
-from viewer.core.model import Report
 from viewer.qt.capture.capture_run import Captured, CaptureRun
-from viewer.qt.kernel_list.kernel_list import KernelEntry, kernel_entries
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.workers import Worker
-from viewer.qt.shell.loading import Loaded, read_reports
-
-
-class CaptureWindow(Protocol):
-    """What a capture needs of the window it opens over: what is on screen (`picks`, the
-    `reports` read), its loading `worker`, `show_reading(paths)`, and its style."""
-
-    @property
-    def picks(self) -> Sequence[KernelEntry]: ...
-
-    @property
-    def reports(self) -> Sequence[Report]: ...
-
-    @property
-    def worker(self) -> Worker: ...
-
-    @property
-    def tab_style(self) -> Style: ...
-
-    def show_reading(self, paths: Sequence[Path]) -> None: ...
 
 DEFAULT_DIM = 512
 DESK_WIDTH, PROJECTOR_WIDTH = 600, 960  # the projector's fits a 1024-wide screen
@@ -359,64 +336,3 @@ class CaptureDialog(QDialog):
             event.ignore()
             return
         super().closeEvent(event)
-
-
-# ---------------------------------------------------------------------- the window's side
-
-
-def comparison_paths(on_screen: Path | None, captured: Sequence[Path]) -> list[Path]:
-    """What opens after a capture: one kernel captured compares what is on screen (A) with the
-    capture (B); both kernels compare the naive capture (A) with the tiled one (B)."""
-    if len(captured) == 1 and on_screen is not None:
-        return [on_screen, captured[0]]
-    return list(captured)
-
-
-def on_screen_path(window: CaptureWindow) -> Path | None:
-    """The file of the kernel shown first (A), or None."""
-    return Path(window.picks[0].source) if window.picks else None
-
-
-def read_captured(paths: Sequence[Path], in_hand: Sequence[Report], job: Job) -> Loaded:
-    """The loading job after a capture: the reports already read (the capture's own, as its run
-    read them for their provenance; the one on screen) are taken as they are, so nothing is read
-    twice; if any path is not in hand, every path is read as any other opening reads it."""
-    held = {Path(r.source): r for r in in_hand}
-    if not all(p in held for p in paths):
-        return read_reports(paths, job)
-    reports = tuple(held[p] for p in paths)
-    return Loaded(tuple(paths), reports, tuple(kernel_entries(reports)))
-
-
-def open_captured(window: CaptureWindow, paths: Sequence[Path], read: Sequence[Report]
-                  ) -> None:
-    """Open `paths` in the window with the reports a capture read (see read_captured)."""
-    window.worker.submit(read_captured, list(paths), [*window.reports, *read])
-    window.show_reading(list(paths))
-
-
-def open_capture(parent: QWidget, window: CaptureWindow, route: Route | None = None
-                 ) -> CaptureDialog:
-    """Open the Capture dialog over `parent` (the window, which `window` describes); on success
-    the window compares the new reports."""
-
-    def opened(captured: list[Captured]) -> None:
-        paths = comparison_paths(on_screen_path(window), [c.path for c in captured])
-        open_captured(window, paths, [c.report for c in captured if c.report is not None])
-
-    for old in parent.findChildren(CaptureDialog):
-        if old.isVisible():
-            old.raise_()
-            old.activateWindow()
-            return old
-    dialog = CaptureDialog(route or choose_route(), window.tab_style, parent)
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.captured.connect(opened)
-    dialog.show()
-    return dialog
-
-
-def shutdown_captures(window: QWidget) -> None:
-    """Stop every capture still running under `window` (its close event)."""
-    for dialog in window.findChildren(CaptureDialog):
-        dialog.shutdown()

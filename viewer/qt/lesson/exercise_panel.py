@@ -8,9 +8,9 @@ framed) and explains every option, as "Solution" does. A check without a row is 
 question moves the window to the view it is about. Hints come one at a time. Where the open
 report shows the question in numbers (viewer.lesson.exercise_report), that is said beside the
 lesson's words. A score line keeps each question's outcome (viewer.lesson.exercise_score).
-Question 4 says this machine's own driver setting where there is one. `install(...)` docks it on
-the right of a window, toggled with E, answered by the rows of the tabs it is given; its jumps go
-through the window's `navigate(view, row)`.
+Question 4 says this machine's own driver setting where there is one. viewer.qt.lesson
+.exercise_dock docks it on the right of a window, toggled with E; its jumps go through the
+window's `navigate(view, row)`.
 """
 
 from __future__ import annotations
@@ -20,15 +20,11 @@ import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import Qt, Signal, SignalInstance
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QDockWidget,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QMainWindow,
-    QMenu,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -45,7 +41,6 @@ from viewer.lesson.exercise import (
     Verdict,
     answer,
     choose,
-    load_exercise,
 )
 from viewer.lesson.exercise import machine_answer as machine_words
 from viewer.lesson.exercise_report import report_words
@@ -53,7 +48,7 @@ from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.kit.view import RowTarget, Selection
+from viewer.qt.kit.view import Selection
 
 KEY = "E"
 HOW = ("Answer by picking the row or counter in the report that settles it: click it, or Tab "
@@ -371,78 +366,3 @@ class ExercisePanel(QWidget):
                                            functools.partial(self.go_to, option)),
                               0, Qt.AlignmentFlag.AlignTop)
             layout.addLayout(row)
-
-
-# ---------------------------------------------------------------------- in the window
-
-
-@dataclass(frozen=True)
-class ExerciseDock:
-    """The exercise in a window: its dock, its panel, and the action (E) that shows it."""
-
-    dock: QDockWidget
-    panel: ExercisePanel
-    action: QAction
-
-
-def install(window: QMainWindow, targets: Sequence[RowTarget],
-            navigate: Callable[[str, str], None], style_of: Callable[[], Style],
-            restyled: SignalInstance, menu: QMenu | None = None) -> ExerciseDock:
-    """Dock the exercise on the right of `window`, hidden; E (in `menu`, listed by F1) shows it.
-    Rows picked in `targets` answer the question shown while the panel is visible; its jumps
-    go to `navigate(view, row)`; it takes `style_of()` whenever `restyled` is emitted."""
-    panel = ExercisePanel(load_exercise(), style_of())
-    dock = QDockWidget("Exercise", window)
-    dock.setObjectName("exercise_dock")
-    dock.setWidget(panel)
-    dock.setAllowedAreas(Qt.DockWidgetArea.RightDockWidgetArea
-                         | Qt.DockWidgetArea.LeftDockWidgetArea)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    dock.hide()
-    action = dock.toggleViewAction()
-    action.setText("&Exercise")
-    action.setShortcut(QKeySequence(KEY))
-    window.addAction(action)
-    if menu is not None:
-        menu.addAction(action)
-    for target in targets:
-        target.row_picked.connect(lambda key: panel.pick(key) if dock.isVisible() else None)
-    panel.jump_requested.connect(navigate)
-    panel.set_kernels(*_on_screen(targets))
-
-    def restyle(_on: bool = False) -> None:
-        style = style_of()
-        dock.setFont(style.font("body"))  # its title bar
-        panel.set_style(style)
-        if dock.isVisible():
-            _size(window, dock, style)
-
-    restyle()
-    restyled.connect(restyle)
-
-    def shown(on: bool) -> None:
-        for target in targets:  # the rows answer while the exercise is open
-            target.set_picking(on)
-        if on:
-            panel.set_kernels(*_on_screen(targets))
-            _size(window, dock, style_of())
-            panel.show_view()
-
-    action.toggled.connect(shown)
-    return ExerciseDock(dock, panel, action)
-
-
-def _on_screen(targets: Sequence[RowTarget]) -> tuple[list[Kernel], list[str]]:
-    """The kernels the reading tabs show now and their names (none: [], [])."""
-    for target in targets:
-        kernels, names = getattr(target, "kernels", None), getattr(target, "names", None)
-        if kernels is not None and names is not None:
-            return list(kernels), list(names)
-    return [], []
-
-
-def _size(window: QMainWindow, dock: QDockWidget, style: Style) -> None:
-    """A third of the window at the desk and in projector mode, where the reading tabs beside
-    it need 1,169 px at 1920 (Speed Of Light's two columns in large type)."""
-    share = 0.34 if style.projector else 0.32
-    window.resizeDocks([dock], [round(window.width() * share)], Qt.Orientation.Horizontal)

@@ -28,14 +28,14 @@ from PySide6.QtWidgets import (
 
 from viewer.core.model import Kernel, Report
 from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
-from viewer.qt.capture.capture_dialog import open_capture, shutdown_captures
+from viewer.qt.capture.capture_open import open_capture, shutdown_captures
 from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
 from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style, tab_scroller_sheet
 from viewer.qt.kit.view import Selection, View
 from viewer.qt.kit.workers import Worker
-from viewer.qt.lesson import exercise_panel
+from viewer.qt.lesson import exercise_dock
 from viewer.qt.lesson.lesson_hooks import note_profiled_durations
 from viewer.qt.shell import exporting, opening, projector_mode, window_place
 from viewer.qt.shell import recent as recent_files
@@ -131,7 +131,7 @@ class MainWindow(WindowParts, QMainWindow):
         self._enable_reveal()
         self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
         self._apply_style()
-        self.exercise = exercise_panel.install(  # the exercise dock: its key, View entry, jumps
+        self.exercise = exercise_dock.install(  # the exercise dock: its key, View entry, jumps
             self, reading.tab_pages, self.navigate, lambda: self.tab_style,
             self.projector_mode.changed, actions.view_menu)
         note_profiled_durations(reading.tab_pages, reading.timing_panel.probe.done)

@@ -9,6 +9,11 @@ or Enter on one emits `row_picked(key)`; `mark_row(key)` frames the row the exer
 The misreads of viewer.lesson.misreads sit under the row they are about (`misread_rows`), with
 any `set_notes` the window adds; `report_of(kernel)` is the report the selection says the
 kernel came from, for the misreads only a report shows.
+
+A tab with `REFLOWS` lays its answer out again, narrower, where the width it is given is less
+than the answer needs (beside the exercise on a laptop, in projector type): at `reflow` 1 each
+grid's labels go over their rows (viewer.qt.kit.reflow) and the kernels' explanations one under
+the other; a tab may have further steps of its own. It scrolls down, never sideways.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QMetaMethod, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QMetaMethod, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -34,6 +40,7 @@ from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.reflow import stack_labels
 from viewer.qt.kit.row_pick import Pickable, RowLabel, same_row
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.value_bar import ValueBar
@@ -83,6 +90,7 @@ class ReadingTab(QWidget):
     KEY: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
     QUESTION: ClassVar[str] = ""
+    REFLOWS: ClassVar[int] = 0  # the narrower layouts the tab has (0: one layout, any width)
 
     row_picked = Signal(str)
 
@@ -98,6 +106,9 @@ class ReadingTab(QWidget):
         self._misreads: list[list[Misread]] = []
         self._reports: list[Report] = []
         self._stale = False
+        self._reflow = 0
+        self._needs: dict[int, int] = {}  # the width each layout tried needs, for these kernels
+        self._fitting = False
         self.setAutoFillBackground(True)
         layout = self._outer = QVBoxLayout(self)
         self._question = QLabel(self.QUESTION)
@@ -110,6 +121,7 @@ class ReadingTab(QWidget):
         self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         layout.addWidget(self._question)
         layout.addWidget(self._scroll, 1)
+        self._scroll.installEventFilter(self)
         self._render()
 
     @property
@@ -254,8 +266,59 @@ class ReadingTab(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         self._ensure_rendered()
         super().showEvent(event)
+        self._refit()
+
+    @property
+    def reflow(self) -> int:
+        """The layout in use: 0 the widest, up to `REFLOWS` the narrowest."""
+        return self._reflow
+
+    def _room(self) -> int | None:
+        """The width the answer may take, a vertical scroll bar left room for; None while the
+        tab is not shown (its width is not yet the one it will be shown at)."""
+        if not self.isVisible():
+            return None
+        return self._scroll.width() - self._scroll.verticalScrollBar().sizeHint().width()
+
+    def _fitting_layout(self, room: int | None) -> int:
+        """The widest layout that is not known to need more than `room`."""
+        for level in range(self.REFLOWS):
+            if room is None or self._needs.get(level, 0) <= room:
+                return level
+        return self.REFLOWS
+
+    def _refit(self) -> None:
+        """Lay the answer out again where the width given now calls for another layout."""
+        busy = self._stale or self._fitting
+        if (self.REFLOWS and self._kernels and not busy
+                and self._fitting_layout(self._room()) != self._reflow):
+            self._fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._scroll and event.type() == QEvent.Type.Resize:
+            self._refit()
+        return super().eventFilter(watched, event)
 
     def _render_now(self) -> None:
+        self._needs = {}
+        self._fit()
+
+    def _fit(self) -> None:
+        """Build the widest layout that fits the room, measuring each one tried."""
+        self._fitting = True
+        try:
+            room = self._room()
+            while True:
+                self._reflow = self._fitting_layout(room)
+                need = self._fill()
+                self._needs[self._reflow] = need
+                if room is None or need <= room or self._reflow == self.REFLOWS:
+                    break
+        finally:
+            self._fitting = False
+
+    def _fill(self) -> int:
+        """Build the answer in the layout `reflow`; returns the width it needs."""
         style = self._style
         style.apply_palette(self)
         self._question.setFont(style.font("heading", bold=True))
@@ -271,6 +334,12 @@ class ReadingTab(QWidget):
         self._misreads = [misreads(k, self.report_of(k)) for k in self._kernels]
         if self._kernels:
             self._build(layout)
+            if self._reflow:
+                grids = [item.layout() for item in map(layout.itemAt, range(layout.count()))
+                         if item is not None]
+                for grid in grids:
+                    if isinstance(grid, QGridLayout):
+                        stack_labels(grid)
         else:
             layout.addWidget(self.label(NOTHING_SELECTED, "body", color="secondary",
                                         name="placeholder"))
@@ -281,6 +350,7 @@ class ReadingTab(QWidget):
         self._scroll.setWidget(content)
         if self._marked is not None:
             self.mark_row(self._marked)
+        return content.minimumSizeHint().width()
 
     # ------------------------------------------------------------ helpers for subclasses
 
@@ -346,8 +416,9 @@ class ReadingTab(QWidget):
         return self.label(wrappable_names(text), color="warning", name=name, wrap=True)
 
     def explanations(self, layout: QVBoxLayout, texts: Sequence[str]) -> None:
-        """Each kernel's reading in words, side by side; in compare mode led by its name."""
-        row = QHBoxLayout()
+        """Each kernel's reading in words, side by side (one under the other when reflowed);
+        in compare mode led by its name."""
+        row: QBoxLayout = QVBoxLayout() if self._reflow else QHBoxLayout()
         row.setSpacing(self._style.px(14))
         for column, (text, name) in enumerate(zip(texts, self._names, strict=True), 1):
             prefix = f"{name}: " if self.compare_mode else ""

@@ -117,6 +117,7 @@ class MemoryTab(ReadingTab):
     TITLE = "2  Memory chart"
     QUESTION = ("Memory chart: what crossed each arrow from the kernel out to DRAM, and how "
                 "many sectors did each request pull?")
+    REFLOWS = 2  # then the words of which has more under the two values, not beside them
 
     def _build(self, layout: QVBoxLayout) -> None:
         bands = [chart_band(k, n) for k, n in zip(self.kernels, self.names, strict=True)]
@@ -145,7 +146,7 @@ class MemoryTab(ReadingTab):
             view = self.findChild(MemoryChartView)
             if view is not None:
                 view.set_room(self._chart_room() if self.style_.projector else 0)
-        return False
+        return super().eventFilter(watched, event)
 
     def _value_table(self) -> QGridLayout:
         """The chart's numbers as the rows a text export prints them in."""
@@ -184,7 +185,9 @@ class MemoryTab(ReadingTab):
             heading.setMinimumWidth(min(whole, self.style_.px(_NAME_COLUMN)))
             heading.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
             grid.addWidget(heading, 0, column)
-        grid.addWidget(self.label("Which has more", bold=True), 0, 3)
+        beside = self.reflow < 2
+        if beside:
+            grid.addWidget(self.label("Which has more", bold=True), 0, 3)
         row = 1
         ratios = memory_ratios(self.kernels[0], self.kernels[1], self.names[0], self.names[1])
         for number, ratio in enumerate(ratios):
@@ -196,8 +199,14 @@ class MemoryTab(ReadingTab):
             for column, text in enumerate((ratio.first, ratio.second), 1):
                 grid.addWidget(self.label(text, role, bold=headline, row=key), row, column,
                                Qt.AlignmentFlag.AlignRight)
-            grid.addWidget(self.label(ratio.direction, role, bold=headline,
-                                      name=f"ratio_{key}", wrap=True, row=key), row, 3)
+            direction = self.label(ratio.direction, role, bold=headline, name=f"ratio_{key}",
+                                   wrap=True, row=key)
+            if beside:
+                grid.addWidget(direction, row, 3)
+            else:  # on a line of its own, set in from the row's label over it
+                direction.setIndent(self.style_.px(16))
+                row += 1
+                grid.addWidget(direction, row, 1, 1, -1)
             row = self._misread_rows(grid, row + 1, key)
         return grid
 

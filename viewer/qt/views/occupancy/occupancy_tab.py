@@ -81,6 +81,7 @@ class OccupancyTab(ReadingTab):
     TITLE = "3  Occupancy"
     QUESTION = ("Occupancy: could the launch have filled the machine, and did the workload "
                 "fill it?")
+    REFLOWS = 1
     _curve_reader: occupancy_whatif.CurveReader | None = None
 
     def thresholds(self) -> str:

@@ -78,6 +78,7 @@ class SpeedOfLightTab(ReadingTab):
     TITLE = "1  Speed Of Light"
     QUESTION = ("Speed of light: is the kernel compute-bound, memory-bound, or stalled on latency "
                 "with neither ceiling the problem?")
+    REFLOWS = 1
 
     def thresholds(self) -> str:
         return threshold_text()

@@ -94,6 +94,14 @@ class Row:
         return tuple(i.opcode for i in self.instructions)
 
 
+def row_key(row: Row) -> str:
+    """'file:line' for a source line, '0x7fcb2b7a0f00' for an instruction: how a row is named
+    to the Source view."""
+    if row.address is None:
+        return f"{row.file}:{row.line}"
+    return f"0x{row.address:x}"
+
+
 def stall_reasons(row: Row, n: int = 3) -> list[tuple[str, float]]:
     """The row's `n` sampled stall reasons (as their metric names them) with the most samples,
     most first; [] where it has none."""

@@ -10,10 +10,10 @@ from collections.abc import Sequence, Set
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from viewer.analysis.source import GLOBAL_LOADS, SHARED_LOADS, Comparison, Row
+from viewer.analysis.source import GLOBAL_LOADS, SHARED_LOADS, Comparison, Row, row_key
 from viewer.core import formatting as fmt
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.views.source.source_tree import place_text, row_key
+from viewer.qt.views.source.source_tree import place_text
 
 
 def per_thread_text(value: float | None) -> str:

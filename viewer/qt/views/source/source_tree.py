@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QColor, QFont
 
 from viewer.analysis import source as analysis
-from viewer.analysis.source import GLOBAL_LOADS, L2_EXCESSIVE, SHARED_LOADS, Row
+from viewer.analysis.source import GLOBAL_LOADS, L2_EXCESSIVE, SHARED_LOADS, Row, row_key
 from viewer.analysis.stalls import REASONS
 from viewer.core import formatting as fmt
 from viewer.readers.source import INST_EXECUTED, L2_SECTORS, SAMPLES
@@ -36,13 +36,6 @@ class Column:
     key: Callable[[Row], float | str | None]
     text: Callable[[Row], str]
     numeric: bool = True
-
-
-def row_key(row: Row) -> str:
-    """'file:line' for a source line, '0x7fcb2b7a0f00' for an instruction."""
-    if row.address is None:
-        return f"{row.file}:{row.line}"
-    return f"0x{row.address:x}"
 
 
 def place_text(row: Row) -> str:

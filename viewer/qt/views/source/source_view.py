@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.analysis import source as analysis
-from viewer.analysis.source import GLOBAL_LOADS
+from viewer.analysis.source import GLOBAL_LOADS, row_key
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
@@ -39,7 +39,6 @@ from viewer.qt.kit.view import ShowsReports
 from viewer.qt.kit.workers import Worker
 from viewer.qt.views.source.load_rows import LoadRows
 from viewer.qt.views.source.source_pane import SourcePane
-from viewer.qt.views.source.source_tree import row_key
 from viewer.readers import sniff
 from viewer.readers.source import KernelSource, read_source
 from viewer.session import Need

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The shipped pair with line info, for the Source view, on the GPU machine (about 5 minutes):
 #   capture   naive and tiled captured as shipped (`python -m viewer.kernels ncu-command`, the
-#             kernels compiled with lineinfo=True) plus `--import-source yes`, into
+#             kernels compiled with lineinfo=True, `--import-source yes`), into
 #             OUT/naive.ncu-rep and OUT/tiled.ncu-rep, and OUT/metadata.json (their commands)
 #   exports   each report's `--page source --csv` with every `--print-source` value this ncu
 #             takes (OUT/<k>.source.csv for sass, OUT/<k>.source-<value>.csv for the others)
@@ -38,8 +38,6 @@ main() {
         rm -f "$OUT/$k.ncu-rep"
         cmd=$(python3 -m viewer.kernels ncu-command --kernel "$k" --dim "$DIM" \
             --report "$OUT/$k") || return 1
-        # as shipped, plus the source text in the report (the kernels carry line info)
-        cmd=${cmd/--set full/--set full --import-source yes}
         echo "$cmd"
         timeout 150 bash -c "$cmd" 2>&1 | tail -4
         ls -la "$OUT/$k.ncu-rep"

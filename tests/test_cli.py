@@ -224,7 +224,7 @@ def test_source_json_gives_each_instruction_ncus_counters_as_the_source_page_pri
     from viewer.readers.source import read_source
 
     rep = Path(shipped.profiles_dir() / "tiled.ncu-rep")
-    page = Path(__file__).parent / "data" / "shipped" / "tiled.source.csv"
+    page = Path(__file__).parent / "data" / "corpus" / "h200" / "numba-tiled-lineinfo.source.csv"
     assert cli.run_command(cli.parse(["source", str(rep), "--json"])) == 0
     printed = json.loads(capsys.readouterr().out.splitlines()[0])
     (kernel,) = printed["kernels"]
@@ -254,9 +254,12 @@ def test_source_json_is_null_where_a_basic_capture_lacks_the_counters(capsys):
 def test_source_table_and_an_unreadable_file(capsys, tmp_path):
     bad = tmp_path / "notes.txt"
     bad.write_text("no report here\n")
-    naive = shipped.profiles_dir() / "naive.ncu-rep"
-    assert cli.run_command(cli.parse(["source", str(naive), str(bad)])) == 1
+    naive = shipped.profiles_dir() / "naive.ncu-rep"  # with line info: Python lines
+    sass_only = Path(__file__).parent / "data" / "corpus" / "h200" / "numba-naive.ncu-rep"
+    assert cli.run_command(cli.parse(["source", str(naive), str(sass_only), str(bad)])) == 1
     captured = capsys.readouterr()
-    assert "matmul_naive" in captured.out and "LDG" in captured.out
-    assert "hottest:" in captured.out
+    shipped_part, _, sass_part = captured.out.partition(str(sass_only))
+    assert "matmul_naive" in shipped_part and "acc += a0 * b0" in shipped_part
+    assert "matmul.py:" in shipped_part.split("hottest:")[1]
+    assert "LDG" in sass_part and "hottest:" in sass_part
     assert "notes.txt" in captured.err

@@ -56,7 +56,7 @@ def test_ranked_by_estimated_speedup(naive) -> None:
     top = naive[0]
     assert (top.rule, top.heading, top.kind, top.speedup_scope) == (
         "MemoryCacheAccessPattern", "L1TEX Global Load Access Pattern", "optimization", "global")
-    assert top.speedup_pct == pytest.approx(34.378, abs=1e-3)
+    assert top.speedup_pct == pytest.approx(34.45, abs=5e-3)  # ncu prints 34.45%
     assert top.focus[0].metric == "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"
     assert top.focus[0].value == 18.0
     local = next(a for a in naive if a.rule == "IssueSlotUtilization")

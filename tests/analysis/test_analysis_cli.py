@@ -46,7 +46,7 @@ def test_roofline_text_with_the_day_thirty_count_and_what_basic_lacks(capsys) ->
     status, out, _ = run(capsys, "roofline", str(NAIVE), str(TILED), str(BASIC_REPORT))
     assert status == 0
     assert out.count("The day-30 count") == 1  # the naive kernel's
-    assert "127.5 FLOP/byte" in out and "0.250 FLOP/byte" in out
+    assert "127.6 FLOP/byte" in out and "0.250 FLOP/byte" in out
     assert out.count(roofline.MISSING_TEXT) == 2  # scale and add
     for row in ("DRAM", "L2", "L1"):
         assert out.count(f"\n  {row} ") == 2

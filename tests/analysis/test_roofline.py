@@ -102,7 +102,7 @@ def test_the_raw_page_export_gives_the_reports_roofline() -> None:
 def test_a_details_export_holds_only_dram_bandwidth_and_says_so() -> None:
     [kernel] = read_report(PROFILES / "naive.details.csv").kernels
     r = roofline.roofline(kernel)
-    assert r.level("dram").bytes_per_s == pytest.approx(33.47e9)
+    assert r.level("dram").bytes_per_s == pytest.approx(33.48e9)
     assert not r.empty and not r.complete and r.missing_text == roofline.PARTIAL_TEXT
     assert r.level("dram").intensity is None and r.achieved_fp32_flop_per_s is None
 
@@ -126,7 +126,7 @@ def test_the_day_thirty_count_against_the_measured_dram_bytes() -> None:
     assert (flaw.dim, flaw.flop) == (dim, 2 * dim**3)
     assert flaw.hand_bytes == 2 * dim**3 * 4 + dim**2 * 4 == 1_074_790_400
     assert flaw.measured_bytes == naive.metric("dram__bytes_read.sum") \
-        + naive.metric("dram__bytes_write.sum") == 2_104_576
+        + naive.metric("dram__bytes_write.sum") == 2_104_320
     # The counters' own FLOP (achieved rate x duration) are the source's 2 x dim^3.
     assert flaw.measured_flop == pytest.approx(2 * dim**3, rel=1e-6)
     assert flaw.hand_intensity == pytest.approx(0.25, rel=0.01)

@@ -23,6 +23,13 @@ def pair():
 
 
 @pytest.fixture(scope="module")
+def sass_only():
+    """The same kernels captured compiled without line info."""
+    return (read_source(H200 / "numba-naive.ncu-rep")[0],
+            read_source(H200 / "numba-tiled.ncu-rep")[0])
+
+
+@pytest.fixture(scope="module")
 def every():
     return {rep: read_source(rep) for rep in REPORTS}
 
@@ -47,10 +54,11 @@ def test_lines_are_the_sums_of_their_instructions(every):
             assert total == sum(r.value(column) or 0 for r in t.sass if r.line is not None)
 
 
-def test_without_line_info_there_are_no_lines_and_it_is_said(pair):
-    naive, _ = pair
-    t = analysis.table(naive)
+def test_without_line_info_there_are_no_lines_and_it_is_said(pair, sass_only):
+    t = analysis.table(sass_only[0])
     assert not t.lines and any("line info" in n for n in t.notes)
+    shipped = analysis.table(pair[0])
+    assert shipped.lines and not any("line info" in n for n in shipped.notes)
 
 
 def test_a_counter_the_report_lacks_is_missing_never_zero(every):
@@ -85,14 +93,21 @@ def test_the_tiled_shared_loads_are_explained_by_their_vector_widths(pair):
     assert f"{c.tiled_shared_per_thread:,.0f} per thread" in text
 
 
-def test_the_load_rows_line_up_side_by_side(pair):
-    naive, tiled = pair
+@pytest.mark.parametrize("lines", [True, False], ids=["source lines", "sass only"])
+def test_the_load_rows_line_up_side_by_side(pair, sass_only, lines):
+    naive, tiled = pair if lines else sass_only
     c = analysis.compare(naive, tiled)
     assert all(r.value(analysis.GLOBAL_LOADS) for r in c.naive_global + c.tiled_global)
     assert all(r.value(analysis.SHARED_LOADS) for r in c.tiled_shared)
-    assert all("LDG" in r.text for r in c.naive_global if r.text)
-    assert len(c.naive_global) == sum(i.is_global_load and bool(i.value(INST_EXECUTED))
-                                      for i in naive.instructions)
+    executed = sum(i.global_loads or 0 for i in naive.instructions)
+    assert sum(r.value(analysis.GLOBAL_LOADS) for r in c.naive_global) == executed
+    if lines:  # each row a line of the kernel's Python source
+        assert all(r.line is not None and r.address is None for r in c.naive_global)
+        assert all(r.file.endswith("matmul.py") for r in c.naive_global + c.tiled_shared)
+    else:  # each row an instruction
+        assert all("LDG" in r.text for r in c.naive_global if r.text)
+        assert len(c.naive_global) == sum(i.is_global_load and bool(i.value(INST_EXECUTED))
+                                          for i in naive.instructions)
 
 
 def test_sorting_by_any_column_puts_missing_values_last(every, pair):

@@ -116,13 +116,15 @@ def test_dry_run_prints_the_argv_and_never_a_forbidden_option(tmp_path):
     assert argv[0] == str(install.ncu)
     ncu_part = argv[:argv.index(str(install.python))]
     for word in ("--config-file", "--target-processes", "--clock-control", "--set", "-k",
-                 "--launch-skip", "--launch-count", "-o"):
+                 "--launch-skip", "--launch-count", "-o", "--import-source"):
         assert ncu_part.count(word) == 1, word
     assert ncu_part[ncu_part.index("--config-file") + 1] == "off"
     assert ncu_part[ncu_part.index("--target-processes") + 1] == "application-only"
     assert ncu_part[ncu_part.index("--clock-control") + 1] == "base"
+    assert ncu_part[ncu_part.index("--import-source") + 1] == "yes"
     for forbidden in ("-f", "--force-overwrite", "--log-file", "--section-folder",
-                      "--preload-library", "--injection-path-64", "--mode", "--port"):
+                      "--source-folders", "--preload-library", "--injection-path-64", "--mode",
+                      "--port"):
         assert forbidden not in argv
     assert argv[argv.index(str(install.python)):] == [
         str(install.python), "-I", "-B", "-m", "viewer.kernels", "profile-target",

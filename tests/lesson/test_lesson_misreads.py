@@ -39,9 +39,9 @@ def test_memory_throughput_is_not_dram_bandwidth_where_l1tex_is_busiest(h200) ->
     assert (found.key, found.kind) == ("memory_throughput_pct", "memory-not-dram")
     # L1/TEX's row is per active cycle, Memory Throughput per elapsed cycle: one scale, not two
     # percents side by side
-    assert found.text == ("Memory Throughput 78.58 % is the busiest memory unit against its own "
-                          "peak, not DRAM bandwidth: here the busiest is L1/TEX, at 87.15 % of "
-                          "its own peak per active cycle, about 77.23 % per elapsed cycle as "
+    assert found.text == ("Memory Throughput 78.74 % is the busiest memory unit against its own "
+                          "peak, not DRAM bandwidth: here the busiest is L1/TEX, at 87.13 % of "
+                          "its own peak per active cycle, about 77.34 % per elapsed cycle as "
                           "Memory Throughput counts, and DRAM Throughput is 0.70 %.")
 
 

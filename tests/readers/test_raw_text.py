@@ -20,7 +20,6 @@ from viewer.readers.sniff import sniff
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 H200 = DATA / "corpus" / "h200"
-SHIPPED = DATA / "shipped"
 PROFILES = Path(__file__).resolve().parents[2] / "profiles"
 
 
@@ -47,8 +46,8 @@ def printed_rows(path: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize("path", [H200 / "numba-naive.raw.txt", H200 / "numba-tiled.raw.txt",
-                                  SHIPPED / "naive.raw.txt", SHIPPED / "tiled.raw.txt"])
+@pytest.mark.parametrize("path", [H200 / f"numba-{k}.raw.txt" for k in (
+    "naive", "tiled", "naive-lineinfo", "tiled-lineinfo")])
 def test_raw_text_is_sniffed_and_read_whole(path: Path) -> None:
     assert sniff(path) == "raw-text"
     report = read_report(path)
@@ -75,7 +74,7 @@ def test_every_metric_agrees_with_the_raw_csv(stem: str) -> None:
 
 @pytest.mark.parametrize(("text", "report"), [
     (H200 / "numba-naive.raw.txt", H200 / "numba-naive.ncu-rep"),
-    (SHIPPED / "tiled.raw.txt", PROFILES / "tiled.ncu-rep"),
+    (H200 / "numba-tiled-lineinfo.raw.txt", PROFILES / "tiled.ncu-rep"),
 ])
 def test_summary_metrics_agree_with_the_ncu_rep(text: Path, report: Path) -> None:
     kernel = read_report(text).kernels[0]
@@ -92,8 +91,8 @@ def test_summary_metrics_agree_with_the_ncu_rep(text: Path, report: Path) -> Non
 
 
 def test_missing_and_text_values_are_absent_never_zero() -> None:
-    shown = printed_rows(SHIPPED / "naive.raw.txt")
-    [kernel] = read_report(SHIPPED / "naive.raw.txt").kernels
+    shown = printed_rows(H200 / "numba-naive-lineinfo.raw.txt")
+    [kernel] = read_report(H200 / "numba-naive-lineinfo.raw.txt").kernels
     no_data = [n for n, (_, v) in shown.items() if v in ("no data", "(!) nan", "")]
     words = [n for n, (_, v) in shown.items() if v and not any(c.isdigit() for c in v)]
     assert no_data and words

@@ -24,10 +24,11 @@ TEXTS = sorted(CORPUS.glob("*.details.txt")) + sorted((ROOT / "profiles").glob("
 
 
 def printout(report: Path) -> Path:
-    """ncu's `--page session` of `report`: beside it, or for the shipped pair in data/shipped."""
+    """ncu's `--page session` of `report`: beside it, or for the shipped pair (the corpus's
+    line-info capture) in the corpus."""
     name = report.name.removesuffix(".ncu-rep") + ".session.txt"
     beside = report.with_name(name)
-    return beside if beside.exists() else DATA / "shipped" / name
+    return beside if beside.exists() else CORPUS / f"numba-{report.stem}-lineinfo.session.txt"
 
 
 def printed(text: str) -> dict[str, str]:

@@ -24,7 +24,7 @@ SHIPPED = Path(__file__).parents[2] / "profiles"
 PAIRS = sorted(
     [(rep, H200 / f"{rep.name.removesuffix('.ncu-rep')}.source.csv")
      for rep in H200.glob("*.ncu-rep")]
-    + [(SHIPPED / f"{k}.ncu-rep", DATA / "shipped" / f"{k}.source.csv")
+    + [(SHIPPED / f"{k}.ncu-rep", H200 / f"numba-{k}-lineinfo.source.csv")
        for k in ("naive", "tiled")])
 
 
@@ -93,7 +93,7 @@ def test_a_graphs_kernels_are_read_as_its_parts(read_pairs):
 
 
 def test_the_source_page_is_identified_and_read_through_the_source_reader():
-    page = DATA / "shipped" / "naive.source.csv"
+    page = H200 / "numba-naive-lineinfo.source.csv"
     assert sniff.identify(page) == sniff.SOURCE_PAGE
     assert sniff.SOURCE_PAGE in sniff.SOURCE_FORMATS and sniff.NCU_REP in sniff.SOURCE_FORMATS
     assert read_source(page)[0].has_counters

@@ -535,6 +535,9 @@ def ncu_argv(request: Request, layout: Layout, report_dir: str) -> list[str]:
         "--target-processes", "application-only",
         "--clock-control", request.clock,
         "--set", request.set,
+        # the kernels' own source (the install's root-owned files, which line info names) is
+        # kept in the report, for the Source view
+        "--import-source", "yes",
         "--metrics", ",".join(LESSON_METRICS),
         "-k", f"regex:{KERNEL_FUNCTIONS[request.target]}",
         "--launch-skip", str(LAUNCH_SKIP),

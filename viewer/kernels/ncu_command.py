@@ -70,6 +70,7 @@ def ncu_command(
         "--launch-skip", str(launch_skip()),
         "--launch-count", "1",
         "--set", "full",
+        "--import-source", "yes",
         "--metrics", ",".join(LESSON_METRICS),
         "--clock-control", CLOCK_CONTROL,
         "-o", str(report),

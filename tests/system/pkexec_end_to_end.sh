@@ -196,7 +196,7 @@ while (( $# )); do
         -o|--export) out="$2"; shift 2 ;;
         -k|--kernel-name) kernel="$2"; shift 2 ;;
         --clock-control) clock="$2"; shift 2 ;;
-        --config-file|--target-processes|--set|--metrics|--launch-skip|--launch-count)
+        --config-file|--target-processes|--set|--import-source|--metrics|--launch-skip|--launch-count)
             shift 2 ;;
         -*) echo "==ERROR== the fake ncu does not know the option $1"; exit 1 ;;
         *) break ;;
@@ -348,10 +348,12 @@ step_1() {
     echo "   ncu argv: $argv"
     grep -q '^uid=0 ' "$FAKE_DIR/last-env" || fail "ncu did not run as root"
     for word in "--config-file off" "--target-processes application-only" "--clock-control none" \
-                "--set basic" "$LIBEXEC/venv/bin/python3 -I -B -m viewer.kernels profile-target"; do
+                "--set basic" "--import-source yes" \
+                "$LIBEXEC/venv/bin/python3 -I -B -m viewer.kernels profile-target"; do
         [[ " $argv" == *" $word "* ]] || fail "ncu's argv lacks '$word'"
     done
     [[ " $argv" != *" -f "* ]] || fail "ncu's argv holds -f"
+    [[ " $argv" != *" --source-folders "* ]] || fail "ncu's argv holds --source-folders"
     check "ncu ran as root with --config-file off, application-only, the install's interpreter, no -f"
 }
 

@@ -12,6 +12,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QToolButton
 
 from viewer import cli
+from viewer.qt.kernel_list.kernel_list import NAME_ROOM, PERCENT_COLUMNS
+from viewer.qt.kernel_list.kernel_table import NAME_COLUMN
 from viewer.qt.kit.style import Style
 from viewer.qt.shell import app as shell_app
 from viewer.qt.shell.keys_dialog import every_action, key_rows
@@ -140,6 +142,28 @@ def test_the_group_view_shows_its_times_and_shares_whole(window) -> None:
             <= view.viewport().width()
     cells = [view.groups.row(r).cells[0] for r in range(view.groups.rowCount())]
     assert len(set(cells)) == len(cells)
+
+
+def test_the_kernel_list_shows_its_columns_whole_at_1366(window) -> None:
+    kernel_list = window.kernel_list
+    view = kernel_list.view
+    header = view.horizontalHeader()
+    shown = [c for c in range(header.count()) if not view.isColumnHidden(c)]
+    assert view.horizontalScrollBar().maximum() == 0
+    assert all(header.sectionViewportPosition(c) >= 0 and header.sectionViewportPosition(c)
+               + header.sectionSize(c) <= view.viewport().width() for c in shown)
+    name = header.sectionSize(NAME_COLUMN)
+    assert name >= NAME_ROOM * view.fontMetrics().averageCharWidth()
+    assert set(shown) == {0, NAME_COLUMN, 2, 5}  # the percentages stepped aside
+    assert "Compute " in view.model().index(0, NAME_COLUMN).data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_a_wider_kernel_list_brings_the_percentages_back(window) -> None:
+    window.resizeDocks([window.kernel_dock], [700], Qt.Orientation.Horizontal)
+    settle()
+    view = window.kernel_list.view
+    assert not any(view.isColumnHidden(c) for c in PERCENT_COLUMNS)
+    assert view.horizontalScrollBar().maximum() == 0
 
 
 def test_the_kernel_list_never_shows_the_tn_and_nn_gemms_alike(window) -> None:

@@ -1,5 +1,6 @@
 """The kernel list as a dock on the window's left: hidden until a report holds more than two
-kernels (or Ctrl+F, Ctrl+L asks for it), and at most a third of the window wide when it opens."""
+kernels (or Ctrl+F, Ctrl+L asks for it); opening, as wide as its columns whole (at least
+LIST_WIDTH), at most a third of the window."""
 
 from __future__ import annotations
 
@@ -23,9 +24,12 @@ def kernel_dock(window: QMainWindow, kernel_list: QWidget) -> QDockWidget:
 
 
 def show_dock(window: QMainWindow, dock: QDockWidget, visible: bool) -> None:
-    """Show or hide `dock`; opening, it takes LIST_WIDTH, or a third of the window if less."""
+    """Show or hide `dock`; opening, it takes what its columns need whole (LIST_WIDTH at
+    least), or a third of the window if less."""
     was = dock.isVisible()
     dock.setVisible(visible)
     if visible and not was:
-        width = min(LIST_WIDTH, window.width() // 3)
+        whole = getattr(dock.widget(), "whole_width", None)
+        wanted = max(LIST_WIDTH, whole()) if whole is not None else LIST_WIDTH
+        width = min(wanted, window.width() // 3)
         window.resizeDocks([dock], [width], Qt.Orientation.Horizontal)

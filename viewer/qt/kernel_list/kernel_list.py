@@ -7,13 +7,27 @@ sort keys made once, off the GUI thread, so ten thousand kernels stay smooth.
 Picking: select one row to read one kernel, two rows (Ctrl/Shift+click) to compare them; the
 first picked is A. Selecting a third drops the oldest pick, so the selection always shows what is
 compared.
+
+The columns fit the list's width, as the group view's do: each number whole, the name taking
+what is left; where that would leave less than NAME_ROOM characters of the name, the two
+percentages the verdict is worded from step aside (the row's tooltip and the Speed Of Light tab
+still give them), and come back when the list is widened.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelection,
+    QItemSelectionModel,
+    QMargins,
+    QModelIndex,
+    QObject,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QAction, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,6 +47,7 @@ from viewer.qt.kernel_list.kernel_table import (
     COLUMNS,
     FILE_COLUMN,
     NAME_CHARS,
+    NAME_COLUMN,
     NUMERIC_COLUMNS,
     Index,
     KernelEntry,
@@ -51,6 +66,10 @@ __all__ = ["COLUMNS", "FILE_COLUMN", "NUMERIC_COLUMNS", "Index", "KernelEntry",
 
 # The picked kernels' names in every view, elided in the middle past this many characters.
 COMPARE_CHARS = 40
+# The least of a kernel's name, in characters, the list keeps in view beside its other columns.
+NAME_ROOM = 16
+# Compute % and Memory %: what steps aside where the list is too narrow for them and NAME_ROOM.
+PERCENT_COLUMNS = (3, 4)
 
 
 def compare_names(entries: Sequence[KernelEntry], chars: int | None = COMPARE_CHARS) -> list[str]:
@@ -89,7 +108,9 @@ class KernelList(QWidget):
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self._whole: dict[int, int] = {}  # each column's width, its header and cells whole
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
@@ -114,6 +135,7 @@ class KernelList(QWidget):
         layout.addWidget(self.group_view, 1)
         layout.addWidget(self.count_label)
         layout.addWidget(self.hint)
+        self.view.viewport().installEventFilter(self)
 
         self._picks: list[KernelEntry] = []
         self._syncing = False
@@ -284,16 +306,46 @@ class KernelList(QWidget):
             table.verticalHeader().setMinimumSectionSize(rows)
 
     def _fit_columns(self, entries: Sequence[KernelEntry]) -> None:
-        """Widths from the header and a sample of cells (never all ten thousand)."""
+        """Widths from the header and a sample of cells (never all ten thousand); the name
+        takes what the others leave."""
         metrics = self.view.fontMetrics()
         header = self.view.horizontalHeader()
         sample = list(entries[:200])
         pad = 24
-        for column, title in enumerate(COLUMNS[:-1]):
+        most = (NAME_CHARS + 2) * metrics.averageCharWidth()
+        for column, title in enumerate(COLUMNS):
+            if column == NAME_COLUMN:
+                continue
             widest = max([metrics.horizontalAdvance(title) + pad]
                          + [metrics.horizontalAdvance(e.cells[column]) + 12 for e in sample])
-            most = (NAME_CHARS + 2) * metrics.averageCharWidth()
-            header.resizeSection(column, min(widest, most))
+            self._whole[column] = min(widest, most)
+            header.resizeSection(column, self._whole[column])
+        self._fit_room()
+
+    def whole_width(self) -> int:
+        """The list's width with every column shown whole, the name at NAME_CHARS."""
+        view = self.view
+        columns = sum(width for column, width in self._whole.items()
+                      if column != FILE_COLUMN or not view.isColumnHidden(FILE_COLUMN))
+        name = (NAME_CHARS + 2) * view.fontMetrics().averageCharWidth()
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QMargins()
+        return (columns + name + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
+                + margins.left() + margins.right())
+
+    def _fit_room(self) -> None:
+        """Show the percentages where they fit whole beside NAME_ROOM characters of the name."""
+        room = self.view.viewport().width()
+        name = NAME_ROOM * self.view.fontMetrics().averageCharWidth()
+        others = sum(width for column, width in self._whole.items()
+                     if column != FILE_COLUMN or not self.view.isColumnHidden(FILE_COLUMN))
+        for column in PERCENT_COLUMNS:
+            self.view.setColumnHidden(column, others + name > room)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_room()
+        return super().eventFilter(watched, event)
 
     def set_style(self, style: Style) -> None:
         """The list's type: the app's own at the desk, the projector's smallest in a room."""

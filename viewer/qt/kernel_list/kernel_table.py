@@ -125,7 +125,9 @@ class KernelTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             entry = self._entries[index.row()]
-            return f"{entry.kernel.display_name}\n{entry.source}"
+            compute, memory = entry.cells[3], entry.cells[4]  # whole here where hidden
+            return (f"{entry.kernel.display_name}\n{entry.source}\n"
+                    f"Compute {compute}, Memory {memory}")
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

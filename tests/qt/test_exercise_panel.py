@@ -356,3 +356,29 @@ def test_the_report_words_follow_a_new_report_opened_while_the_panel_shows(windo
     words = text_of(panel, "report_words")
     assert "640 shared" not in words and "does not hold the shared load count" in words
     assert "16,777,077" in words  # the T4 table's own sectors
+
+
+def test_question_2_names_the_lines_of_code_and_shows_the_one_asked_about(window, qtbot) -> None:
+    """The shipped pair carries line info: after an answer, question 2 names the lines that
+    issue each kernel's loads (read through the session, off the GUI thread), and its button
+    shows the tiled kernel's shared-load line framed in the Source view."""
+    from viewer.qt.views.source.source_view import SourceView
+
+    panel = panel_of(window)
+    panel.set_question(1)
+    assert not shown(panel, "source_lines")  # nothing before an answer
+    step(window, "memory").row_picked.emit("global_load_sectors")
+    qtbot.waitUntil(lambda: "line 122" in text_of(panel, "source_lines"), timeout=60_000)
+    words = text_of(panel, "source_lines")
+    assert "matmul_naive's global loads (1,024 per thread) come from lines 75-82" in words
+    assert "its shared loads (640 per thread) from line 122" in words
+    button = panel.findChild(QPushButton, "source_line_button")
+    assert button is not None and "matmul.py:122" in button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    source = window.tabs.currentWidget()
+    assert isinstance(source, SourceView)
+    qtbot.waitUntil(lambda: source.ready, timeout=60_000)
+    assert source.marked_row is not None and source.marked_row.endswith("matmul.py:122")
+    tiled = source.panes[1]
+    assert tiled.model.marked == source.marked_row
+    assert tiled.model.row_of(source.marked_row).isValid()

@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from viewer.analysis import source as analysis
+from viewer.analysis.source import row_key
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
-from viewer.analysis.source import row_key
 from viewer.qt.views.source.source_tree import COLUMNS, HOT, PROJECTOR_HIDDEN
 from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.stalls.stalls_view import StallsView

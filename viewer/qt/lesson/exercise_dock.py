@@ -70,8 +70,7 @@ def install(window: QMainWindow, targets: Sequence[RowTarget],
     def shown(on: bool) -> None:
         for target in targets:  # the rows answer while the exercise is open
             target.set_picking(on)
-        if on:
-            panel.set_kernels(*_on_screen(targets))
+        if on:  # the window gives the panel every selection, shown or not
             _size(window, dock, style_of())
             panel.show_view()
 

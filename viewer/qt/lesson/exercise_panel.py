@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.core.model import Kernel
+from viewer.core.model import Kernel, Report
 from viewer.lesson import exercise_score
 from viewer.lesson.exercise import (
     Exercise,
@@ -47,8 +47,10 @@ from viewer.lesson.exercise_report import report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.row_pick import row_name, same_row
+from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import Selection
+from viewer.qt.lesson.exercise_lines import SourceLines
 
 KEY = "E"
 HOW = ("Answer by picking the row or counter in the report that settles it: click it, or Tab "
@@ -78,7 +80,7 @@ class ExercisePanel(QWidget):
     question_changed = Signal(int)
 
     def __init__(self, exercise: Exercise, style: Style | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, reads: SessionReads | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("exercise_panel")
         self.exercise = exercise
@@ -87,6 +89,9 @@ class ExercisePanel(QWidget):
         self.progress = [Progress() for _ in exercise.questions]
         self._kernels: tuple[Kernel, ...] = ()
         self._names: tuple[str, ...] = ()
+        self._reports: tuple[Report, ...] = ()
+        self.lines = SourceLines(reads, self)  # question 2's loads at their lines of code
+        self.lines.changed.connect(self._render)
         self.setAutoFillBackground(True)
         self._scroll = QScrollArea(self)
         self._scroll.setWidgetResizable(True)
@@ -117,10 +122,11 @@ class ExercisePanel(QWidget):
 
     def show_selection(self, selection: Selection) -> None:
         """The kernels on screen, whose values the report's words are computed from."""
-        self.set_kernels(selection.kernels, selection.names)
+        self.set_kernels(selection.kernels, selection.names, selection.reports)
 
-    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str]) -> None:
-        self._kernels, self._names = tuple(kernels), tuple(names)
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
+                    reports: Sequence[Report] = ()) -> None:
+        self._kernels, self._names, self._reports = tuple(kernels), tuple(names), tuple(reports)
         self._render()
 
     @property
@@ -276,6 +282,8 @@ class ExercisePanel(QWidget):
         if here and (state.verdict is not None or state.solution):
             layout.addWidget(self._label(self._rich("This report:", "text", here),
                                          name="report_words"))
+            if question.report == "loads":
+                self._source_lines(layout)
         if state.solution or (state.verdict is not None and state.verdict.correct):
             self._options(layout)
         layout.addWidget(self._label(self.score_text(), "small", color="secondary",
@@ -285,6 +293,22 @@ class ExercisePanel(QWidget):
         if old is not None:
             old.deleteLater()
         self._scroll.setWidget(content)
+
+    def _source_lines(self, layout: QVBoxLayout) -> None:
+        """Question 2 at its lines of code, with a button to the line in the Source view."""
+        found = self.lines.of(self.pair, self._kernels, self._reports)
+        if found is None:
+            return
+        if isinstance(found, str):
+            layout.addWidget(self._label(found, "small", color="secondary", name="source_lines"))
+            return
+        layout.addWidget(self._label(self._rich("In the source:", "text", found.text),
+                                     name="source_lines"))
+        row = found.row
+        if row is not None:
+            layout.addWidget(self._button(
+                f"Show {found.place} in the Source view (C)", "source_line_button",
+                lambda: self.jump_requested.emit("source", row)))
 
     def _navigation(self) -> QHBoxLayout:
         row = QHBoxLayout()

@@ -16,6 +16,7 @@ from viewer.qt.lesson.predict_tab import PredictTab
 from viewer.qt.lesson.reference_tab import ReferenceTab
 from viewer.qt.shell.analysis_views import AnalysisView, analysis_views
 from viewer.qt.shell.compare_line import CompareLine
+from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.timing.timing_panel import TimingPanel
 
 AnyView = PredictTab | ReadingTab | ReferenceTab | AnalysisView
@@ -108,6 +109,8 @@ class ReadingPage(QWidget):
         self.tabs.setCurrentWidget(page)
         for target in self.row_targets:
             target.mark_row(row or None if target is page else None)
+        if row and page not in self.row_targets and isinstance(page, SourceView):
+            page.mark_row(row)  # the Source view: the line of code the exercise names
         return page
 
     @property

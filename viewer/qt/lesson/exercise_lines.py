@@ -1,0 +1,77 @@
+"""The exercise's question 2 at the line of code: the open pair's source counters, read through
+the session (`Need.source`, off the GUI thread, one read serving the Source view too), worded by
+viewer.lesson.exercise_source.
+
+`SourceLines.of(pair, kernels, reports)` is what is known now: the lines (LoadLines), READING
+while the counters are read (asked for on the first call), or None where the open files cannot
+hold them (an export, a read that failed, a report without source counters). `changed` is
+emitted when a read this asked for is taken in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from PySide6.QtCore import QObject, Signal
+
+from viewer.core.model import Kernel, Report
+from viewer.lesson.exercise_source import LoadLines, load_lines
+from viewer.lesson.lesson_pair import LessonPair
+from viewer.qt.kit.session_reads import SessionReads
+from viewer.readers import sniff
+from viewer.session import Need
+
+NEED = Need.of(source=True)
+READING: Final = "Reading the kernels' source lines from the reports…"
+
+
+class SourceLines(QObject):
+    """The pair's load lines as the session holds them."""
+
+    changed = Signal()
+
+    def __init__(self, reads: SessionReads | None = None, parent: QObject | None = None
+                 ) -> None:
+        super().__init__(parent)
+        self.reads = reads or SessionReads.of_app()
+        self._waiting = False
+        self.reads.arrived.connect(self._arrived)
+
+    def of(self, pair: LessonPair | None, kernels: Sequence[Kernel],
+           reports: Sequence[Report]) -> LoadLines | str | None:
+        """The lines, READING, or None (see the module's docstring)."""
+        wants = _wants(pair, kernels, reports)
+        if pair is None or wants is None:
+            return None
+        session = self.reads.session
+        found = [session.source(r, k) for r, k in wants]
+        if any(f is None for f in found):
+            if any(session.source_error(r) or session.error(r) for r, _ in wants):
+                return None
+            if self.reads.ask((r, k, NEED) for r, k in wants) or self.reads.reading(
+                    [r for r, _ in wants], [k for _, k in wants]):
+                self._waiting = True
+                return READING
+            return None
+        naive, tiled = found
+        if not naive or not tiled:
+            return None
+        return load_lines(naive[0], tiled[0], (pair.naive_name, pair.tiled_name))
+
+    def _arrived(self) -> None:
+        if self._waiting:
+            self._waiting = False
+            self.changed.emit()
+
+
+def _wants(pair: LessonPair | None, kernels: Sequence[Kernel], reports: Sequence[Report]
+           ) -> list[tuple[Report, Kernel]] | None:
+    """(report, kernel) of naive then tiled, None unless both files can hold source counters."""
+    if pair is None or len(reports) != len(kernels):
+        return None
+    by_kernel = {id(k): r for k, r in zip(kernels, reports, strict=True)}
+    wants = [(by_kernel.get(id(k)), k) for k in (pair.naive, pair.tiled)]
+    if any(r is None or r.format not in sniff.SOURCE_FORMATS for r, _ in wants):
+        return None
+    return [(r, k) for r, k in wants if r is not None]

@@ -3,21 +3,26 @@ shipped pair and on two long-named cuBLAS kernels of the PyTorch capture (#2 and
 never exceeds the screen; in projector mode no view scrolls sideways, nor a reading tab with the
 exercise open (its labels over its rows where the third the exercise takes leaves too little), and
 every label in the view, the side panels and the Open dialog is at least the projector's smallest
-type.
+type. The compare line takes at most a fifth of the height (its warnings folded where they would
+take more), and no word of it runs past its right edge.
 
 One window per size, mode and pair (module-scoped), every view shown in it in turn."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QScrollArea, QWidget
 
 from viewer.core import shipped
 from viewer.qt.kit.style import _POINTS, Style
+from viewer.qt.shell.compare_line import HEIGHT_SHARE
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.opening import file_dialog
 
@@ -156,3 +161,41 @@ def test_the_open_dialog_takes_the_projector_type(window) -> None:
         assert dialog.width() <= window.width()
     finally:
         dialog.deleteLater()
+
+
+def unbroken_words(text: str) -> list[str]:
+    """The runs of a rich text a wrapped label cannot break (no space, no zero-width break)."""
+    plain = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    return [w for w in re.split(r"[ \n\u200b]+", plain) if w]
+
+
+def test_the_compare_line_takes_at_most_a_fifth_of_the_height(window) -> None:
+    line = window.reading.compare_line
+    for exercise in (False, True):
+        window.exercise.dock.setVisible(exercise)
+        settle()
+        try:
+            tall = {view.VIEW: line.height() for view in window.reading.tab_pages
+                    if shown(window, view) and line.height() > HEIGHT_SHARE * window.height()}
+            assert not tall, f"exercise {'open' if exercise else 'closed'}"
+        finally:
+            window.exercise.dock.hide()
+            settle()
+
+
+def test_no_word_of_the_compare_line_runs_past_its_edge(window) -> None:
+    line = window.reading.compare_line
+    shown(window, window.reading.tab_pages[0])
+    opened = line.folded
+    if opened:
+        line.toggle_notes()  # the warnings open, as N shows them
+        settle()
+    try:
+        room = line.width() - 2 * window.tab_style.px(10)
+        metrics = QFontMetrics(window.tab_style.font("body", bold=True))
+        wide = [w for w in unbroken_words(line.text()) if metrics.horizontalAdvance(w) > room]
+        assert not wide
+    finally:
+        if opened:
+            line.toggle_notes()
+            settle()

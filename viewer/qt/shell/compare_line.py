@@ -6,6 +6,12 @@ window is wide enough for both. Two kernels that should not be compared as they 
 GPUs, clock controls or ncu versions, as each report's own session says, else its capture record;
 both captured with clocks not locked; a request ratio without its sectors) get a warning line
 under it, in both modes (viewer.lesson.misreads.compare_misreads).
+
+Where height is short (projector mode, or where the warnings would take more than a fifth of the
+window's height) the warnings fold to one line that names them ('Careful: requests against
+sectors; clocks not locked'); N, or a click on that line, opens them whole and folds them again
+(`notes_action`). A long name inside a warning may break at its parts, so none runs past the
+right edge; on hover the line gives every warning whole.
 """
 
 from __future__ import annotations
@@ -15,9 +21,10 @@ import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QTabWidget, QWidget
 
+from viewer.core.elide import wrappable_names
 from viewer.core.model import Report
 from viewer.lesson.misreads import Misread, compare_misreads
 from viewer.qt.capture.capture_run import provenance_html
@@ -25,6 +32,20 @@ from viewer.qt.kernel_list.kernel_list import KernelEntry
 from viewer.qt.kit.style import Style
 
 GAP = "&nbsp;&nbsp;"
+NOTES_KEY = "N"  # opens the folded warnings, and folds them again
+NOTES_LINK = "notes"
+# The most of the window's height the line takes with its warnings open, before they fold.
+HEIGHT_SHARE = 0.2
+# What each warning is about, in a few words: the folded line names them.
+NOTE_TITLES = {
+    "request-ratio": "requests against sectors",
+    "different-gpu": "Different GPUs",
+    "different-clocks": "Different clock controls",
+    "different-ncu": "Different ncu versions",
+    "clocks-not-locked": "clocks not locked",
+    "unknown-clocks": "a clock control unknown",
+    "unknown-ncu": "an ncu version unknown",
+}
 
 
 def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Style) -> str:
@@ -74,40 +95,126 @@ def first_sentence(text: str) -> str:
     return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
 
 
-def warning_html(found: Sequence[Misread], style: Style) -> str:
+def shown_names(text: str, picks: Sequence[KernelEntry], names: Sequence[str]) -> str:
+    """`text` with each picked kernel's whole name put as the line shows it (elided in the
+    middle, the two kept apart), and breaks allowed inside what is still long (a file name)."""
+    whole = [(e.kernel.name, name) for e, name in zip(picks, names, strict=False)]
+    for name, short in sorted(whole, key=lambda pair: -len(pair[0])):
+        if name and name != short:
+            text = text.replace(name, short)
+    return wrappable_names(text)
+
+
+def warning_html(found: Sequence[Misread], style: Style,
+                 picks: Sequence[KernelEntry] = (), names: Sequence[str] = ()) -> str:
     """'<br>Careful: ...' in the warning colour, one line a misread; in projector mode only its
-    first sentence (the room reads the fact, the desk the reason too)."""
+    first sentence (the room reads the fact, the desk the reason too). The `picks`' names in
+    it are written as `names` writes them."""
     color = style.colors.warning
     texts = [first_sentence(m.text) if style.projector else m.text for m in found]
     return "".join(f"<br><span style='color:{color}'><b>Careful:</b> "
-                   f"{html.escape(text, False)}</span>" for text in texts)
+                   f"{html.escape(shown_names(text, picks, names), False)}</span>"
+                   for text in texts)
+
+
+def folded_html(found: Sequence[Misread], style: Style) -> str:
+    """The warnings folded to one line: 'Careful: requests against sectors; clocks not locked
+    (N: more)', a link that opens them."""
+    color, grey = style.colors.warning, style.colors.secondary
+    titles = "; ".join(dict.fromkeys(NOTE_TITLES.get(m.kind, "a note") for m in found))
+    return (f"<br><a href='{NOTES_LINK}' style='text-decoration:none'>"
+            f"<span style='color:{color}'><b>Careful:</b> {html.escape(titles, False)}</span>"
+            f"{GAP}<span style='color:{grey}'>({NOTES_KEY}:&nbsp;more)</span></a>")
+
+
+def fold_html(style: Style) -> str:
+    """After the warnings opened where they fold: the link that folds them again."""
+    grey = style.colors.secondary
+    return (f"{GAP}<a href='{NOTES_LINK}' style='text-decoration:none'>"
+            f"<span style='color:{grey}'>({NOTES_KEY}:&nbsp;fold)</span></a>")
 
 
 class CompareLine(QLabel):
     """What is read, A against B, and what not to read into it; hidden while nothing is.
-    `misreads` holds the warnings shown."""
+    `misreads` holds the warnings; `folded` says whether they are folded to one line now;
+    `notes_action` (N) opens or folds them."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("compare_line")
         self.setWordWrap(True)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.LinksAccessibleByMouse)
         # Its text wraps to the width it is given: a long name never widens the window.
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.misreads: list[Misread] = []
+        self._head = ""
+        self._picks: list[KernelEntry] = []
+        self._names: list[str] = []
+        self._style = Style()
+        self._short = False  # the window's height is short: the warnings fold
+        self._chosen: bool | None = None  # opened (True) or folded (False) by the reader
+        self._chosen_for: tuple[str, ...] = ()  # the warnings that choice was made on
+        self._beside = False
+        self._placed: tuple[QTabWidget, QBoxLayout, Style, int, int] | None = None
+        self.linkActivated.connect(lambda _link: self.toggle_notes())
+        self.notes_action = QAction("Open or fold the compare line's warnings", self)
+        self.notes_action.setShortcut(QKeySequence(NOTES_KEY))
+        self.notes_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.notes_action.setEnabled(False)
+        self.notes_action.triggered.connect(lambda _checked=False: self.toggle_notes())
+        self.addAction(self.notes_action)
+
+    @property
+    def folded(self) -> bool:
+        """Whether the warnings show as one line that names them (else whole)."""
+        return bool(self.misreads) and (self._short if self._chosen is None
+                                        else not self._chosen)
+
+    def toggle_notes(self) -> None:
+        """Open the folded warnings, or fold the open ones (open, the line leaves the tabs'
+        side for its place above them)."""
+        if self.misreads:
+            self._chosen = self.folded
+            self._render()
+            if self._placed is not None:
+                self.place(*self._placed)
 
     def show_picks(self, picks: Sequence[KernelEntry], names: Sequence[str],
                    style: Style, reports: Sequence[Report] = ()) -> None:
         """Say what is read; given the `reports` the picks come from, warn about a pair that
         should not be read as it stands. On hover: the warnings' whole text, else the kernels'
         whole names."""
-        self.misreads = pair_misreads(picks, reports)
-        self.setText(compare_html(picks, names, style) + warning_html(self.misreads, style))
+        found = pair_misreads(picks, reports)
+        texts = tuple(m.text for m in found)
+        if texts and texts != self._chosen_for:  # other warnings: as the height says
+            self._chosen, self._chosen_for = None, texts
+        self.misreads = found
+        self._picks, self._names, self._style = list(picks), list(names), style
+        self._head = compare_html(picks, names, style)
+        self.notes_action.setEnabled(bool(found))
+        self._render()
         whole = [f"{letter} {e.kernel.display_name or e.kernel.name}"
                  for letter, e in zip("AB" if len(picks) == 2 else " ", picks, strict=False)]
         self.setToolTip("\n\n".join(m.text for m in self.misreads) if self.misreads
                         else "\n".join(w.strip() for w in whole))
         self.setVisible(bool(picks))
+
+    def _notes_html(self, folded: bool) -> str:
+        if not self.misreads:
+            return ""
+        if folded:
+            return folded_html(self.misreads, self._style)
+        opened = warning_html(self.misreads, self._style, self._picks, self._names)
+        return opened + (fold_html(self._style) if self._short or self._chosen else "")
+
+    def _render(self) -> None:
+        notes = self._notes_html(self.folded)
+        if self._beside:
+            notes = notes.replace("<br>", GAP, 1)
+        text = self._head + notes
+        if text != self.text():
+            self.setText(text)
 
     def set_style(self, style: Style) -> None:
         c = style.colors
@@ -115,9 +222,41 @@ class CompareLine(QLabel):
         self.setStyleSheet(f"#compare_line {{ background: {c.background}; color: {c.text}; "
                            f"padding: {style.px(4)}px {style.px(10)}px; }}")
 
-    def place(self, tabs: QTabWidget, column: QBoxLayout, style: Style, width: int) -> None:
+    def open_height(self, width: int) -> float:
+        """The line's height at `width` with its warnings open."""
+        style = self._style
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self.font())
+        doc.setHtml(self._head + self._notes_html(False))
+        doc.setTextWidth(max(width - 2 * style.px(10), 1))
+        return doc.size().height() + 2 * style.px(4)
+
+    def fit_height(self, height: int) -> None:
+        """Fold the warnings where the window's `height` is short: projector mode, or where
+        open they would take more than HEIGHT_SHARE of it."""
+        width = self.width() if self.width() > 0 else self.sizeHint().width()
+        short = bool(self.misreads) and (self._style.projector
+                                         or self.open_height(width) > HEIGHT_SHARE * height)
+        if short != self._short:
+            self._short = short
+            self._render()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width() and not self._beside:
+            window = self.window()
+            if window is not self:
+                self.fit_height(window.height())
+
+    def place(self, tabs: QTabWidget, column: QBoxLayout, style: Style, width: int,
+              height: int = 0) -> None:
         """Beside the tabs in projector mode when `width` holds both, else above them (the
-        second place in `column`, under the banner)."""
+        second place in `column`, under the banner); the warnings folded where the window's
+        `height` is short."""
+        self._placed = (tabs, column, style, width, height)
+        if height > 0:
+            self.fit_height(height)
         beside = tabs.cornerWidget(Qt.Corner.TopRightCorner) is self
         want_beside = style.projector and self.width_beside(tabs, style) <= width
         if want_beside and not beside:
@@ -127,12 +266,18 @@ class CompareLine(QLabel):
             tabs.setCornerWidget(None, Qt.Corner.TopRightCorner)  # type: ignore[arg-type]  # None clears it; the stub omits None
             column.insertWidget(1, self)
             self.setWordWrap(True)
+        self._beside = want_beside
+        self._render()
         self.setVisible(bool(self.text()))
 
     def width_beside(self, tabs: QTabWidget, style: Style) -> int:
-        """The width the tabs and this line need side by side, on one line."""
+        """The width the tabs and this line need side by side, on one line (the warnings on
+        it folded; open, they never go beside)."""
         bar = tabs.tabBar()
         needed = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
-        plain = html.unescape(re.sub(r"<[^>]+>", "", self.text()))
+        if self.misreads and not self.folded:
+            return needed + 10 ** 6
+        line = (self._head + self._notes_html(True)).replace("<br>", GAP)
+        plain = html.unescape(re.sub(r"<[^>]+>", "", line))
         needed += QFontMetrics(style.font("body", bold=True)).horizontalAdvance(plain)
         return needed + style.px(24)

@@ -371,7 +371,7 @@ class MainWindow(WindowParts, QMainWindow):
         return [*reading.tab_pages, *reading.lesson_pages, *reading.analysis_pages]
 
     def place_compare_line(self) -> None:
-        self.reading.place_compare_line(self.tab_style, self.width())
+        self.reading.place_compare_line(self.tab_style, self.width(), self.height())
 
     def status_message(self) -> str:
         """What is open, in words."""
@@ -417,8 +417,7 @@ class MainWindow(WindowParts, QMainWindow):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self.projector:
-            self.place_compare_line()
+        self.place_compare_line()  # beside the tabs where wide, folded where short
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.record_recent:

@@ -146,5 +146,7 @@ class ReadingPage(QWidget):
             other.mark_row(metric if other is page else None)
         return page
 
-    def place_compare_line(self, style: Style, width: int) -> None:
-        self.compare_line.place(self.tabs, self.column, style, width)
+    def place_compare_line(self, style: Style, width: int, height: int = 0) -> None:
+        """The compare line beside the tabs or above them for a window `width` wide, its
+        warnings folded where the window's `height` is short."""
+        self.compare_line.place(self.tabs, self.column, style, width, height)

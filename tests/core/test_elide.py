@@ -74,3 +74,15 @@ def test_long_words_and_elided_names_may_break_at_their_parts_and_short_words_no
     assert out.replace(BREAK, "") == text
     assert f"sm80_{BREAK}xmma_{BREAK}" in out and f"details.{BREAK}txt" in out
     assert "1.95" in out and f"the{BREAK}" not in out
+
+
+def test_a_progress_line_keeps_its_words_but_elides_a_mangled_name() -> None:
+    from viewer.core.elide import LONGEST_SAID, short_words
+
+    mangled = "matmul_naive[abi:v2,cw51cXTLSUwv1sDUaKthqaNgoKmjgMVuW1AiA8rAEg2UjxRKtuAI0FEA2gSVRE]"
+    said = short_words(f"reading {mangled} of naive.ncu-rep")
+    head, name, *tail = said.split()
+    assert (head, tail) == ("reading", ["of", "naive.ncu-rep"])
+    assert len(name) == LONGEST_SAID and "\u2026" in name
+    assert name.startswith("matmul_naive[") and name.endswith("VRE]")
+    assert short_words("reading the source counters") == "reading the source counters"

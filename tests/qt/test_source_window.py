@@ -14,7 +14,7 @@ from viewer.analysis import source as analysis
 from viewer.analysis.source import row_key
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
-from viewer.qt.views.source.source_tree import COLUMNS, HOT, PROJECTOR_HIDDEN
+from viewer.qt.views.source.source_tree import COLUMNS, HOT, PROJECTOR_HIDDEN, PROJECTOR_OPTIONAL
 from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report
@@ -169,8 +169,32 @@ def test_projector_mode_has_large_type_and_keeps_the_per_thread_counts(qtbot) ->
     tree = projector.panes[0].tree
     assert tree.font().pointSizeF() > desk.panes[0].tree.font().pointSizeF() * 1.5
     hidden = {c.title for n, c in enumerate(COLUMNS) if tree.isColumnHidden(n)}
-    assert hidden == set(PROJECTOR_HIDDEN) and not {"global / thread", "shared / thread"} & hidden
+    assert set(PROJECTOR_HIDDEN) <= hidden <= {*PROJECTOR_HIDDEN, *PROJECTOR_OPTIONAL}
+    assert not {"Line", "Source", "global / thread", "shared / thread"} & hidden
     assert not any(desk.panes[0].tree.isColumnHidden(n) for n in range(len(COLUMNS)))
+
+
+@pytest.mark.parametrize("width", [1326, 1880])  # the view at 1366 and at 1920
+def test_projected_tables_fit_their_width_with_the_loads_per_thread(qtbot, width) -> None:
+    view = shown(qtbot, [NAIVE, TILED], Style(projector=True))
+    view.resize(width, 700)
+    qtbot.waitUntil(lambda: all(p.tree.header().length() <= p.tree.viewport().width()
+                                for p in view.panes), timeout=5_000)
+    for pane in view.panes:
+        tree, model = pane.tree, pane.model
+        shown_titles = {c.title for n, c in enumerate(COLUMNS) if not tree.isColumnHidden(n)}
+        assert {"Line", "Source", "global / thread", "shared / thread"} <= shown_titles
+        assert tree.horizontalScrollBar().maximum() == 0
+        assert "\n" in str(model.headerData(column("global / thread"), Qt.Orientation.Horizontal))
+        loads = next(n for n, r in enumerate(model.rows) if r.value(analysis.GLOBAL_LOADS)
+                     or r.value(analysis.SHARED_LOADS))
+        line = model.rows[loads]
+        text = str(model.data(model.index(loads, column("Source"))))
+        assert text.strip() == (line.text or "").strip() and len(text) < len(line.text or "")
+        child = model.index(0, 0, model.index(loads, 0))
+        assert str(model.data(child)).lstrip("\u25b2 ").startswith("+")  # its offset
+    assert view.width() == width  # no label widened it (a progress line's kernel name)
+    assert view.loads is not None and view.loads.width() <= view.loads_area.viewport().width()
 
 
 def test_the_source_page_export_is_read_off_the_gui_thread_and_shown(qtbot) -> None:

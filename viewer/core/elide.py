@@ -119,6 +119,13 @@ def wrappable(words: str) -> str:
 
 
 LONG_WORD = 24  # characters: a word longer than this (a name, a file) may break at its parts
+LONGEST_SAID = 48  # characters: a progress line's word longer than this is elided
+
+
+def short_words(text: str, longest: int = LONGEST_SAID) -> str:
+    """`text` with each word longer than `longest` characters elided in the middle (a mangled
+    kernel name in a progress line must not hold a wrapped label wider than the screen)."""
+    return re.sub(rf"\S{{{longest + 1},}}", lambda m: elide_middle(m.group(), longest), text)
 
 
 def wrappable_names(text: str) -> str:

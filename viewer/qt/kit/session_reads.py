@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
+from viewer.core.elide import short_words
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.workers import Worker
 from viewer.session import Answer, Ask, Need, ReportSession, read
@@ -34,7 +35,8 @@ class SessionReads(QObject):
         self.worker.done.connect(self._done)
         self.worker.failed.connect(self._failed)
         self.worker.cancelled.connect(self._cancelled)
-        self.worker.progress.connect(self.progress)
+        self.worker.progress.connect(
+            lambda fraction, message: self.progress.emit(fraction, short_words(message)))
         self._waiting: list[Ask] = []
         self._running: list[Ask] = []
         self._soon = QTimer(self)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from viewer.analysis.source import GLOBAL_LOADS, SHARED_LOADS, Comparison, Row, row_key
 from viewer.core import formatting as fmt
+from viewer.core.elide import wrappable_names
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.views.source.source_tree import place_text
 
@@ -53,9 +54,10 @@ class LoadRows(QWidget):
              comparison.tiled_shared_per_thread, p.tiled.shared_loads_per_thread if p else None),
         )
         for column, (title, rows, kind, total, lesson) in enumerate(columns):
-            grid.addWidget(style.label(title, "body", bold=True, name=f"loads_title_{column}"),
-                           0, column)
-            grid.addWidget(style.label(lesson_text(total, lesson), "body", bold=True,
+            # wrapped, every label: three columns fit a laptop's width in projector type
+            grid.addWidget(style.label(wrappable_names(title), "body", bold=True, wrap=True,
+                                       name=f"loads_title_{column}"), 0, column)
+            grid.addWidget(style.label(lesson_text(total, lesson), "body", bold=True, wrap=True,
                                        color="memory" if kind == GLOBAL_LOADS else "shared",
                                        name=f"loads_total_{column}"), 1, column)
             for number, row in enumerate(rows):

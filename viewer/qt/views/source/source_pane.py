@@ -1,10 +1,14 @@
 """One kernel's side of the Source view: its name, what its capture lacks, how its per-thread
-counts were made, and its lines (each opening to its SASS) in a sortable tree."""
+counts were made, and its lines (each opening to its SASS) in a sortable tree.
+
+In projector mode the tree fits its width, never scrolling sideways: the columns take what their
+titles (on two lines) and values need, the source text the rest (at least MIN_SOURCE
+characters), and where that is too wide the PROJECTOR_OPTIONAL columns step aside, in order."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -17,12 +21,19 @@ from PySide6.QtWidgets import (
 from viewer.analysis import source as analysis
 from viewer.analysis.source import SourceTable
 from viewer.qt.kit.style import Style
-from viewer.qt.views.source.source_tree import COLUMNS, PROJECTOR_HIDDEN, SourceTree
+from viewer.qt.views.source.source_tree import (
+    COLUMNS,
+    HOT,
+    PROJECTOR_HIDDEN,
+    PROJECTOR_OPTIONAL,
+    SourceTree,
+)
 from viewer.readers.source import KernelSource
 
 WIDTHS = {"Line": 17, "Source": 40, "Top stall reasons": 30}
-PROJECTOR_WIDTHS = {"Line": 15, "Source": 24, "Top stall reasons": 24}
-"""Each column's width in average characters (the rest 11), at the desk and projected."""
+"""Each column's width in average characters (the rest 11), at the desk."""
+MIN_SOURCE = 12
+"""The fewest characters of source text the projector shows."""
 
 
 class SourcePane(QWidget):
@@ -99,6 +110,8 @@ class SourcePane(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Keep the marked row in view as the table takes its size."""
         super().resizeEvent(event)
+        if self.style_.projector:
+            self._fit()
         index = self.model.row_of(self.model.marked) if self.model.marked else QModelIndex()
         if index.isValid():
             self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
@@ -113,14 +126,55 @@ class SourcePane(QWidget):
         self.tree.header().setFont(style.font("body", bold=True))
         self.model.highlight = style.color("highlight")
         self.model.bold = style.font("body", bold=True)
-        for column, spec in enumerate(COLUMNS):
-            self.tree.setColumnHidden(column, style.projector and spec.title in PROJECTOR_HIDDEN)
+        self.model.compact = style.projector
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._fit()
 
     def _fit(self) -> None:
+        if self.style_.projector:
+            self._fit_projector()
+            return
         chars = self.tree.fontMetrics().averageCharWidth()
         header = self.tree.header()
+        header.setStretchLastSection(True)
         for column, spec in enumerate(COLUMNS):
+            self.tree.setColumnHidden(column, False)
             title = self.tree.fontMetrics().horizontalAdvance(spec.title) + 3 * chars
-            widths = PROJECTOR_WIDTHS if self.style_.projector else WIDTHS
-            header.resizeSection(column, max(title, widths.get(spec.title, 11) * chars))
+            header.resizeSection(column, max(title, WIDTHS.get(spec.title, 11) * chars))
+
+    def _fit_projector(self) -> None:
+        """Every column the width its title and values need, the source text the rest."""
+        bold = QFontMetrics(self.model.bold)
+        pad = bold.averageCharWidth()
+        header = self.tree.header()
+        needs = {n: self._need(n, bold) + pad for n, c in enumerate(COLUMNS)
+                 if c.title not in PROJECTOR_HIDDEN and c.title != "Source"}
+        source = COLUMNS.index(next(c for c in COLUMNS if c.title == "Source"))
+        room = self.tree.viewport().width() - 2  # the frame's own pixels
+        least = MIN_SOURCE * bold.averageCharWidth()
+        for title in PROJECTOR_OPTIONAL:
+            if sum(needs.values()) + least <= room:
+                break
+            needs.pop(next(n for n, c in enumerate(COLUMNS) if c.title == title), None)
+        header.setStretchLastSection(False)  # before hiding: a stretched section hidden keeps
+        for column in range(len(COLUMNS)):  # its place in the header's length
+            self.tree.setColumnHidden(column, column != source and column not in needs)
+            if column in needs:
+                header.resizeSection(column, needs[column])
+        header.resizeSection(source, max(least, room - sum(needs.values())))
+
+    def _need(self, column: int, metrics: QFontMetrics) -> int:
+        """The widest of the column's title lines and of its values (the lines and the
+        instructions; in the first column with the tree's indents, and a line's mark)."""
+        title = max(metrics.horizontalAdvance(line)
+                    for line in str(self.model.headerData(column, Qt.Orientation.Horizontal))
+                    .splitlines())
+        tops = self.model.rows
+        rows = [(r, 1) for r in tops]
+        rows += [(c, 2) for n in range(len(tops)) for c in self.model.children_of(n)]
+        values = [metrics.horizontalAdvance(self.model.shown_text(r, column)) for r, _ in rows]
+        if column == 0:
+            values = [v + depth * self.tree.indentation()
+                      + (metrics.horizontalAdvance(HOT) if depth == 1 else 0)
+                      for v, (_, depth) in zip(values, rows, strict=True)]
+        return max([title, *values])

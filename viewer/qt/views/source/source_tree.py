@@ -75,6 +75,22 @@ COLUMNS: tuple[Column, ...] = (
 PROJECTOR_HIDDEN = ("Warp inst.", "per thread", "Global loads", "Shared loads", "L2 excess")
 """What the projector leaves out: the warp-level counts and instructions per thread (the loads
 per thread stay)."""
+PROJECTOR_OPTIONAL = ("Top stall reasons", "L2 sectors", "Stall samples")
+"""What the projector leaves out next, in this order, where the table would not fit its width."""
+
+
+def compact_text(text: str) -> str:
+    """A line of source as the projector shows it: each level of indentation two spaces."""
+    body = text.lstrip(" ")
+    return " " * ((len(text) - len(body)) // 2) + body
+
+
+def compact_title(title: str) -> str:
+    """A column's title on two lines ('global\n/ thread', 'Stall\nsamples')."""
+    if " / " in title:
+        return title.replace(" / ", "\n/ ", 1)
+    head, _, tail = title.rpartition(" ")
+    return f"{head}\n{tail}" if head else title
 
 
 def _sorted(rows: Sequence[Row], column: int, descending: bool) -> list[Row]:
@@ -95,6 +111,8 @@ class SourceTree(QAbstractItemModel):
         self._children: list[list[Row]] = []
         self.hot: set[str] = set()
         self.marked: str | None = None
+        self.compact = False  # the projector's: titles on two lines, shallow indents, offsets
+        self._base = 0  # the function's first address, which offsets count from
         self.highlight = QColor("#fff1c2")
         self.bold = QFont()
         self.bold.setBold(True)
@@ -114,6 +132,8 @@ class SourceTree(QAbstractItemModel):
             self._tops, self._children = list(table.sass), [[] for _ in table.sass]
         tops = self._tops
         self.hot = {row_key(r) for r in analysis.hottest(tops)} if tops else set()
+        self._base = min((r.address for r in table.sass if r.address is not None), default=0) \
+            if table is not None else 0
         self.endResetModel()
 
     @property
@@ -172,8 +192,17 @@ class SourceTree(QAbstractItemModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section].title
+            title = COLUMNS[section].title
+            return compact_title(title) if self.compact else title
         return None
+
+    def shown_text(self, row: Row, column: int) -> str:
+        """The cell's text: an instruction's offset in the function and the source's indents
+        made shallow where compact (the tooltips keep the address and the text)."""
+        if self.compact and column == 0 and row.address is not None:
+            return f"+{row.address - self._base:x}"
+        text = COLUMNS[column].text(row)
+        return compact_text(text) if self.compact and column == 1 else text
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         row = self.plain(index)
@@ -182,7 +211,7 @@ class SourceTree(QAbstractItemModel):
         spec = COLUMNS[index.column()]
         key = row_key(row)
         if role == Qt.ItemDataRole.DisplayRole:
-            text = spec.text(row)
+            text = self.shown_text(row, index.column())
             return HOT + text if index.column() == 0 and key in self.hot else text
         if role == Qt.ItemDataRole.TextAlignmentRole and spec.numeric and index.column():
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

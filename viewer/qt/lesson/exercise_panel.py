@@ -45,6 +45,7 @@ from viewer.lesson.exercise import (
 from viewer.lesson.exercise import machine_answer as machine_words
 from viewer.lesson.exercise_report import report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
+from viewer.qt.kit.flow_layout import FlowLayout
 from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.session_reads import SessionReads
@@ -310,19 +311,19 @@ class ExercisePanel(QWidget):
                 f"Show {found.place} in the Source view (C)", "source_line_button",
                 lambda: self.jump_requested.emit("source", row)))
 
-    def _navigation(self) -> QHBoxLayout:
-        row = QHBoxLayout()
+    def _navigation(self) -> FlowLayout:
+        row = FlowLayout(spacing=self._style.px(6))
         count = len(self.exercise.questions)
         row.addWidget(self._button("&Previous", "previous_button", self.previous_question,
                                    self.index > 0))
         row.addWidget(self._button("&Next", "next_button", self.next_question,
                                    self.index < count - 1))
-        row.addStretch(1)
         return row
 
-    def _actions(self) -> QHBoxLayout:
+    def _actions(self) -> FlowLayout:
+        """Hint, Solution and Check, on as many lines as the panel's width needs."""
         question, state = self.question, self.state
-        row = QHBoxLayout()
+        row = FlowLayout(spacing=self._style.px(6))
         left = len(question.hints) - state.hints
         hint = (f"H&int ({state.hints + 1} of {len(question.hints)})" if left else
                 "No more hints" if question.hints else "No hints")
@@ -330,7 +331,6 @@ class ExercisePanel(QWidget):
         row.addWidget(self._button("&Solution", "solution_button", self.show_solution,
                                    not state.solution))
         row.addWidget(self._button("&Check", "check_button", self.check))
-        row.addStretch(1)
         return row
 
     def _verdict_label(self, state: Progress) -> QLabel:

@@ -138,6 +138,38 @@ def test_the_side_panels_take_the_projector_type(window) -> None:
         settle()
 
 
+def test_the_side_panels_never_scroll_sideways(window) -> None:
+    """The exercise (its button rows wrap) and the kernel list, one kernel a row and grouped
+    by name, fit their panels."""
+    if not window.projector:
+        pytest.skip("projector mode only")
+    window.exercise.action.trigger()
+    window.kernel_dock.show()
+    kernel_list = window.kernel_list
+    settle()
+    try:
+        panel = window.exercise.panel
+        assert not sideways(window.exercise.dock)
+        panel.show_hint()
+        panel.show_solution()  # every option, each with its Show button
+        settle()
+        assert not sideways(window.exercise.dock)
+        assert kernel_list.view.horizontalScrollBar().maximum() == 0
+        kernel_list.set_grouped(True)
+        settle()
+        groups = kernel_list.group_view
+        assert groups.horizontalScrollBar().maximum() == 0
+        header = groups.horizontalHeader()
+        assert all(header.sectionViewportPosition(c) + header.sectionSize(c)
+                   <= groups.viewport().width()
+                   for c in range(header.count()) if not groups.isColumnHidden(c))
+    finally:
+        kernel_list.set_grouped(False)
+        window.exercise.dock.hide()
+        window.kernel_dock.hide()
+        settle()
+
+
 def test_the_reading_tabs_fit_beside_the_exercise(window) -> None:
     if not window.projector:
         pytest.skip("projector mode only")

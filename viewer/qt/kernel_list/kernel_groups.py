@@ -13,18 +13,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from viewer.analysis.time_by_kernel import KernelGroup, group_by_name
 from viewer.core import formatting as fmt
 from viewer.core.elide import distinct_elisions
-from viewer.qt.kernel_list.kernel_table import NAME_CHARS
+from viewer.qt.kernel_list.kernel_table import NAME_CHARS, NAME_ROOM, stepped_aside
 
 if TYPE_CHECKING:
     from viewer.qt.kernel_list.kernel_table import KernelEntry
 
 GROUP_COLUMNS = ("Kernel", "Launches", "Total", "Mean", "Share", "File")
 GROUP_FILE_COLUMN = 5
+# What steps aside where the view is too narrow for its numbers and NAME_ROOM characters of the
+# name, first to last: the mean (the total over the launches), the file, the launches (the
+# row's tooltip gives all three).
+GROUP_STEP_ASIDE = ((3,), (GROUP_FILE_COLUMN,), (1,))
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -114,7 +119,8 @@ class GroupModel(QAbstractTableModel):
             return int(flag | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             longest = row.longest.kernel.label if row.longest else "no timed launch"
-            return f"{row.group.name}: {row.group.launches:,} launches; picks {longest}"
+            return (f"{row.group.name} ({row.file_name}): {row.group.launches:,} launches, "
+                    f"{row.cells[3]} mean; picks {longest}")
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -147,11 +153,14 @@ class GroupView(QTableView):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._order: list[int] = []
+        self._whole: dict[int, int] = {}  # each number's column whole
+        self._several_files = False
         self.selectionModel().selectionChanged.connect(self._on_selection)
 
     def set_rows(self, rows: Sequence[GroupRow], several_files: bool) -> None:
         self._order = []
         self.groups.set_rows(rows)
+        self._several_files = several_files
         self.setColumnHidden(GROUP_FILE_COLUMN, not several_files)
         self.fit_columns()
 
@@ -163,7 +172,30 @@ class GroupView(QTableView):
         for column, title in enumerate(GROUP_COLUMNS[1:], 1):
             widest = max([metrics.horizontalAdvance(title) + 24]
                          + [metrics.horizontalAdvance(r.cells[column]) + 16 for r in sample])
+            self._whole[column] = widest
             self.horizontalHeader().resizeSection(column, widest)
+        self._fit_room()
+
+    def _fit_room(self) -> None:
+        """Step the mean, the file and the launches aside, in turn, where the numbers would
+        leave less than NAME_ROOM characters of the name (once on screen)."""
+        if not self.isVisible():
+            return
+        wanted = {c: w for c, w in self._whole.items()
+                  if c != GROUP_FILE_COLUMN or self._several_files}
+        aside = stepped_aside(wanted, GROUP_STEP_ASIDE,
+                              NAME_ROOM * self.fontMetrics().averageCharWidth(),
+                              self.viewport().width())
+        for column in (c for group in GROUP_STEP_ASIDE for c in group if c in wanted):
+            self.setColumnHidden(column, column in aside)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_room()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_room()
 
     def _on_selection(self, *_args: object) -> None:
         selected = sorted(i.row() for i in self.selectionModel().selectedRows())

@@ -11,7 +11,8 @@ compared.
 The columns fit the list's width, as the group view's do: each number whole, the name taking
 what is left; where that would leave less than NAME_ROOM characters of the name, the two
 percentages the verdict is worded from step aside (the row's tooltip and the Speed Of Light tab
-still give them), and come back when the list is widened.
+still give them), then the file where several are open (the tooltip gives it too), and come back
+when the list is widened. The group view steps aside the same way.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from viewer.qt.kernel_list.kernel_table import (
     FILE_COLUMN,
     NAME_CHARS,
     NAME_COLUMN,
+    NAME_ROOM,
     NUMERIC_COLUMNS,
     Index,
     KernelEntry,
@@ -56,20 +58,21 @@ from viewer.qt.kernel_list.kernel_table import (
     SortKey,
     kernel_entries,
     kernel_entry,
+    stepped_aside,
 )
 from viewer.qt.kit.style import Style
 
-__all__ = ["COLUMNS", "FILE_COLUMN", "NUMERIC_COLUMNS", "Index", "KernelEntry",
+__all__ = ["COLUMNS", "FILE_COLUMN", "NAME_ROOM", "NUMERIC_COLUMNS", "Index", "KernelEntry",
            "KernelFilterProxy", "KernelList", "KernelTableModel", "SortKey", "compare_names",
            "kernel_entries", "kernel_entry"]
 
 
 # The picked kernels' names in every view, elided in the middle past this many characters.
 COMPARE_CHARS = 40
-# The least of a kernel's name, in characters, the list keeps in view beside its other columns.
-NAME_ROOM = 16
-# Compute % and Memory %: what steps aside where the list is too narrow for them and NAME_ROOM.
+# Compute % and Memory %: what steps aside first where the list is too narrow for its columns
+# and NAME_ROOM characters of the name; then the file (several open), which the tooltip gives.
 PERCENT_COLUMNS = (3, 4)
+STEP_ASIDE = (PERCENT_COLUMNS, (FILE_COLUMN,))
 
 
 def compare_names(entries: Sequence[KernelEntry], chars: int | None = COMPARE_CHARS) -> list[str]:
@@ -111,6 +114,7 @@ class KernelList(QWidget):
         header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         self._whole: dict[int, int] = {}  # each column's width, its header and cells whole
+        self._several_files = False
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
@@ -136,6 +140,7 @@ class KernelList(QWidget):
         layout.addWidget(self.count_label)
         layout.addWidget(self.hint)
         self.view.viewport().installEventFilter(self)
+        self.view.installEventFilter(self)
 
         self._picks: list[KernelEntry] = []
         self._syncing = False
@@ -156,7 +161,8 @@ class KernelList(QWidget):
             self.model.set_entries(entries)
         finally:
             self._syncing = False
-        self.view.setColumnHidden(FILE_COLUMN, len({e.source for e in entries}) <= 1)
+        self._several_files = len({e.source for e in entries}) > 1
+        self.view.setColumnHidden(FILE_COLUMN, not self._several_files)
         self._fit_columns(entries)
         self._groups_stale = True
         if self.grouped:
@@ -325,25 +331,33 @@ class KernelList(QWidget):
     def whole_width(self) -> int:
         """The list's width with every column shown whole, the name at NAME_CHARS."""
         view = self.view
-        columns = sum(width for column, width in self._whole.items()
-                      if column != FILE_COLUMN or not view.isColumnHidden(FILE_COLUMN))
+        columns = sum(self._wanted().values())
         name = (NAME_CHARS + 2) * view.fontMetrics().averageCharWidth()
         layout = self.layout()
         margins = layout.contentsMargins() if layout is not None else QMargins()
         return (columns + name + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
                 + margins.left() + margins.right())
 
+    def _wanted(self) -> dict[int, int]:
+        """The whole width of each column the list would show (the file where several are)."""
+        return {column: width for column, width in self._whole.items()
+                if column != FILE_COLUMN or self._several_files}
+
     def _fit_room(self) -> None:
-        """Show the percentages where they fit whole beside NAME_ROOM characters of the name."""
-        room = self.view.viewport().width()
-        name = NAME_ROOM * self.view.fontMetrics().averageCharWidth()
-        others = sum(width for column, width in self._whole.items()
-                     if column != FILE_COLUMN or not self.view.isColumnHidden(FILE_COLUMN))
-        for column in PERCENT_COLUMNS:
-            self.view.setColumnHidden(column, others + name > room)
+        """Show the percentages, then the file, where they fit whole beside NAME_ROOM
+        characters of the name; a list not on screen yet is fitted once it is shown."""
+        if not self.view.isVisible():
+            return
+        wanted = self._wanted()
+        aside = stepped_aside(wanted, STEP_ASIDE,
+                              NAME_ROOM * self.view.fontMetrics().averageCharWidth(),
+                              self.view.viewport().width())
+        for column in (c for group in STEP_ASIDE for c in group if c in wanted):
+            self.view.setColumnHidden(column, column in aside)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+        if (watched is self.view.viewport() and event.type() == QEvent.Type.Resize) or (
+                watched is self.view and event.type() == QEvent.Type.Show):
             self._fit_room()
         return super().eventFilter(watched, event)
 

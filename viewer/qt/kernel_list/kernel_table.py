@@ -33,9 +33,24 @@ NAME_COLUMN = 1
 # A kernel name longer than this is elided in the middle in the list, keeping what tells it
 # apart (the full name is in the row's tooltip).
 NAME_CHARS = 32
+# The least of a kernel's name, in characters, a list keeps in view beside its other columns.
+NAME_ROOM = 16
 
 SortKey = float | str | tuple[int, int] | None  # None: the value is missing
 Index = QModelIndex | QPersistentModelIndex
+
+
+def stepped_aside(widths: dict[int, int], order: Sequence[Sequence[int]], name: int,
+                  room: int) -> set[int]:
+    """The columns that step aside so that the others (`widths`, each whole) and `name` pixels
+    of the name fit `room`: the fewest groups of `order`, first to last (all of them where even
+    that is not enough)."""
+    aside: set[int] = set()
+    for group in order:
+        if sum(w for c, w in widths.items() if c not in aside) + name <= room:
+            break
+        aside |= {c for c in group if c in widths}
+    return aside
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 counts were made, and its lines (each opening to its SASS) in a sortable tree.
 
 In projector mode the tree fits its width, never scrolling sideways: the columns take what their
-titles (on two lines) and values need, the source text the rest (at least MIN_SOURCE
-characters), and where that is too wide the PROJECTOR_OPTIONAL columns step aside, in order."""
+titles (on two lines) and values need, the source text the rest; the PROJECTOR_OPTIONAL columns
+step aside, in order, until the source has SOURCE characters (at least MIN_SOURCE)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QStyle,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -32,8 +33,9 @@ from viewer.readers.source import KernelSource
 
 WIDTHS = {"Line": 17, "Source": 40, "Top stall reasons": 30}
 """Each column's width in average characters (the rest 11), at the desk."""
-MIN_SOURCE = 12
-"""The fewest characters of source text the projector shows."""
+MIN_SOURCE, SOURCE = 12, 24
+"""The fewest characters of source text the projector shows, and the number it makes room for
+by leaving the PROJECTOR_OPTIONAL columns out."""
 
 
 class SourcePane(QWidget):
@@ -150,10 +152,13 @@ class SourcePane(QWidget):
         needs = {n: self._need(n, bold) + pad for n, c in enumerate(COLUMNS)
                  if c.title not in PROJECTOR_HIDDEN and c.title != "Source"}
         source = COLUMNS.index(next(c for c in COLUMNS if c.title == "Source"))
-        room = self.tree.viewport().width() - 2  # the frame's own pixels
+        # the room inside the frame, a vertical scroll bar's width kept whether it shows or not
+        bar = self.tree.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None,
+                                            self.tree)
+        room = self.tree.width() - 2 * self.tree.frameWidth() - bar - 2
         least = MIN_SOURCE * bold.averageCharWidth()
         for title in PROJECTOR_OPTIONAL:
-            if sum(needs.values()) + least <= room:
+            if sum(needs.values()) + SOURCE * bold.averageCharWidth() <= room:
                 break
             needs.pop(next(n for n, c in enumerate(COLUMNS) if c.title == title), None)
         header.setStretchLastSection(False)  # before hiding: a stretched section hidden keeps

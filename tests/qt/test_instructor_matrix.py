@@ -216,18 +216,26 @@ def test_the_compare_line_takes_at_most_a_fifth_of_the_height(window) -> None:
 
 
 def test_no_word_of_the_compare_line_runs_past_its_edge(window) -> None:
+    """Its names and its warnings (opened, as N shows them), beside the exercise and the kernel
+    list or not."""
     line = window.reading.compare_line
     shown(window, window.reading.tab_pages[0])
     opened = line.folded
     if opened:
-        line.toggle_notes()  # the warnings open, as N shows them
-        settle()
+        line.toggle_notes()
+    metrics = QFontMetrics(window.tab_style.font("body", bold=True))
     try:
-        room = line.width() - 2 * window.tab_style.px(10)
-        metrics = QFontMetrics(window.tab_style.font("body", bold=True))
-        wide = [w for w in unbroken_words(line.text()) if metrics.horizontalAdvance(w) > room]
-        assert not wide
+        for exercise, kernels in ((False, False), (True, False), (True, True)):
+            window.exercise.dock.setVisible(exercise)
+            window.kernel_dock.setVisible(kernels)
+            settle()
+            room = line.width() - 2 * window.tab_style.px(10)
+            wide = [w for w in unbroken_words(line.text())
+                    if metrics.horizontalAdvance(w) > room]
+            assert not wide, f"exercise {exercise}, kernel list {kernels}"
     finally:
+        window.exercise.dock.hide()
+        window.kernel_dock.hide()
         if opened:
             line.toggle_notes()
-            settle()
+        settle()

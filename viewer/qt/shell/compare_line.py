@@ -59,7 +59,8 @@ def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Styl
     one_file = len(set(files)) == 1
     parts = []
     for letter, file_name, name in zip("AB", files, names, strict=False):
-        part = (f"<b>{letter}</b> " if compare else "") + f"<b>{html.escape(name, False)}</b>"
+        shown = html.escape(wrappable_names(name), False)  # a long name may break at its parts
+        part = (f"<b>{letter}</b> " if compare else "") + f"<b>{shown}</b>"
         if not projector and not one_file:
             part += f" <span style='color:{grey}'>{html.escape(file_name, False)}</span>"
         parts.append(part)

@@ -289,3 +289,43 @@ def test_a_job_outliving_its_workers_widget_reports_to_no_one(qtbot) -> None:
     assert not shiboken6.isValid(worker)
     qtbot.waitUntil(finished.is_set, timeout=5000)
     qtbot.wait(100)  # the queued progress and result reach the GUI thread and are dropped
+
+
+APP_GONE_MID_JOB = textwrap.dedent("""
+    import sys, threading, time
+    import shiboken6
+    from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QApplication
+    from viewer.qt.kit.workers import Worker
+    app = QApplication([])
+    first = Worker()  # makes the relay, the application's child
+    window = QObject(app)  # a later child: deleted after the relay, its pool waiting on the job
+    worker = Worker(window)
+    started, steps = threading.Event(), []
+
+    def slow(job):
+        started.set()
+        for i in range(40):
+            time.sleep(0.02)
+            job.progress(i / 40, "working")
+            steps.append(i)
+        return "done"
+
+    worker.submit(slow)
+    started.wait(5)
+    shiboken6.delete(app)  # the application ends while the job runs
+    time.sleep(1.2)
+    print(len(steps))
+""")
+
+
+def test_a_job_running_when_the_application_ends_stops_quietly() -> None:
+    """The relay goes with the application: the job's next progress stops it, and nothing is
+    printed ('Signal source has been deleted' from the pool thread before)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", APP_GONE_MID_JOB], capture_output=True,
+                            text=True, env=env, timeout=60,
+                            cwd=Path(__file__).resolve().parents[2])
+    assert result.returncode == 0, result.stderr
+    assert "Signal source has been deleted" not in result.stderr, result.stderr
+    assert int(result.stdout.split()[-1]) < 40  # stopped, not run to its end

@@ -148,17 +148,27 @@ def _release(relay: _Relay, worker_id: int, _destroyed: object = None) -> None:
     relay.release(worker_id)
 
 
+def _send(relay: _Relay, *event: object) -> bool:
+    """Hand `event` to the GUI thread; False where the relay is gone (the application ended
+    while the job ran: nobody is left to tell)."""
+    try:
+        relay.relayed.emit(*event)
+    except RuntimeError:  # "Signal source has been deleted"
+        return False
+    return True
+
+
 def _run(fn: Callable[..., Any], args: tuple[Any, ...], job: Job, relay: _Relay, worker_id: int,
          generation: int) -> None:
     """The pool thread's side: call `fn`, turn every outcome into one event."""
     try:
         result = fn(*args, job=job)
     except Cancelled:
-        relay.relayed.emit(worker_id, generation, _CANCELLED, None)
+        _send(relay, worker_id, generation, _CANCELLED, None)
     except BaseException as exc:
-        relay.relayed.emit(worker_id, generation, _FAILED, one_line(exc))
+        _send(relay, worker_id, generation, _FAILED, one_line(exc))
     else:
-        relay.relayed.emit(worker_id, generation, _DONE, result)
+        _send(relay, worker_id, generation, _DONE, result)
 
 
 class Worker(QObject):
@@ -207,7 +217,8 @@ class Worker(QObject):
         relay, worker_id = self._relay, self._id
 
         def on_progress(fraction: float, message: str) -> None:
-            relay.relayed.emit(worker_id, generation, _PROGRESS, (fraction, message))
+            if not _send(relay, worker_id, generation, _PROGRESS, (fraction, message)):
+                raise Cancelled  # the application has ended: stop the work
 
         was_busy = self.busy
         self._job = Job(on_progress)

@@ -140,12 +140,10 @@ def test_the_side_panels_take_the_projector_type(window) -> None:
 
 def test_the_side_panels_never_scroll_sideways(window) -> None:
     """The exercise (its button rows wrap) and the kernel list, one kernel a row and grouped
-    by name, fit their panels."""
+    by name, each fit its panel."""
     if not window.projector:
         pytest.skip("projector mode only")
     window.exercise.action.trigger()
-    window.kernel_dock.show()
-    kernel_list = window.kernel_list
     settle()
     try:
         panel = window.exercise.panel
@@ -154,6 +152,13 @@ def test_the_side_panels_never_scroll_sideways(window) -> None:
         panel.show_solution()  # every option, each with its Show button
         settle()
         assert not sideways(window.exercise.dock)
+    finally:
+        window.exercise.dock.hide()
+        settle()
+    kernel_list = window.kernel_list
+    window.kernel_dock.show()
+    settle()
+    try:
         assert kernel_list.view.horizontalScrollBar().maximum() == 0
         kernel_list.set_grouped(True)
         settle()
@@ -165,7 +170,6 @@ def test_the_side_panels_never_scroll_sideways(window) -> None:
                    for c in range(header.count()) if not groups.isColumnHidden(c))
     finally:
         kernel_list.set_grouped(False)
-        window.exercise.dock.hide()
         window.kernel_dock.hide()
         settle()
 

@@ -2,7 +2,8 @@
 on the GPU machine (about a minute). For each shipped report, best of three of each, interleaved:
 ours; `ncu --import FILE --page source --csv --print-source sass`; the same with `cuda,sass`
 (which gives the source lines, as ours does). Wall seconds of each process, and the ratios.
-The reader's child imports the ncu_report package of the ncu that runs here (its extras/python).
+The reader's child imports the ncu_report package on PYTHONPATH, else that of the ncu that runs
+here (its extras/python).
 
     python3 benchmarks/device_source_json.py OUT     (from the repository root)
 
@@ -47,9 +48,11 @@ def main() -> int:
         sys.exit("no ncu on PATH")
     env = dict(os.environ)
     extras = ncu_report_folder(ncu)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (extras, env.get("PYTHONPATH", "")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH", ""), extras) if p)
     version = subprocess.run([ncu, "--version"], capture_output=True, text=True).stdout
-    print(f"ncu {ncu}: {version.strip().splitlines()[-1]}; ncu_report from {extras or '?'}")
+    found = subprocess.run([sys.executable, "-c", "import ncu_report; print(ncu_report.__file__)"],
+                           capture_output=True, text=True, env=env).stdout.strip()
+    print(f"ncu {ncu}: {version.strip().splitlines()[-1]}; ncu_report {found or 'not found'}")
     print(f"{'report':16} {'ours s':>8} {'ncu sass s':>11} {'ncu cuda,sass s':>16} "
           f"{'ours/sass':>10} {'ours/cuda,sass':>15}")
     for kernel in ("naive", "tiled"):

@@ -17,6 +17,7 @@ No Qt here: viewer.qt.kit.session_reads drives it from the GUI.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from viewer.core.jobs import Job, one_line
@@ -284,15 +285,23 @@ def merged(asks: Sequence[Ask]) -> list[Ask]:
     return list(by_report.values())
 
 
+READ_AT_ONCE = 2
+"""Reports read at the same time (each in child processes of its own): the pair on screen."""
+
+
 def read(asks: Sequence[Ask], job: Job | None = None) -> list[Answer]:
     """Off the GUI thread: read `asks` from their files, those of one report together (one
-    child process per report and kind), one Answer per Ask. A file that cannot be read answers
-    its one-line error; Cancelled (through `job`) stops it all."""
+    child process per report and kind; READ_AT_ONCE reports at a time), one Answer per Ask. A
+    file that cannot be read answers its one-line error; Cancelled (through `job`) stops it
+    all."""
     reads = merged(asks)
-    found: dict[int, Answer] = {}
-    for number, ask in enumerate(reads):
-        part = job.part(number / len(reads), (number + 1) / len(reads)) if job else None
-        found[id(ask.report)] = _read_one(ask, part)
+    parts: list[Job | None] = list(job.shares(len(reads))) if job else [None] * len(reads)
+    if len(reads) == 1:
+        answers = [_read_one(reads[0], parts[0])]
+    else:
+        with ThreadPoolExecutor(max_workers=min(READ_AT_ONCE, len(reads))) as pool:
+            answers = list(pool.map(_read_one, reads, parts))
+    found = {id(ask.report): answer for ask, answer in zip(reads, answers, strict=True)}
     return [found[id(ask.report)] for ask in asks]
 
 

@@ -61,6 +61,38 @@ class Job:
         cancelling either cancels both."""
         return _Part(self, low, high)
 
+    def shares(self, n: int) -> list[Job]:
+        """`n` jobs that run at once: this one's progress is the mean of theirs, and
+        cancelling any cancels all."""
+        done = [0.0] * n
+        lock = threading.Lock()
+
+        def reporter(k: int) -> Callable[[float, str], None]:
+            def report(fraction: float, message: str) -> None:
+                with lock:
+                    done[k] = fraction
+                    mean = sum(done) / n
+                self.progress(mean, message)
+            return report
+
+        return [_Shared(self, reporter(k)) for k in range(n)]
+
+
+class _Shared(Job):
+    def __init__(self, outer: Job, report: Callable[[float, str], None]) -> None:
+        super().__init__(report)
+        self._outer = outer
+
+    def cancel(self) -> None:
+        self._outer.cancel()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._outer.cancelled
+
+    def check(self) -> None:
+        self._outer.check()
+
 
 class _Part(Job):
     def __init__(self, outer: Job, low: float, high: float) -> None:

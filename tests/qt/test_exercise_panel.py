@@ -382,3 +382,21 @@ def test_question_2_names_the_lines_of_code_and_shows_the_one_asked_about(window
     tiled = source.panes[1]
     assert tiled.model.marked == source.marked_row
     assert tiled.model.row_of(source.marked_row).isValid()
+
+
+def test_question_2s_line_button_fits_the_panel_in_projector_type(window, qtbot) -> None:
+    window.set_projector(True, full_screen=False)
+    window.resize(1366, 768)
+    window.exercise.action.trigger()  # hidden, then shown again: it takes its third anew
+    window.exercise.action.trigger()
+    panel = panel_of(window)
+    panel.set_question(1)
+    step(window, "memory").row_picked.emit("global_load_sectors")
+    qtbot.waitUntil(lambda: "line 122" in text_of(panel, "source_lines"), timeout=60_000)
+    qtbot.wait(50)
+    scroll = panel._scroll
+    button = panel.findChild(QPushButton, "source_line_button")
+    assert button is not None and button.isVisible()
+    assert scroll.widget().width() <= scroll.viewport().width()
+    assert button.width() <= scroll.viewport().width()
+    assert "Source view (C)" in button.toolTip()

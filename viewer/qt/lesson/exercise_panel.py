@@ -307,9 +307,10 @@ class ExercisePanel(QWidget):
                                      name="source_lines"))
         row = found.row
         if row is not None:
-            layout.addWidget(self._button(
-                f"Show {found.place} in the Source view (C)", "source_line_button",
-                lambda: self.jump_requested.emit("source", row)))
+            button = self._button(f"Show {found.place}", "source_line_button",
+                                  lambda: self.jump_requested.emit("source", row))
+            button.setToolTip(f"{found.place} framed in the Source view (C)")
+            layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _navigation(self) -> FlowLayout:
         row = FlowLayout(spacing=self._style.px(6))

@@ -137,3 +137,43 @@ def test_the_compare_sentences_count_lines_in_words() -> None:
     said = " ".join(analysis.compare(naive, tiled).sentences)
     assert "from 1 source line." in said and "from 1 source lines" not in said
     assert "issued from 8 source lines." in said
+
+
+def _ncus_lines(page: Path) -> dict[int, tuple[str, dict[str, float | None]]]:
+    """Each source line of ncu's `--page source --csv --print-source cuda,sass` export: its
+    text and its counters (None where ncu prints '-')."""
+    import csv
+
+    rows = list(csv.reader(page.read_text(encoding="utf-8").splitlines()))
+    header = next(r for r in rows if r and r[0] == "Line No")
+    at = {name: header.index(name) for name in
+          ("# Samples", "Instructions Executed", "L2 Theoretical Sectors Global")}
+    lines = {}
+    for row in rows[rows.index(header) + 1:]:
+        if row and row[0].isdigit():
+            values = {key: None if row[i] in ("-", "") else float(row[i].replace(",", ""))
+                      for key, i in (("samples", at["# Samples"]),
+                                     (INST_EXECUTED, at["Instructions Executed"]),
+                                     ("l2", at["L2 Theoretical Sectors Global"]))}
+            lines[int(row[0])] = (row[1], values)
+    return lines
+
+
+@pytest.mark.parametrize("kernel", ["naive", "tiled"])
+def test_each_line_equals_ncus_source_page_of_the_lines(kernel):
+    """The Python lines of the line-info capture, per line, as ncu's own source page prints
+    them with `--print-source cuda,sass`: the text, the warp instructions executed, the stall
+    samples and the L2 theoretical sectors."""
+    from viewer.readers.source import L2_SECTORS
+
+    stem = f"numba-{kernel}-lineinfo"
+    ncus = _ncus_lines(H200 / f"{stem}.source-cuda-sass.csv")
+    ours = analysis.table(read_source(H200 / f"{stem}.ncu-rep")[0]).lines
+    assert ours and {r.line for r in ours} == {n for n, (_, v) in ncus.items()
+                                               if v[INST_EXECUTED] is not None}
+    for row in ours:
+        text, values = ncus[row.line]
+        assert (row.text or "").strip() == text.strip(), row.line
+        assert row.value(INST_EXECUTED) == values[INST_EXECUTED], row.line
+        assert row.value(SAMPLES) == values["samples"], row.line
+        assert row.value(L2_SECTORS) == values["l2"], row.line

@@ -3,8 +3,9 @@ shipped pair and on two long-named cuBLAS kernels of the PyTorch capture (#2 and
 never exceeds the screen; in projector mode no view scrolls sideways, nor a reading tab with the
 exercise open (its labels over its rows where the third the exercise takes leaves too little), and
 every label in the view, the side panels and the Open dialog is at least the projector's smallest
-type. The compare line takes at most a fifth of the height (its warnings folded where they would
-take more), and no word of it runs past its right edge.
+type, and so is the memory chart's painted text at the scale it is drawn. The compare line takes
+at most a fifth of the height (its warnings folded where they would take more), and no word of it
+runs past its right edge.
 
 One window per size, mode and pair (module-scoped), every view shown in it in turn."""
 
@@ -25,6 +26,7 @@ from viewer.qt.kit.style import _POINTS, Style
 from viewer.qt.shell.compare_line import HEIGHT_SHARE
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.opening import file_dialog
+from viewer.qt.views.memory.memory_tab import MemoryChartView, MemoryTab
 
 ROOT = Path(__file__).resolve().parents[2]
 TORCH = ROOT / "tests/data/corpus/h200/torch-transformer-400.details.txt.gz"
@@ -185,6 +187,28 @@ def test_the_reading_tabs_fit_beside_the_exercise(window) -> None:
     finally:
         window.exercise.dock.hide()
         settle()
+
+
+def test_the_memory_charts_painted_type_is_the_projectors(window) -> None:
+    """The chart is a picture, not labels: its smallest font times the scale it is drawn at is
+    at least the projector's smallest type, beside the exercise or not, and the picture is
+    never wider than its view (its bands wrap onto rows; the page scrolls down)."""
+    if not window.projector:
+        pytest.skip("projector mode only")
+    for exercise in (False, True):
+        window.exercise.dock.setVisible(exercise)
+        settle()
+        try:
+            page = shown(window, MemoryTab)
+            view = page.findChild(MemoryChartView)
+            points = view.item.smallest_points * view.transform().m11()
+            where = f"exercise {'open' if exercise else 'closed'}"
+            assert points >= SMALLEST, f"{where}: {points:.1f} pt"
+            assert view.item.boundingRect().width() * view.transform().m11() <= view.width(), where
+            assert not sideways(page), where
+        finally:
+            window.exercise.dock.hide()
+            settle()
 
 
 def test_the_open_dialog_takes_the_projector_type(window) -> None:

@@ -16,13 +16,14 @@ from PySide6.QtWidgets import QScrollArea
 from viewer.analysis import chart_layout as cl
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
-from viewer.qt.kit.style import Style
+from viewer.qt.kit.style import _POINTS, Style
 from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
 from viewer.qt.views.memory.memory_tab import MemoryChartView, MemoryTab
 from viewer.readers import read_report
 
 H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
 PUBLIC = Path(__file__).resolve().parents[1] / "data" / "corpus" / "ncu-public"
+TORCH = H200 / "torch-transformer-400.details.txt.gz"
 
 
 def kernel(path: Path) -> Kernel:
@@ -164,6 +165,11 @@ def test_item_fills_a_wider_width_and_narrows_labels_for_a_smaller_one(
     assert "2.00 per request" in item.texts and "53.96 MB" in item.texts
 
 
+def smallest(style: Style) -> float:
+    """The smallest type the style sets: the floor of the chart's painted text."""
+    return min(style.points(role) for role in _POINTS)
+
+
 def test_view_shrinks_only_when_it_must(qtbot, bands: list[cl.ChartBand]) -> None:
     view = MemoryChartView(bands, Style())
     qtbot.addWidget(view)
@@ -173,31 +179,95 @@ def test_view_shrinks_only_when_it_must(qtbot, bands: list[cl.ChartBand]) -> Non
     qtbot.waitExposed(view)
     assert view.scale_factor == 1.0
     assert view.item.boundingRect().width() == pytest.approx(natural + 200, abs=1)
-    view.resize(round(natural / 2), 300)
+    view.resize(round(natural * 0.8), 300)  # short: the one-row chart, a little smaller
     qtbot.wait(1)
-    assert view.scale_factor < 1.0
+    assert view.scale_factor < 1.0 and not view.item.wrapped
     assert view.height() == math.ceil(view.item.boundingRect().height() * view.scale_factor)
 
 
-@pytest.mark.parametrize("size", [(1366, 520), (1920, 830)])  # the tab's part of each screen
-def test_in_projector_mode_both_bands_fit_the_visible_height(qtbot, naive, tiled, size) -> None:
-    """The room sees the naive and the tiled band at once; the tables follow below the fold."""
+def test_where_shrinking_would_not_read_the_bands_wrap(qtbot, bands: list[cl.ChartBand]) -> None:
+    """Half the width: the one-row chart would be drawn at half its type; each band goes on
+    rows that fit instead, at its own size, as tall as that takes."""
+    view = MemoryChartView(bands, Style())
+    qtbot.addWidget(view)
+    natural = view.item.natural_width
+    one_row = view.item.boundingRect().height()
+    view.resize(round(natural / 2), 300)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view.item.wrapped, (view.width(), natural)
+    assert view.item.smallest_points * view.scale_factor >= smallest(Style())
+    assert view.item.boundingRect().width() * view.scale_factor <= view.width()
+    assert view.height() > one_row
+    assert view.item.texts.count("L1/TEX") == 2 * len(bands)  # it starts the next row again
+    view.resize(round(natural) + 10, 300)
+    qtbot.wait(1)
+    assert not view.item.wrapped and view.scale_factor == 1.0
+
+
+def torch_bands() -> list[cl.ChartBand]:
+    """The matrix's two long-named cuBLAS kernels (#2, #7), whose report lacks most counters."""
+    kernels = {k.index: k for k in read_report(TORCH).kernels}
+    return [cl.chart_band(kernels[2], "sm80_xmma_..._tilesize64x64x8_st..._5x_cublas"),
+            cl.chart_band(kernels[7], "sm80_xmma_..._tilesize32x32x8_st..._5x_cublas")]
+
+
+@pytest.mark.parametrize("projector", [False, True], ids=["desk", "projector"])
+@pytest.mark.parametrize("pair", ["shipped", "torch"])
+def test_the_wrapped_chart_shows_every_number_of_the_one_row_chart(
+        qtbot, bands: list[cl.ChartBand], pair: str, projector: bool) -> None:
+    chosen = bands if pair == "shipped" else torch_bands()
+    style = Style(projector=projector)
+    wide, wrapped = MemoryChartItem(), MemoryChartItem()
+    wide.set_bands(chosen, style)
+    for width in (wide.natural_width * 0.6, wide.natural_width * 0.4):
+        wrapped.set_bands(chosen, style, width, wrap=True)
+        assert wrapped.natural_width <= max(width, wrapped.natural_width)
+        drawn = " ".join(wrapped.texts)
+        missing = [t for t in wide.texts if t not in wrapped.texts
+                   and not all(part in drawn for part in t.split())]
+        assert not missing, width
+        assert set(wide.row_keys()) == set(wrapped.row_keys())
+        assert wrapped.dashed == wide.dashed
+        assert wrapped.arrow_widths == wide.arrow_widths
+    assert wrapped.boundingRect().height() > wide.boundingRect().height()
+
+
+def test_a_long_name_breaks_over_lines_within_the_wrapped_chart(qtbot) -> None:
+    item = MemoryChartItem()
+    item.set_bands(torch_bands(), Style(projector=True), 600, wrap=True)
+    painted = item._picture.boundingRect()
+    assert painted.right() <= item.boundingRect().right()
+
+
+@pytest.mark.parametrize("size", [(830, 520), (1195, 830), (1300, 520), (1854, 830)],
+                         ids=["1366-exercise", "1920-exercise", "1366", "1920"])
+@pytest.mark.parametrize("pair", ["shipped", "torch"])
+def test_in_projector_mode_the_charts_type_is_never_smaller_than_the_projectors(
+        qtbot, naive, tiled, size, pair) -> None:
+    """The reading area of each screen, with the exercise open or not: the chart is drawn at
+    no less than the projector's smallest type, never wider than its view nor past the page's
+    right edge, and the page scrolls down to the rest of it (the whole window's matrix is in
+    test_instructor_matrix)."""
     tab = MemoryTab(Style(projector=True))
     qtbot.addWidget(tab)
     tab.resize(*size)
-    tab.set_kernels([naive, tiled], ["matmul_naive", "matmul_tiled"])
+    if pair == "shipped":
+        tab.set_kernels([naive, tiled], ["matmul_naive", "matmul_tiled"])
+    else:
+        kernels = {k.index: k for k in read_report(TORCH).kernels}
+        tab.set_kernels([kernels[2], kernels[7]], [b.name for b in torch_bands()])
     tab.show()
     qtbot.waitExposed(tab)
     view = tab.findChild(MemoryChartView)
     area = tab.findChild(QScrollArea)
-    qtbot.waitUntil(lambda: view.scale_factor < 1.0)
-    bottom = view.mapTo(area.viewport(), view.rect().bottomRight())
-    assert 0 < bottom.y() <= area.viewport().height()
-    assert bottom.x() <= area.viewport().width()
-    assert view.item.boundingRect().width() * view.scale_factor > 0.9 * view.width()
-    tab.resize(size[0], size[1] + 200)  # a taller screen: a larger chart
-    qtbot.waitUntil(lambda: view.mapTo(area.viewport(), view.rect().bottomRight()).y()
-                    > bottom.y())
+    qtbot.wait(1)
+    assert view.item.smallest_points * view.scale_factor >= smallest(Style(projector=True))
+    assert view.item.boundingRect().width() * view.scale_factor <= view.width() + 0.5
+    right = view.mapTo(area.viewport(), view.rect().bottomRight())
+    assert right.x() <= area.viewport().width()
+    if view.height() > area.viewport().height():
+        assert area.verticalScrollBar().maximum() > 0
 
 
 def test_the_t4_tables_dram_sum_is_shown_as_a_sum() -> None:

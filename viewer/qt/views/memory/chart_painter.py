@@ -3,6 +3,12 @@ style's fonts (viewer.qt.views.memory.memory_chart_item holds the picture and pi
 
 It returns what it drew (`Drawn`: arrow widths, dashed arrows, every string, and where each
 number that picks a row lies) and knows nothing of the item.
+
+A band is drawn on one row (Kernel -> Shared memory / L1/TEX -> L2 -> DRAM), or, where that row
+is wider than the chart may be, wrapped (`run(width, wrap=True)`): the path broken into rows that
+each fit the width, every row after the first starting again from the box the row above ended
+on (L1/TEX -> L2, L2 -> DRAM), so the chart is taller rather than smaller and every number of
+the one-row band is still drawn.
 """
 
 from __future__ import annotations
@@ -62,6 +68,13 @@ def _narrowed(lines: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _box_parts(line: str) -> tuple[str, ...]:
+    """A box's line on narrower lines: 'hit rate not in this report' -> 'hit rate', 'not in
+    this report'; any other line stays whole."""
+    head = line.removesuffix(NOT_IN_REPORT).rstrip()
+    return (head, NOT_IN_REPORT) if head and head != line else (line,)
+
+
 @dataclass
 class Drawn:
     """What one painting drew: (band index, arrow key) -> line width in pixels, the arrows drawn
@@ -85,12 +98,25 @@ class ChartPainter:
         self.pad = style.px(8)
         self.inset = style.px(10)  # room around the text of a box or an arrow's labels
         self.narrow = False
+        self.wrap = False  # a band on rows that each fit the width (box lines narrowed too)
         self.natural_width = 0.0
         self.line = QFontMetricsF(self.fonts.text).height()
         self.thin, self.thick = style.px(2), style.px(22)
         self.largest = largest_by_family(self.bands)
 
+    @property
+    def smallest_points(self) -> float:
+        """The smallest type the chart paints, in points (before any scaling of the picture)."""
+        return min(font.pointSizeF() for font in vars(self.fonts).values())
+
     # ---------------------------------------------------------------- measuring
+
+    def _box_lines(self, key: str, band: ChartBand) -> list[tuple[str, str]]:
+        """A box's lines as drawn (split when wrapped), each with the line it comes from."""
+        lines = band.box(key).lines
+        if not self.wrap:
+            return [(line, line) for line in lines]
+        return [(part, line) for line in lines for part in _box_parts(line)]
 
     def _text_width(self, font: QFont, lines: Sequence[str]) -> float:
         metrics = QFontMetricsF(font)
@@ -101,12 +127,14 @@ class ChartPainter:
         for band in self.bands:
             box = band.box(key)
             widest = max(widest, self._text_width(self.fonts.title, box.title_lines),
-                         self._text_width(self.fonts.text, box.lines))
+                         self._text_width(self.fonts.text,
+                                          [t for t, _ in self._box_lines(key, band)]))
         return widest + self.inset
 
     def _box_height(self, band: ChartBand, key: str) -> float:
         box = band.box(key)
-        return (len(box.title_lines) + len(box.lines)) * self.line + 2 * self.pad
+        return ((len(box.title_lines) + len(self._box_lines(key, band))) * self.line
+                + 2 * self.pad)
 
     def width_of(self, arrow: ChartArrow) -> float:
         if arrow.amount is None:
@@ -145,11 +173,15 @@ class ChartPainter:
         gaps = [self._gap_width(keys) for keys in _GAP_ARROWS]
         return sum(columns) + sum(gaps) + 2 * self.pad, gaps
 
-    def run(self, wanted: float) -> tuple[float, float]:
+    def run(self, wanted: float, wrap: bool = False) -> tuple[float, float]:
         """Paint at `wanted` width (0: the natural width); returns the picture's size.
 
         When the natural width is more than wanted, counts and their nouns go on lines of their
-        own ('16,777,216' over 'sectors') if that makes the chart narrower."""
+        own ('16,777,216' over 'sectors') if that makes the chart narrower. With `wrap`, each
+        band is drawn on as many rows as `wanted` needs instead (`natural_width`: its widest
+        row)."""
+        if wrap:
+            return self._run_wrapped(wanted)
         margin = self.pad
         columns = [max(self._box_width(key) for key in keys) for keys in _COLUMNS]
         natural, gaps = self._natural(columns)
@@ -176,6 +208,152 @@ class ChartPainter:
                 y += 2 * self.pad
             y = self._band(index, band, xs, columns, width, y)
         return width, y + margin
+
+    def _separate(self, index: int, width: float, y: float) -> float:
+        """The rule between one band and the next, when `index` is not the first."""
+        if not index:
+            return y
+        y += self.pad
+        self.p.setPen(QPen(self.s.color("outline"), max(1, self.s.px(1))))
+        self.p.drawLine(QPointF(self.pad, y), QPointF(width - self.pad, y))
+        return y + 2 * self.pad
+
+    # ---------------------------------------------------------------- wrapped onto rows
+
+    def _span_width(self, columns: list[float], gaps: list[float], first: int,
+                    last: int) -> float:
+        return sum(columns[first:last + 1]) + sum(gaps[first:last]) + 2 * self.pad
+
+    def _spans(self, columns: list[float], gaps: list[float],
+               wanted: float) -> list[tuple[int, int]]:
+        """The columns of each row, first and last: each row as long as `wanted` holds (two
+        columns at least), the next starting on the column this one ended on."""
+        spans, first = [], 0
+        while first < len(columns) - 1:
+            last = first + 1
+            while (last < len(columns) - 1
+                   and self._span_width(columns, gaps, first, last + 1) <= wanted):
+                last += 1
+            spans.append((first, last))
+            first = last
+        return spans
+
+    def _run_wrapped(self, wanted: float) -> tuple[float, float]:
+        self.wrap = self.narrow = True
+        columns = [max(self._box_width(key) for key in keys) for keys in _COLUMNS]
+        gaps = [self._gap_width(keys) for keys in _GAP_ARROWS]
+        spans = self._spans(columns, gaps, wanted)
+        self.natural_width = max(self._span_width(columns, gaps, a, b) for a, b in spans)
+        width = max(wanted, self.natural_width)
+        y: float = self.pad
+        for index, band in enumerate(self.bands):
+            y = self._separate(index, width, y)
+            y = self._wrapped_band(index, band, spans, columns, gaps, width, y)
+        return width, y + self.pad
+
+    def _heading(self, band: ChartBand, width: float, top: float) -> float:
+        """The band's name, and its caption beside it, or under it where the room beside is
+        narrow (a name wider than the chart broken over lines); returns the bottom."""
+        margin = self.pad
+        name_end = margin + QFontMetricsF(self.fonts.name).horizontalAdvance(band.name)
+        if name_end > width - margin:
+            name_bottom = self._wrapped(self.fonts.name, band.name, margin, top,
+                                        width - 2 * margin, anywhere=True)
+            return self._wrapped(self.fonts.caption, band.caption, margin, name_bottom,
+                                 width - 2 * margin)
+        name_bottom = self._text(self.fonts.name, band.name, margin_x=margin, y=top)
+        caption_left = name_end + 2 * self.pad
+        room = width - caption_left - margin
+        if room >= self.s.px(200):
+            caption_top = top + (name_bottom - top - self.line) / 2
+            return max(name_bottom, self._wrapped(self.fonts.caption, band.caption,
+                                                  caption_left, caption_top, room))
+        return self._wrapped(self.fonts.caption, band.caption, margin, name_bottom,
+                             width - 2 * margin)
+
+    def _wrapped_band(self, index: int, band: ChartBand, spans: list[tuple[int, int]],
+                      columns: list[float], gaps: list[float], width: float,
+                      top: float) -> float:
+        y = self._heading(band, width, top) + self.pad
+        for number, (first, last) in enumerate(spans):
+            if number:
+                y += 2 * self.pad
+            y = self._row(index, band, first, last, columns, gaps, width, y)
+        return y
+
+    def _row(self, index: int, band: ChartBand, first: int, last: int, columns: list[float],
+             gaps: list[float], width: float, top: float) -> float:
+        """One row of a wrapped band: columns `first` to `last` and the arrows between them;
+        the row that starts at the kernel has the shared memory lane above the path's."""
+        margin = self.pad
+        xs: dict[int, float] = {first: margin}
+        for column in range(first, last):
+            xs[column + 1] = xs[column] + columns[column] + gaps[column]
+        main_keys = [_COLUMNS[c][-1] for c in range(max(first, 1), last + 1)]
+        main_up = main_down = max(self._box_height(band, k) for k in main_keys) / 2
+        read, write = band.arrow("dram_read"), band.arrow("dram_write")
+        split = self.s.px(3)
+        read_offset, write_offset = self._half(read) + split, self._half(write) + split
+        for gap in range(first, last):
+            if gap < 2:
+                up, down = self._stack(band.arrow(("global", "l1_to_l2")[gap]))
+            else:
+                up, down = read_offset + self._stack(read)[0], write_offset + self._stack(write)[1]
+            main_up, main_down = max(main_up, up), max(main_down, down)
+        main_top = top
+        shared, note = band.arrow("shared"), None
+        shared_mid = top
+        if first == 0:
+            up, down = self._stack(shared)
+            box_height = self._box_height(band, "shared")
+            note_left = xs[1] + columns[1] + 2 * self.pad
+            beside = width - note_left - margin
+            if band.shared_note and beside >= self.s.px(180):
+                note_height = self._wrapped_height(band.shared_note, beside)
+                half = max(box_height, note_height) / 2
+                shared_mid = top + max(up, half)
+                note = (note_left, shared_mid - note_height / 2, beside)
+                main_top = shared_mid + max(down, half)
+            else:
+                shared_mid = top + max(up, box_height / 2)
+                main_top = shared_mid + max(down, box_height / 2)
+                if band.shared_note:  # under the shared memory box, out to the right edge
+                    under = width - xs[1] - margin
+                    note = (xs[1], shared_mid + box_height / 2 + self.pad / 2, under)
+                    main_top = max(main_top, note[1] + self._wrapped_height(band.shared_note,
+                                                                            under))
+            main_top += self.pad
+        main_mid = main_top + main_up
+        bottom = main_mid + main_down
+
+        boxes: dict[str, QRectF] = {}
+        if first == 0:
+            boxes["kernel"] = QRectF(margin, top, columns[0], bottom - top)
+            self._box(band, "kernel", boxes["kernel"])
+            h = self._box_height(band, "shared")
+            boxes["shared"] = QRectF(xs[1], shared_mid - h / 2, columns[1], h)
+            self._box(band, "shared", boxes["shared"])
+        for column in range(max(first, 1), last + 1):
+            key = _COLUMNS[column][-1]
+            h = self._box_height(band, key)
+            boxes[key] = QRectF(xs[column], main_mid - h / 2, columns[column], h)
+            self._box(band, key, boxes[key])
+        if first == 0:
+            self._arrow(index, shared, boxes["kernel"].right(), boxes["shared"].left(),
+                        shared_mid)
+            if note is not None:
+                self._wrapped(self.fonts.text, band.shared_note, *note)
+        for gap in range(first, last):
+            source, target = _COLUMNS[gap][-1], _COLUMNS[gap + 1][-1]
+            x1, x2 = boxes[source].right(), boxes[target].left()
+            if gap < 2:
+                self._arrow(index, band.arrow(("global", "l1_to_l2")[gap]), x1, x2, main_mid)
+            else:
+                self._arrow(index, read, x1, x2, main_mid - read_offset)
+                self._arrow(index, write, x1, x2, main_mid + write_offset)
+        return bottom
+
+    # ---------------------------------------------------------------- on one row
 
     def _band(self, index: int, band: ChartBand, xs: list[float], columns: list[float],
               width: float, top: float) -> float:
@@ -242,9 +420,11 @@ class ChartPainter:
         metrics = QFontMetricsF(self.fonts.text)
         return metrics.boundingRect(QRectF(0, 0, max(width, 1.0), 10_000), flags, text).height()
 
-    def _wrapped(self, font: QFont, text: str, x: float, y: float, width: float) -> float:
+    def _wrapped(self, font: QFont, text: str, x: float, y: float, width: float,
+                 anywhere: bool = False) -> float:
         metrics = QFontMetricsF(font)
-        flags = Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft
+        wrap = Qt.TextFlag.TextWrapAnywhere if anywhere else Qt.TextFlag.TextWordWrap
+        flags = wrap | Qt.AlignmentFlag.AlignLeft
         rect = metrics.boundingRect(QRectF(x, y, width, 10_000), flags, text)
         self.p.setFont(font)
         self.p.setPen(self.s.color("text"))
@@ -258,8 +438,8 @@ class ChartPainter:
         self.p.setBrush(self.s.color("background"))
         self.p.drawRoundedRect(rect, self.s.px(4), self.s.px(4))
         lines = [(self.fonts.title, text, "text") for text in box.title_lines]
-        lines += [(self.fonts.text, line, "missing" if NOT_IN_REPORT in line else "text")
-                  for line in box.lines]
+        lines += [(self.fonts.text, text, "missing" if NOT_IN_REPORT in line else "text")
+                  for text, line in self._box_lines(key, band)]
         y = rect.center().y() - len(lines) * self.line / 2
         row = _BOX_ROWS.get(key)
         for number, (font, text, color) in enumerate(lines):

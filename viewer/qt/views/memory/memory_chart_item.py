@@ -50,6 +50,8 @@ class MemoryChartItem(QGraphicsObject):
         self.texts: list[str] = []
         self.regions: list[tuple[QRectF, str]] = []
         self.natural_width = 0.0
+        self.smallest_points = 0.0  # the smallest type painted, before the view scales it
+        self.wrapped = False
         self.hovered: str | None = None
         self.marked: str | None = None
         self.picking = False
@@ -115,8 +117,10 @@ class MemoryChartItem(QGraphicsObject):
         if key is not None:
             self.picked.emit(key)
 
-    def set_bands(self, bands: Sequence[ChartBand], style: Style, width: float = 0.0) -> None:
-        """Lay out and paint `bands`; the gaps between boxes widen to fill `width` if given."""
+    def set_bands(self, bands: Sequence[ChartBand], style: Style, width: float = 0.0,
+                  wrap: bool = False) -> None:
+        """Lay out and paint `bands`; the gaps between boxes widen to fill `width` if given.
+        With `wrap`, each band is drawn on as many rows as `width` needs (ChartPainter.run)."""
         self.prepareGeometryChange()
         self._style = style
         self._picture = QPicture()
@@ -124,8 +128,9 @@ class MemoryChartItem(QGraphicsObject):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         chart = ChartPainter(painter, bands, style)
-        width, height = chart.run(width)
-        self.natural_width = chart.natural_width
+        width, height = chart.run(width, wrap)
+        self.natural_width, self.wrapped = chart.natural_width, wrap
+        self.smallest_points = chart.smallest_points
         painter.end()
         drawn = chart.drawn
         self.arrow_widths, self.dashed = drawn.arrow_widths, drawn.dashed

@@ -1,15 +1,18 @@
 """Step 2, the memory chart: what crossed each arrow from the kernel out to DRAM.
 
 One band per kernel, one above the other in compare mode, followed by the comparison rows (sectors
-moved, load requests, ...) each saying which kernel has more and by how much.
+moved, load requests, ...) each saying which kernel has more and by how much. The chart's type is
+never drawn smaller than the style's smallest: where the width cannot hold a band on one row at
+that size, the band wraps onto more rows and the page scrolls down, never sideways.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import get_args
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt
+from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QPainter, QResizeEvent, QTransform
 from PySide6.QtWidgets import (
     QFrame,
@@ -39,17 +42,23 @@ _HEADLINE_ROWS = 2
 _NAME_COLUMN = 180  # the widest a kernel's name takes over its column of the table (desk px)
 
 
+def legible_points(style: Style) -> float:
+    """The smallest type `style` sets anywhere: the chart's painted text, however it is scaled
+    to fit, is never drawn smaller."""
+    return min(style.points(role) for role in get_args(Role))
+
+
 class MemoryChartView(QGraphicsView):
-    """Shows a MemoryChartItem at its own size, shrunk to the width only when it must be; with
-    `set_room(height)` (projector mode) shrunk to that height too, every band in view."""
+    """Shows a MemoryChartItem at its own size: shrunk to the width only as far as its type
+    stays legible (`legible_points`), and below that drawn on more rows (a band wrapped) at the
+    width, taller instead of smaller."""
 
     def __init__(self, bands: Sequence[ChartBand], style: Style) -> None:
         super().__init__()
         self._bands, self._style = list(bands), style
         self.item = MemoryChartItem()
         self.item.set_bands(self._bands, style)
-        self._laid_out_for = 0.0
-        self._room = 0
+        self._laid_out_for: tuple[float, bool] = (0.0, False)
         scene = QGraphicsScene(self)
         scene.addItem(self.item)
         self.setScene(scene)
@@ -67,6 +76,16 @@ class MemoryChartView(QGraphicsView):
     def scale_factor(self) -> float:
         return self.transform().m11()
 
+    @property
+    def smallest_scale(self) -> float:
+        """The smallest scale at which the chart's type is still legible."""
+        return min(1.0, legible_points(self._style) / self.item.smallest_points)
+
+    @property
+    def painted_points(self) -> float:
+        """The smallest type on screen: the chart's smallest font at the scale it is drawn."""
+        return self.item.smallest_points * self.scale_factor
+
     def sizeHint(self) -> QSize:
         rect = self.item.boundingRect()
         return QSize(math.ceil(self.item.natural_width),
@@ -75,31 +94,25 @@ class MemoryChartView(QGraphicsView):
     def minimumSizeHint(self) -> QSize:
         return QSize(200, self.sizeHint().height())
 
-    def set_room(self, height: int) -> None:
-        """The most pixels of height the chart may take (0: as tall as it is)."""
-        if height != self._room:
-            self._room = height
-            self._fit(self.width() if self.width() > 0 else self.item.natural_width)
-
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit(event.size().width())
 
-    def _lay_out(self, width: float) -> QRectF:
-        if abs(width - self._laid_out_for) > 0.5:
-            self.item.set_bands(self._bands, self._style, width)
-            self._laid_out_for = width
+    def _lay_out(self, width: float, wrap: bool = False) -> QRectF:
+        if abs(width - self._laid_out_for[0]) > 0.5 or wrap != self._laid_out_for[1]:
+            self.item.set_bands(self._bands, self._style, width, wrap)
+            self._laid_out_for = (width, wrap)
         return self.item.boundingRect()
 
     def _fit(self, available: float) -> None:
         """Fill `available` pixels of width: wider gaps when there is room, narrower labels
-        and then a smaller picture when there is not. Shrunk to the room's height, the chart
-        is laid out wider, so that the smaller picture still spans the width."""
+        and then a smaller picture when there is not, and where that picture's type would be
+        too small to read, each band wrapped onto rows that fit."""
         rect = self._lay_out(available)
         scale = min(1.0, available / rect.width()) if rect.width() > 0 else 1.0
-        if self._room > 0 and rect.height() * scale > self._room:
-            rect = self._lay_out(available * rect.height() / self._room)
-            scale = min(1.0, available / rect.width(), self._room / rect.height())
+        if scale < self.smallest_scale:
+            rect = self._lay_out(available, wrap=True)
+            scale = min(1.0, available / rect.width()) if rect.width() > 0 else 1.0
         self.scene().setSceneRect(rect)
         if abs(scale - self.scale_factor) > 1e-6:
             self.setTransform(QTransform.fromScale(scale, scale))
@@ -126,9 +139,6 @@ class MemoryTab(ReadingTab):
         chart.item.picked.connect(self.row_picked)
         chart.item.set_picking(self.picking)
         layout.addWidget(chart)
-        if self.style_.projector:  # the room sees every band at once; the tables follow
-            self._scroll.viewport().installEventFilter(self)
-            chart.set_room(self._chart_room())
         layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
                                     name="legend", wrap=True))
         layout.addLayout(self._ratio_table() if self.compare_mode else self._value_table())
@@ -136,17 +146,6 @@ class MemoryTab(ReadingTab):
                   for k, name in zip(self.kernels, self.names, strict=True)]
         if any(rows for _, rows in checks):
             layout.addLayout(self._prediction_table(checks))
-
-    def _chart_room(self) -> int:
-        """The scroll area's visible height, less a margin under the chart."""
-        return max(self._scroll.viewport().height() - self.style_.px(8), self.style_.px(120))
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and watched is self._scroll.viewport():
-            view = self.findChild(MemoryChartView)
-            if view is not None:
-                view.set_room(self._chart_room() if self.style_.projector else 0)
-        return super().eventFilter(watched, event)
 
     def _value_table(self) -> QGridLayout:
         """The chart's numbers as the rows a text export prints them in."""

@@ -59,3 +59,18 @@ def test_without_line_info_the_loads_are_instructions_and_it_is_said() -> None:
 def test_a_basic_capture_says_nothing() -> None:
     kernels = read_source(H200 / "workloads-kernels-and-graph.ncu-rep")
     assert load_lines(kernels[0], kernels[1], ("a", "b")) is None
+
+
+def test_predicts_requests_are_the_global_load_lines_one_request_each(shipped) -> None:
+    from viewer.lesson.exercise_source import request_lines
+
+    requests = (8_388_608.0, 524_288.0)  # the shipped pair's requests rows, as ncu prints them
+    found = request_lines(*shipped, ("naive", "tiled"), requests)
+    assert found is not None and found.place == "matmul.py:75"
+    assert "naive's 8,388,608 requests are its warp-level global load instructions, one " \
+        "request each, issued from lines 75-82" in found.text
+    assert "tiled's 524,288 requests" in found.text and "112" in found.text and "116" in found.text
+    apart = request_lines(*shipped, ("naive", "tiled"), (None, 1.0))
+    assert apart is not None and "requests are" not in apart.text  # said only where they agree
+    naive, tiled = pair(H200 / "numba-naive.ncu-rep", H200 / "numba-tiled.ncu-rep")
+    assert request_lines(naive, tiled, ("naive", "tiled"), requests) is None  # no line info

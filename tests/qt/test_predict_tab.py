@@ -318,3 +318,31 @@ def test_the_column_headings_stay_in_view_after_reveal(tab, qtbot, projector) ->
     bar.setValue(0)
     QApplication.processEvents()
     assert not sticky.isVisible()
+
+
+def test_the_revealed_requests_name_their_lines_of_code(window, qtbot) -> None:
+    """The shipped pair carries line info: once both requests rows are revealed, Predict names
+    the lines whose global loads make them, each request one warp-level load, and its button
+    frames the first in the Source view."""
+    from viewer.qt.views.source.source_view import SourceView
+
+    tab = window.predict_tab
+    window.tabs.setCurrentWidget(tab)
+    assert tab.reveal_to(1) and tab.findChild(QLabel, "source_lines") is None  # naive's alone
+    assert tab.reveal_to(2)
+
+    def words() -> str:
+        label = tab.findChild(QLabel, "source_lines")
+        return label.text() if label is not None else ""
+
+    qtbot.waitUntil(lambda: "lines 75-82" in words(), timeout=60_000)
+    assert "matmul_naive's 8,388,608 requests are its warp-level global load instructions" in \
+        words()
+    assert "matmul_tiled's 524,288 requests" in words() and "lines 112" in words()
+    button = tab.findChild(QPushButton, "source_line_button")
+    assert button is not None and "matmul.py:75" in button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    source = window.tabs.currentWidget()
+    assert isinstance(source, SourceView)
+    qtbot.waitUntil(lambda: source.ready, timeout=60_000)
+    assert source.marked_row is not None and source.marked_row.endswith("matmul.py:75")

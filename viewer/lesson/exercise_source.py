@@ -1,12 +1,14 @@
-"""Question 2 at the line of code: which lines of the kernels' source issue the loads.
+"""The lesson at the line of code: which lines of the kernels' source issue the loads.
 
 The lesson says tiling moves load instructions from global to shared memory. With the kernels'
 source counters read (viewer.readers.source, a .ncu-rep captured with `--set full`), that move is
 a line of code: the naive kernel's global loads come from its inner loop's loads, the tiled
 kernel's from the two lines that fill the tiles, and its shared loads from the multiply-add line.
-`load_lines` words that from the two functions' counters and names the line to show (the tiled
-kernel's shared-load line, where the loads went); without line info it says the loads are
-instructions only. The counts are the report's, never the lesson's.
+`load_lines` (the exercise's question 2) words that from the two functions' counters and names
+the line to show (the tiled kernel's shared-load line, where the loads went); without line info
+it says the loads are instructions only. `request_lines` (Predict's requests row) names the
+lines whose global loads make each kernel's requests. The counts are the report's, never the
+lesson's.
 """
 
 from __future__ import annotations
@@ -75,3 +77,26 @@ def load_lines(naive: KernelSource, tiled: KernelSource, names: Sequence[str]
             "is where the loads went, and a shared load fetches no sector.")
     shared = max(c.tiled_shared, key=lambda r: r.value(analysis.SHARED_LOADS) or 0.0)
     return LoadLines(text, analysis.row_key(shared), _place(shared))
+
+
+def request_lines(naive: KernelSource, tiled: KernelSource, names: Sequence[str],
+                  requests: Sequence[float | None]) -> LoadLines | None:
+    """Predict's first row at its lines of code: the lines whose global load instructions
+    make each kernel's requests (`requests`, naive then tiled, from the report's counters,
+    said beside the instructions' count where they agree); None without source counters or
+    line info."""
+    if not (naive.has_counters and tiled.has_counters):
+        return None
+    c = analysis.compare(naive, tiled)
+    if not c.by_line or not c.naive_global or not c.tiled_global:
+        return None
+    said = []
+    for name, rows, asked in ((names[0], c.naive_global, requests[0]),
+                              (names[1], c.tiled_global, requests[1])):
+        count = sum(r.value(analysis.GLOBAL_LOADS) or 0.0 for r in rows)
+        lead = (f"{name}'s {fmt.count(count)} requests are its warp-level global load "
+                "instructions, one request each,") if asked is not None and count == asked \
+            else f"{name}'s {fmt.count(count)} warp-level global load instructions are"
+        said.append(f"{lead} issued from {_lines(rows)}")
+    first = c.naive_global[0]
+    return LoadLines("; ".join(said) + ".", analysis.row_key(first), _place(first))

@@ -1,8 +1,9 @@
-"""The exercise's question 2 at the line of code: the open pair's source counters, read through
-the session (`Need.source`, off the GUI thread, one read serving the Source view too), worded by
-viewer.lesson.exercise_source.
+"""The lesson at the line of code (the exercise's question 2, Predict's requests row): the open
+pair's source counters, read through the session (`Need.source`, off the GUI thread, one read
+serving the Source view too), worded by viewer.lesson.exercise_source.
 
-`SourceLines.of(pair, kernels, reports)` is what is known now: the lines (LoadLines), READING
+`SourceLines.of(pair, kernels, reports, words)` is what is known now: the lines `words` makes of
+the two functions (LoadLines; by default question 2's, `load_lines`), READING
 while the counters are read (asked for on the first call), or None where the open files cannot
 hold them (an export, a read that failed, a report without source counters). `changed` is
 emitted when a read this asked for is taken in.
@@ -10,7 +11,7 @@ emitted when a read this asked for is taken in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from PySide6.QtCore import QObject, Signal
@@ -20,10 +21,17 @@ from viewer.lesson.exercise_source import LoadLines, load_lines
 from viewer.lesson.lesson_pair import LessonPair
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.readers import sniff
+from viewer.readers.source import KernelSource
 from viewer.session import Need
 
 NEED = Need.of(source=True)
 READING: Final = "Reading the kernels' source lines from the reports…"
+Words = Callable[[KernelSource, KernelSource, LessonPair], LoadLines | None]
+
+
+def loads_words(naive: KernelSource, tiled: KernelSource, pair: LessonPair) -> LoadLines | None:
+    """Question 2's: the lines that issue each kernel's global and shared loads."""
+    return load_lines(naive, tiled, (pair.naive_name, pair.tiled_name))
 
 
 class SourceLines(QObject):
@@ -39,7 +47,7 @@ class SourceLines(QObject):
         self.reads.arrived.connect(self._arrived)
 
     def of(self, pair: LessonPair | None, kernels: Sequence[Kernel],
-           reports: Sequence[Report]) -> LoadLines | str | None:
+           reports: Sequence[Report], words: Words = loads_words) -> LoadLines | str | None:
         """The lines, READING, or None (see the module's docstring)."""
         wants = _wants(pair, kernels, reports)
         if pair is None or wants is None:
@@ -57,7 +65,7 @@ class SourceLines(QObject):
         naive, tiled = found
         if not naive or not tiled:
             return None
-        return load_lines(naive[0], tiled[0], (pair.naive_name, pair.tiled_name))
+        return words(naive[0], tiled[0], pair)
 
     def _arrived(self) -> None:
         if self._waiting:

@@ -9,7 +9,9 @@ viewer.lesson.reveal. Reveal uncovers every row at the desk and one row at a tim
 mode; Space or Enter (the window's "Reveal the next row") always uncovers one, so a room predicts
 aloud first, and in projector mode so does Enter in the field where the room's guess was typed
 (at the desk it moves on to the next field). A revealed row is locked, and clicking it asks the
-window for its counter's row.
+window for its counter's row. Once the requests are revealed, where the reports hold line info,
+the lines of code whose global loads make them are named (viewer.lesson.exercise_source), with a
+button to the first in the Source view.
 """
 
 from __future__ import annotations
@@ -20,12 +22,15 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
 from viewer.lesson import predict_text as text
+from viewer.lesson.exercise_source import LoadLines, request_lines
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.lesson.predict_text import PredictState
 from viewer.qt.kit.reading_tab import ReadingTab, launch_text
 from viewer.qt.kit.style import Style
+from viewer.qt.lesson.exercise_lines import SourceLines
 from viewer.qt.lesson.predict_grid import (
     ORDER,
     RowCells,
@@ -36,8 +41,12 @@ from viewer.qt.lesson.predict_grid import (
 )
 from viewer.qt.lesson.predict_grid import mark_next as mark_next_row
 from viewer.qt.lesson.sticky_header import StickyHeader
+from viewer.readers.source import KernelSource
 
 __all__ = ["ORDER", "PredictState", "PredictTab"]
+
+REQUESTS = SUMMARY_METRICS["global_load_requests"]
+REQUESTS_SHOWN = "tiled.requests"  # both kernels' requests are on the page from this row on
 
 
 class _Clicks(QObject):
@@ -76,8 +85,12 @@ class PredictTab(ReadingTab):
         self.reveal_button: QPushButton | None = None
         self.shape_inputs: list[QLineEdit] = []
         self.sticky: StickyHeader | None = None
+        self.lines_box: QVBoxLayout | None = None  # the requests' lines of code, once revealed
+        self.lines: SourceLines | None = None  # made once the widget is
         super().__init__(style, parent)
         self._clicks = _Clicks(self)
+        self.lines = SourceLines(parent=self)
+        self.lines.changed.connect(self._show_lines)
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
                     reports: Sequence[Report] = ()) -> None:
@@ -113,6 +126,8 @@ class PredictTab(ReadingTab):
                                                box, self._enter)
         layout.addLayout(grid)
         self.sticky = StickyHeader(self._scroll, headings, self.style_)  # Derived, Measured
+        self.lines_box = QVBoxLayout()
+        layout.addLayout(self.lines_box)
         layout.addLayout(self._buttons())
         shown = ORDER[:self.state.shown]
         if shown:
@@ -120,6 +135,41 @@ class PredictTab(ReadingTab):
             for key in shown:
                 fill_row(self.rows[key], results[key], self.style_, self._clicks)
         self._show_progress()
+        self._show_lines()
+
+    def _show_lines(self) -> None:
+        """The requests' lines of code under the grid, once both requests rows are shown."""
+        box, pair, lines = self.lines_box, self.pair, self.lines
+        if box is None or pair is None or lines is None:
+            return
+        while box.count():
+            item = box.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        if REQUESTS_SHOWN not in ORDER[:self.state.shown]:
+            return
+        requests = (pair.naive.metric(REQUESTS), pair.tiled.metric(REQUESTS))
+
+        def words(naive: KernelSource, tiled: KernelSource, p: LessonPair) -> LoadLines | None:
+            return request_lines(naive, tiled, (p.naive_name, p.tiled_name), requests)
+
+        found = lines.of(pair, self.kernels, self.reports, words)
+        if found is None:
+            return
+        if isinstance(found, str):
+            box.addWidget(self.label(found, "small", color="secondary", wrap=True,
+                                     name="source_lines"))
+            return
+        box.addWidget(self.label(f"In the source: {found.text}", wrap=True, name="source_lines"))
+        row = found.row
+        if row is not None and self.navigable:
+            button = QPushButton(f"Show {found.place}")
+            button.setObjectName("source_line_button")
+            button.setFont(self.style_.font("body"))
+            button.setToolTip(f"{found.place} framed in the Source view (C)")
+            button.clicked.connect(lambda _checked=False: self.navigate.emit("source", row))
+            box.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _drop_sticky(self) -> None:
         """The last table's heading copies go with it."""
@@ -201,6 +251,7 @@ class PredictTab(ReadingTab):
             edit.setReadOnly(True)
         self.state.shown = shown
         self._show_progress()
+        self._show_lines()
         QTimer.singleShot(0, lambda: self._follow(shown))  # once the rows are laid out
         self.revealed.emit(shown)
         return True

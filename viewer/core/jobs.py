@@ -59,7 +59,7 @@ class Job:
     def part(self, low: float, high: float) -> Job:
         """A job for the share [low, high] of this one: its progress maps into that range, and
         cancelling either cancels both."""
-        return _Part(self, low, high)
+        return _Inner(self, lambda f, m: self.progress(low + f * (high - low), m))
 
     def shares(self, n: int) -> list[Job]:
         """`n` jobs that run at once: this one's progress is the mean of theirs, and
@@ -75,28 +75,14 @@ class Job:
                 self.progress(mean, message)
             return report
 
-        return [_Shared(self, reporter(k)) for k in range(n)]
+        return [_Inner(self, reporter(k)) for k in range(n)]
 
 
-class _Shared(Job):
+class _Inner(Job):
+    """A job within `outer`: its progress goes to `report`, its cancel is outer's."""
+
     def __init__(self, outer: Job, report: Callable[[float, str], None]) -> None:
         super().__init__(report)
-        self._outer = outer
-
-    def cancel(self) -> None:
-        self._outer.cancel()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._outer.cancelled
-
-    def check(self) -> None:
-        self._outer.check()
-
-
-class _Part(Job):
-    def __init__(self, outer: Job, low: float, high: float) -> None:
-        super().__init__(lambda f, m: outer.progress(low + f * (high - low), m))
         self._outer = outer
 
     def cancel(self) -> None:

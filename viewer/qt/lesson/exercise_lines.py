@@ -15,11 +15,13 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QPushButton
 
 from viewer.core.model import Kernel, Report
 from viewer.lesson.exercise_source import LoadLines, load_lines
 from viewer.lesson.lesson_pair import LessonPair
 from viewer.qt.kit.session_reads import SessionReads
+from viewer.qt.kit.style import Style
 from viewer.readers import sniff
 from viewer.readers.source import KernelSource
 from viewer.session import Need
@@ -71,6 +73,21 @@ class SourceLines(QObject):
         if self._waiting:
             self._waiting = False
             self.changed.emit()
+
+
+def line_button(found: LoadLines, style: Style, show: Callable[[str, str], object]
+                ) -> QPushButton | None:
+    """'Show matmul.py:122': `show('source', row)` frames the row in the Source view; None
+    where `found` names no row."""
+    row = found.row
+    if row is None:
+        return None
+    button = QPushButton(f"Show {found.place}")
+    button.setObjectName("source_line_button")
+    button.setFont(style.font("body"))
+    button.setToolTip(f"{found.place} framed in the Source view (C)")
+    button.clicked.connect(lambda _checked=False: show("source", row))
+    return button
 
 
 def _wants(pair: LessonPair | None, kernels: Sequence[Kernel], reports: Sequence[Report]

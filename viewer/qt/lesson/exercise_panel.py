@@ -51,7 +51,7 @@ from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import Selection
-from viewer.qt.lesson.exercise_lines import SourceLines
+from viewer.qt.lesson.exercise_lines import SourceLines, line_button
 
 KEY = "E"
 HOW = ("Answer by picking the row or counter in the report that settles it: click it, or Tab "
@@ -305,11 +305,8 @@ class ExercisePanel(QWidget):
             return
         layout.addWidget(self._label(self._rich("In the source:", "text", found.text),
                                      name="source_lines"))
-        row = found.row
-        if row is not None:
-            button = self._button(f"Show {found.place}", "source_line_button",
-                                  lambda: self.jump_requested.emit("source", row))
-            button.setToolTip(f"{found.place} framed in the Source view (C)")
+        button = line_button(found, self._style, self.jump_requested.emit)
+        if button is not None:
             layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _navigation(self) -> FlowLayout:

@@ -30,7 +30,7 @@ from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.lesson.predict_text import PredictState
 from viewer.qt.kit.reading_tab import ReadingTab, launch_text
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson.exercise_lines import SourceLines
+from viewer.qt.lesson.exercise_lines import SourceLines, line_button
 from viewer.qt.lesson.predict_grid import (
     ORDER,
     RowCells,
@@ -162,13 +162,8 @@ class PredictTab(ReadingTab):
                                      name="source_lines"))
             return
         box.addWidget(self.label(f"In the source: {found.text}", wrap=True, name="source_lines"))
-        row = found.row
-        if row is not None and self.navigable:
-            button = QPushButton(f"Show {found.place}")
-            button.setObjectName("source_line_button")
-            button.setFont(self.style_.font("body"))
-            button.setToolTip(f"{found.place} framed in the Source view (C)")
-            button.clicked.connect(lambda _checked=False: self.navigate.emit("source", row))
+        button = line_button(found, self.style_, self.navigate.emit) if self.navigable else None
+        if button is not None:
             box.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _drop_sticky(self) -> None:

@@ -12,7 +12,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from viewer.core.model import Session
 from viewer.readers import ncu_container, ncu_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -178,3 +181,73 @@ def test_the_warning_after_an_overlong_line_is_found(tmp_path: Path) -> None:
     with path.open("rb") as f:
         f.read(10)
         assert ncu_session.text_session(f) == session
+
+
+SMALL = (H200 / "workloads-kernels-and-graph.ncu-rep", NAIVE)
+FUZZ = settings(max_examples=300, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@st.composite
+def damaged_container(draw: st.DrawFn) -> bytes:
+    """A real report cut (anywhere, or at a block's start or end), bit-flipped or overwritten in
+    its block framing, with a slice repeated, or a block's length prefix rewritten."""
+    source = draw(st.sampled_from(SMALL))
+    data = source.read_bytes()
+    spans = blocks(source)[1]
+    start, end, _ = draw(st.sampled_from(spans))
+    how = draw(st.sampled_from(["cut", "cut-at-block", "flip", "overwrite", "repeat", "prefix"]))
+    if how == "cut":
+        return data[:draw(st.integers(0, len(data)))]
+    if how == "cut-at-block":
+        return data[:draw(st.sampled_from([start, end])) + draw(st.integers(-8, 8))]
+    out = bytearray(data)
+    if how == "flip":
+        for at in draw(st.lists(st.integers(start, min(end, start + 300) - 1), min_size=1)):
+            out[at] ^= 1 << draw(st.integers(0, 7))
+    elif how == "overwrite":
+        at = draw(st.integers(start, end - 1))
+        noise = draw(st.binary(min_size=1, max_size=64))
+        out[at:at + len(noise)] = noise
+    elif how == "repeat":
+        piece = data[start:min(end, start + draw(st.integers(1, 4096)))]
+        out[start:start] = piece * draw(st.integers(1, 3))
+    else:
+        out[start:start + 4] = struct.pack("<I", draw(st.integers(0, (1 << 32) - 1)))
+    return bytes(out)
+
+
+@FUZZ
+@given(data=damaged_container())
+def test_a_damaged_container_never_raises_and_is_walked_in_bounded_time(data: bytes) -> None:
+    start = time.monotonic()
+    container = ncu_container.walk(io.BytesIO(data))
+    session = ncu_session.container_session(io.BytesIO(data))
+    assert time.monotonic() - start < BOUND_S
+    assert container.end in (ncu_container.WHOLE, ncu_container.CUT, ncu_container.DAMAGED)
+    assert container.cut_results <= container.results
+    assert session is None or isinstance(session, Session)
+
+
+@pytest.mark.parametrize("report", SMALL, ids=lambda p: p.name)
+def test_every_cut_is_told_but_one_at_a_block_s_end(report: Path) -> None:
+    """Cut inside a block, the container is cut short; cut at a block's end, it looks whole,
+    and only the missing command line (the session's last block) tells the cut."""
+    data = report.read_bytes()
+    head, spans = blocks(report)
+    command_line = next(i for i, (start, end, _) in enumerate(spans)
+                        if ncu_container.walk(io.BytesIO(data[:end])).command_line)
+    for i, (start, end, results) in enumerate(spans):
+        (size,) = struct.unpack_from("<I", data, start)
+        for at in {start + 1, start + 4, start + 5, start + 4 + size, (start + end) // 2,
+                   end - 1} - {end}:
+            cut = ncu_container.walk(io.BytesIO(data[:at]))
+            assert cut.end == ncu_container.CUT, at
+            assert cut.cut_results == (results if at >= start + 4 + size else 0)
+            assert cut.cut_reasons(0)
+        whole = ncu_container.walk(io.BytesIO(data[:end]))
+        assert whole.end == ncu_container.WHOLE
+        assert whole.results == sum(r for _, _, r in spans[:i + 1])
+        assert whole.command_line == (i >= command_line)
+        assert bool(whole.cut_reasons(whole.results)) == (i < command_line)
+    assert ncu_container.walk(io.BytesIO(data[:head])).end == ncu_container.WHOLE

@@ -6,7 +6,9 @@ or hostile report can never take the app down (viewer.readers._child bounds what
 ncu_report accepts garbage silently: a random file loads as zero kernels and a report cut in half
 as a kernel with no name and no metrics. So the magic is checked first and what comes back is
 judged: no kernel, a nameless kernel or a kernel without metrics means the report looks truncated
-or corrupt.
+or corrupt. A report cut short reads as fewer kernels, so its container is walked here too
+(viewer.readers.ncu_container): what ncu_report made of a cut last block is left out, and the cut
+is said in `Report.notes`.
 
 The child opens the report through a safe path: a gzip-compressed report is decompressed into a
 private temporary copy (viewer.readers._gzip), and a file whose name is not UTF-8 (which
@@ -39,8 +41,9 @@ from typing import Any
 from viewer.core.jobs import Job
 from viewer.core.metrics import KNOWN_METRICS
 from viewer.core.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
-from viewer.readers import _gzip, _stamp, _workloads
+from viewer.readers import _gzip, _stamp, _workloads, ncu_container
 from viewer.readers._child import Child
+from viewer.readers._text_lines import cut_short
 from viewer.readers.sniff import MAX_BYTES, NCU_REP, NCU_REP_MAGIC
 
 FORMAT = NCU_REP
@@ -107,12 +110,35 @@ def read(path: Path, job: Job | None = None, *,
         if job is not None:
             job.progress(0.0, f"opening {path.name}")
         records, skipped = _run(path, opened, stamp, limits, job, asked, None)
+        notes = _cut_short(records, skipped, ncu_container.walk(opened))
     if not records:
         if skipped:
             raise ReportError(path, _workloads.no_kernel(skipped))
         raise ReportError(path, "no kernel found: the report looks truncated or corrupt")
     kernels = _kernels(path, records, asked)
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, stamp=stamp)
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, stamp=stamp,
+                  notes=notes)
+
+
+def _cut_short(records: list[dict[str, Any]], skipped: dict[str, int],
+               container: ncu_container.Container) -> list[str]:
+    """The note on a report whose container is cut short (viewer.readers.ncu_container). What
+    ncu_report made of the results of a last block cut short (kernels without a name or metrics)
+    is dropped from `records` where whole kernels come before it."""
+    if container.end == ncu_container.CUT:
+        cut = 0
+        while cut < min(container.cut_results, len(records) - 1) \
+                and _broken(records[-1 - cut]):
+            cut += 1
+        del records[len(records) - cut:]
+    reasons = container.cut_reasons(len(records) + sum(skipped.values()))
+    return [cut_short("; ".join(reasons))] if reasons else []
+
+
+def _broken(record: dict[str, Any]) -> bool:
+    """Whether the kernel record has no name or no metrics (ncu_report's make of a cut result)."""
+    return not (str(record.get("demangled") or record.get("name") or "").strip()
+                and record.get("held") and isinstance(record.get("metrics"), dict))
 
 
 def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | None = None,

@@ -18,15 +18,19 @@ float matrix (viewer.core.model.Metrics rows), never in a Python object per cell
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pandas as pd
 
 from viewer.core import metrics, units
 from viewer.core.model import Dim3, Kernel, Metrics, Report, ReportError, function_name
+from viewer.readers._csv_lines import check_lines
 from viewer.readers._text_lines import UNENDED, cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.sniff import DETAILS_CSV, CsvHeader, find_csv_header
@@ -44,6 +48,8 @@ OPTIONAL = (BLOCK_SIZE, GRID_SIZE, DEVICE, CC)
 _REPEATED = (ID, KERNEL_NAME, BLOCK_SIZE, GRID_SIZE, DEVICE, CC, SECTION, LABEL, UNIT)
 # Rows read at once (about 100 a kernel).
 CHUNK_ROWS = 200_000
+# Blank lines passed over in search of the first row under the header.
+FIRST_ROW_LINES = 1000
 # Values sampled to decide whether the file writes decimals with a comma.
 DECIMAL_SAMPLE = 5000
 
@@ -75,29 +81,93 @@ def read_chunks(path: Path, header: CsvHeader, columns: list[str] | None,
     """The CSV table that starts at `header`, `rows` rows at a time, `columns` only (None: all),
     every cell text unless `dtypes` names another type for its column.
 
-    Lines with more fields than the header (program output that happens to hold commas) are
-    skipped; rows with fewer are padded with empty text.
+    A line longer than any ncu prints is refused before pandas is handed the file, and so is a
+    row with more fields than the header (damage; pandas would drop it, or its extra fields,
+    silently): a column past the header's catches their first extra field. Rows with fewer
+    fields are padded with empty text. Every column's type is given, so none is guessed.
     """
-    dtype: type[str] | dict[str, object] = str
-    if columns is not None:
-        dtype = {c: str for c in columns} | {c: t for c, t in (dtypes or {}).items()
-                                             if c in columns}
+    check_lines(path)
+    names, line = _header_columns(path, header)
+    extra = "extra field" + "_" * max((len(n) for n in names), default=0)
+    wanted = list(names) if columns is None else list(columns)
+    if not set(wanted) <= set(names):
+        raise ReportError(path, "its CSV header row does not parse as CSV (a quote left open?)")
+    dtype: dict[str, object] = {c: str if c in wanted else "category" for c in names}
+    dtype |= {extra: str} | {c: t for c, t in (dtypes or {}).items() if c in wanted}
+    seen = 0
     try:
         with path.open("rb") as f:
             f.seek(header.offset)
+            f.readline()
+            _check_first_row(path, f, line + 1, len(names))
             with pd.read_csv(
-                f, usecols=columns, dtype=dtype, na_filter=False, on_bad_lines="skip",
-                engine="c", encoding="utf-8", encoding_errors="replace", skip_blank_lines=True,
-                chunksize=rows,
+                f, header=None, names=[*names, extra], dtype=dtype, na_filter=False,
+                engine="c", low_memory=False, encoding="utf-8", encoding_errors="replace",
+                skip_blank_lines=True, chunksize=rows,
             ) as reader:
-                yield from reader
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-        if "EOF inside string" in str(exc):
-            raise ReportError(path, "the CSV ends inside a quoted value: the file looks truncated"
-                              ) from None
-        raise ReportError(path, f"not a readable ncu CSV export ({_first_line(exc)})") from None
+                for chunk in reader:
+                    over = np.flatnonzero(chunk[extra].to_numpy(dtype=str) != "")
+                    if over.size or not isinstance(chunk.index, pd.RangeIndex):
+                        row = seen + (int(over[0]) if over.size else 0) + 1
+                        raise ReportError(path, f"row {row:,} under the header has more fields"
+                                          f" than its header's {len(names):,}: the file is damaged")
+                    seen += len(chunk)
+                    yield chunk[wanted]
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as exc:
+        raise _unreadable(path, exc, line, len(names)) from None
     except OSError as exc:
         raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _header_columns(path: Path, header: CsvHeader) -> tuple[tuple[str, ...], int]:
+    """The header line's column names, as pandas reads the line alone, and its line number;
+    ReportError when the names differ from what the csv module reads, or hold a quote (a quote
+    left open: no ncu column name holds one)."""
+    try:
+        with path.open("rb") as f:
+            number = f.read(header.offset).count(b"\n") + 1
+            line = f.readline()
+        parsed = pd.read_csv(io.BytesIO(line), header=None, dtype=str, na_filter=False,
+                             engine="c", low_memory=False, encoding="utf-8",
+                             encoding_errors="replace")
+        found = next(csv.reader([line.decode("utf-8", "replace").rstrip("\r\n")]), [])
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error) as exc:
+        raise _unreadable(path, exc, number, 0) from None
+    except OSError as exc:
+        raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
+    names = tuple(str(c).strip() for c in parsed.iloc[0].tolist()) if len(parsed) else ()
+    if names != tuple(c.strip() for c in found) or any('"' in n for n in names):
+        raise ReportError(path, "its CSV header row does not parse as CSV (a quote left open?)")
+    return names, number
+
+
+def _check_first_row(path: Path, f: BinaryIO, line: int, fields: int) -> None:
+    """Refuse a first row with more fields than the header: pandas would take its first fields
+    for an index (no error, and slow: minutes for 100,000 fields). Leaves `f` where it was."""
+    start, number = f.tell(), line
+    text = f.readline()
+    while text and not text.strip() and number < line + FIRST_ROW_LINES:
+        text, number = f.readline(), number + 1
+    f.seek(start)
+    found = next(csv.reader([text.decode("utf-8", "replace").rstrip("\r\n")]), [])
+    if len(found) > fields:
+        raise ReportError(path, f"line {number:,} has {len(found):,} fields, more than its"
+                          f" header's {fields:,}: the file is damaged")
+
+
+_TOO_MANY = re.compile(r"Expected \d+ fields in line (\d+), saw (\d+)")
+
+
+def _unreadable(path: Path, exc: BaseException, header_line: int, fields: int) -> ReportError:
+    """Why pandas could not read the table whose header is line `header_line` (`fields`
+    columns and the one past them)."""
+    m = _TOO_MANY.search(str(exc))
+    if m:
+        return ReportError(path, f"line {header_line + int(m.group(1)):,} has {int(m.group(2)):,}"
+                           f" fields, more than its header's {fields:,}: the file is damaged")
+    if "EOF inside string" in str(exc):
+        return ReportError(path, "the CSV ends inside a quoted value: the file looks truncated")
+    return ReportError(path, f"not a readable ncu CSV export ({_first_line(exc)})")
 
 
 def parse_numbers(texts: pd.Series, decimal_comma: bool) -> np.ndarray:

@@ -5,14 +5,22 @@ SASS and the counters ncu printed for it.
 A capture without source counters prints only "Address" and "Source": its kernels hold no
 counter. The export names each kernel by its demangled name and carries no line info, threads or
 source text.
+
+A gzip-compressed page is read from a private decompressed copy (viewer.readers._gzip). A line
+longer than any ncu prints, a field past the csv module's limit, a row whose fields do not match
+its header or whose address is not hex are refused, naming the line.
 """
 
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 from viewer.core.model import ReportError
+from viewer.readers import _gzip
+from viewer.readers._csv_lines import check_lines
+from viewer.readers._text_lines import unended
 from viewer.readers.source_model import (
     INST_EXECUTED,
     L2_SECTORS,
@@ -50,47 +58,83 @@ MAX_BYTES = 512 << 20
 
 def _number(text: str) -> float | None:
     try:
-        return float(text.replace(",", ""))
+        value = float(text.replace(",", ""))
     except ValueError:
         return None
+    return value if math.isfinite(value) else None
 
 
 def read(path: Path) -> list[KernelSource]:
-    """Every kernel block of the export at `path`; ReportError when it holds none."""
+    """Every kernel block of the export at `path` (gzip-compressed or not); ReportError when it
+    holds none, or a line or row no ncu source page prints. A last row cut short is left out,
+    its kernel marked cut."""
     path = Path(path)
+    try:
+        with _gzip.readable(path, MAX_BYTES) as (plain, ended):
+            try:
+                return _read(plain, ended and not unended(plain))
+            except ReportError as exc:
+                raise ReportError(path, exc.reason) from None
+    except OSError as exc:
+        raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _read(path: Path, ended: bool) -> list[KernelSource]:
     if path.stat().st_size > MAX_BYTES:
         raise ReportError(path, f"is too big for a source page export (over {MAX_BYTES >> 20} MiB)")
+    check_lines(path)
     kernels: list[KernelSource] = []
     name: str | None = None
     header: list[str] = []
     rows: list[Instruction] = []
+    damage: str | None = None  # why the row just read is damaged: refused unless it is the last
 
-    def close() -> None:
+    def close(cut: bool = False) -> None:
         if name is not None:
             held = frozenset(COLUMNS[c] for c in header if c in COLUMNS)
             stalls = tuple(sorted(STALL_COLUMNS[c] for c in header if c in STALL_COLUMNS))
             kernels.append(KernelSource(name=name, instructions=tuple(rows), held=held,
-                                        stalls=stalls, from_page=True))
+                                        stalls=stalls, from_page=True, cut=cut))
 
     with path.open(encoding="utf-8-sig", errors="replace", newline="") as f:
-        for row in csv.reader(f):
-            if len(row) >= 2 and row[0] == KERNEL_NAME:
-                close()
-                name, header, rows = row[1].strip(), [], []
-            elif name is not None and not header:
-                header = [c.strip() for c in row]
-            elif name is not None and row and row[0].startswith("0x"):
-                rows.append(_instruction(header, row))
-    close()
+        reader = csv.reader(f)
+        try:
+            for row in reader:
+                if damage is not None:
+                    raise ReportError(path, damage)
+                if len(row) >= 2 and row[0] == KERNEL_NAME:
+                    close()
+                    name, header, rows = row[1].strip(), [], []
+                elif name is not None and not header:
+                    header = [c.strip() for c in row]
+                elif name is not None and row and row[0].startswith("0x"):
+                    found = _instruction(header, row)
+                    if isinstance(found, str):
+                        damage = f"line {reader.line_num:,} {found}: the file is damaged"
+                    else:
+                        rows.append(found)
+        except csv.Error as exc:
+            raise ReportError(path, f"line {reader.line_num:,} cannot be read as CSV ({exc});"
+                              " no ncu source page prints it (a quote left open?)") from None
+    if damage is not None and ended:
+        raise ReportError(path, damage)
+    close(cut=damage is not None or not ended)
     if not kernels:
         raise ReportError(path, "holds no kernel: not a source page export of ncu's")
     return kernels
 
 
-def _instruction(header: list[str], row: list[str]) -> Instruction:
+def _instruction(header: list[str], row: list[str]) -> Instruction | str:
+    """The instruction a row prints, or why it is damaged."""
+    if len(row) != len(header):
+        return f"has {len(row):,} fields where its header has {len(header):,}"
+    try:
+        address = int(row[0], 16)
+    except ValueError:
+        return f"holds no instruction address ({row[0][:40]!r})"
     counters: dict[str, float] = {}
     stalls: dict[str, float] = {}
-    for column, text in zip(header, row, strict=False):
+    for column, text in zip(header, row, strict=True):
         key = COLUMNS.get(column)
         reason = STALL_COLUMNS.get(column)
         if key is None and reason is None:
@@ -103,5 +147,4 @@ def _instruction(header: list[str], row: list[str]) -> Instruction:
         elif reason is not None and value:
             stalls[reason] = value
     source = row[header.index("Source")] if "Source" in header else ""
-    return Instruction(address=int(row[0], 16), text=source.strip(), counters=counters,
-                       stalls=stalls)
+    return Instruction(address=address, text=source.strip(), counters=counters, stalls=stalls)

@@ -235,3 +235,17 @@ def test_a_hit_rate_above_100_percent_is_explained(qtbot) -> None:
     assert view.warnings.isVisible()
     warned = shown_text(view.warnings)
     assert "lts__t_sector_op_write_hit_rate.pct at 100.04 %, above 100 %" in warned
+
+
+def test_a_value_in_a_unit_not_understood_is_shown_as_printed(qtbot, tmp_path) -> None:
+    text = (H200 / "numba-naive.details.csv").read_text(encoding="utf-8")
+    path = tmp_path / "zorks.details.csv"
+    path.write_text(text.replace('"dram__bytes_read.sum","Mbyte"',
+                                 '"dram__bytes_read.sum","zorks"'), encoding="utf-8")
+    view = opened(qtbot)
+    show(qtbot, view, [read_report(path)], ["naive"])
+    [row] = [i for i, r in enumerate(view.model.shown()) if r.name == "dram__bytes_read.sum"]
+    cells = [view.model.data(view.model.index(row, c)) for c in range(4)]
+    assert cells[1:] == ["2.10 zorks", "zorks", metric_table.UNIT_NOT_UNDERSTOOD]
+    view.model.sort(1)  # a row with no value sorts beside the others
+    assert "dram__bytes_read.sum" in [r.name for r in view.model.shown()]

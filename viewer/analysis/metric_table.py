@@ -3,7 +3,8 @@
 `rows` lists every metric a kernel holds (read them all first: readers.read_metrics(report,
 [index], None)) with its unit, label and ncu's description where the report carries one
 (viewer.readers.extras.read_extras(..., about=True): a .ncu-rep does; an export prints units
-and labels, export_extras), and the section an export printed it in.
+and labels, export_extras), and the section an export printed it in. A value an export printed
+in a unit not understood is a row too, as printed ('2.1 zorks'), with no value to compare.
 `diff` lists every metric both kernels hold, the largest relative change first, and says for the
 common metrics whether higher is better. `provenance_warnings` says when two kernels come from
 different GPUs or clocks, so that the diff is not read as the code's doing alone; `one_sided`
@@ -56,6 +57,7 @@ DIRECTIONS: tuple[tuple[re.Pattern[str], bool], ...] = tuple(
 # Two kernels whose SM clocks differ by more than this share ran at different clocks.
 CLOCK_TOLERANCE = 0.05
 SM_FREQUENCY = metrics.LABELS[(metrics.SOL, "SM Frequency")]
+UNIT_NOT_UNDERSTOOD = "Its unit is not understood: shown as printed, not used."
 
 
 def higher_is_better(name: str) -> bool | None:
@@ -79,14 +81,18 @@ def _label(name: str, about: MetricAbout | None) -> str | None:
 class MetricRow:
     """One metric: its value in base units, the base unit ('%', 'ns', 'byte/s'; None when the
     report does not say), its label and ncu's description (None where the report has none), and
-    the section an export printed it in (None where the file names none)."""
+    the section an export printed it in (None where the file names none).
+
+    `printed` is the value as the export printed it ('2.1 zorks') where its unit is not
+    understood: `value` is then None, `unit` the unit as printed and `description` says so."""
 
     name: str
-    value: float
+    value: float | None
     unit: str | None
     label: str | None
     description: str | None
     section: str | None = None
+    printed: str | None = None
 
     def matches(self, text: str) -> bool:
         """Whether `text` (any case) is in the name, label or description."""
@@ -96,18 +102,22 @@ class MetricRow:
 
 
 def rows(kernel: Kernel, about: Mapping[str, MetricAbout] | None = None) -> list[MetricRow]:
-    """Every metric `kernel` holds, by name."""
+    """Every metric `kernel` holds, by name, and those printed in a unit not understood."""
     about = about or {}
+    unread = {name: p for name, p in kernel.printed.items() if p.value is not None}
     out = []
-    for name in sorted(kernel.metrics):
+    for name in sorted(set(kernel.metrics) | set(unread)):
         value = kernel.metric(name)
-        if value is None:
-            continue
         info = about.get(name)
         printed = kernel.printed.get(name)
-        out.append(MetricRow(name, value, info.base_unit if info is not None else None,
-                             _label(name, info), info.description if info else None,
-                             printed.section if printed is not None else None))
+        section = printed.section if printed is not None else None
+        if value is not None:
+            out.append(MetricRow(name, value, info.base_unit if info is not None else None,
+                                 _label(name, info), info.description if info else None,
+                                 section))
+        elif name in unread:
+            out.append(MetricRow(name, None, unread[name].unit, _label(name, info),
+                                 UNIT_NOT_UNDERSTOOD, section, unread[name].as_printed))
     return out
 
 
@@ -164,7 +174,8 @@ def diff(first: Kernel, second: Kernel, about: Mapping[str, MetricAbout] | None 
 
 def hit_rate_notes(found: Iterable[MetricRow]) -> list[str]:
     """A sentence for each hit rate ncu reports above 100 %."""
-    return [note for row in found if (note := hit_rate_note(row.name, row.value)) is not None]
+    return [note for row in found if row.value is not None
+            and (note := hit_rate_note(row.name, row.value)) is not None]
 
 
 @dataclass(frozen=True)
@@ -233,10 +244,12 @@ def _csv(header: Sequence[str], body: Iterable[Sequence[object]]) -> str:
 
 
 def rows_csv(found: Iterable[MetricRow]) -> str:
-    """The metric rows as CSV text: name, label, unit, value, description."""
+    """The metric rows as CSV text: name, label, unit, value (as printed where its unit is not
+    understood), description."""
     return _csv(("metric", "label", "unit", "value", "description"),
-                ((r.name, r.label or "", r.unit or "", repr(r.value), r.description or "")
-                 for r in found))
+                ((r.name, r.label or "", r.unit or "",
+                  repr(r.value) if r.value is not None else r.printed or "",
+                  r.description or "") for r in found))
 
 
 def diff_csv(diffs: Iterable[MetricDiff], first_name: str = "first",

@@ -1,7 +1,8 @@
 """The terminal's `metrics` and `advice`: the Every metric page and ncu's advice, per kernel.
 
 `python -m viewer metrics FILE... [-k SPEC] [--json]`: every metric of each kernel (name, unit,
-value, section where an export printed one, label); with --json one object per kernel per line.
+value, section where an export printed one, label; a value in a unit not understood as printed,
+'2.1 zorks', and said so); with --json one object per kernel per line.
 `python -m viewer advice FILE... [-k SPEC] [--json]`: ncu's rule results, the largest estimated
 speedup first (viewer.analysis.advice.ranked), or why the file holds none. A .ncu-rep is read
 whole for them; an export was. What a reader notes of a file (it looks cut short) is a warning on
@@ -86,13 +87,18 @@ def metrics_json(report: Report, kernel: Kernel, rows: list[metric_table.MetricR
                  ) -> dict[str, object]:
     return {"source": report.source, "index": kernel.index, "name": kernel.name,
             "metrics": [{"name": r.name, "unit": r.unit, "value": r.value,
-                         "section": r.section, "label": r.label} for r in rows]}
+                         "section": r.section, "label": r.label, "printed": r.printed,
+                         "unit_understood": r.printed is None} for r in rows]}
 
 
 def metrics_text(kernel: Kernel, rows: list[metric_table.MetricRow]) -> str:
     width = max((len(r.name) for r in rows), default=0)
     lines = [f"{kernel.label}  ({len(rows):,} metrics)"]
     for r in rows:
+        if r.value is None:  # printed in a unit not understood: as printed, and said so
+            lines.append(f"  {r.name:<{width}}  {r.unit or '':<14} {r.printed or '':>22}  "
+                         f"{r.section or ''}  ({metric_table.UNIT_NOT_UNDERSTOOD})")
+            continue
         lines.append(f"  {r.name:<{width}}  {r.unit or '':<14} {_value(r.value):>22}  "
                      f"{r.section or ''}".rstrip())
     return "\n".join(lines)

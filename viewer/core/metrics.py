@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from viewer.core import units
+
 # Section names as printed, across generations, mapped to one canonical section key.
 SECTION_ALIASES: dict[str, str] = {
     "gpu speed of light throughput": "sol",
@@ -221,3 +223,29 @@ KNOWN_METRICS: frozenset[str] = frozenset(LABELS.values()) | frozenset(SUMMARY_M
     "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
     WAVES_PER_SM, BARRIER_COUNT, BARRIER_STALL, DEVICE_SMS,
 }
+
+
+# What the metrics the app reads hold, where it is not a count; a metric whose name says percent
+# ('pct') holds a percent. A value printed in a unit of another kind is not understood for it.
+_KINDS: dict[str, str] = {
+    "gpu__time_duration.sum": units.TIME,
+    "gpc__cycles_elapsed.avg.per_second": units.FREQUENCY,
+    "dram__cycles_elapsed.avg.per_second": units.FREQUENCY,
+    "dram__bytes.sum.per_second": units.RATE,
+    "dram__bytes.sum": units.SIZE,
+    "dram__bytes_read.sum": units.SIZE,
+    "dram__bytes_write.sum": units.SIZE,
+    "launch__shared_mem_config_size": units.SIZE,
+    "launch__shared_mem_per_block_static": units.SIZE,
+    "launch__shared_mem_per_block_dynamic": units.SIZE,
+}
+
+
+def kind(metric: str) -> str | None:
+    """What `metric` holds (units.TIME, SIZE, RATE, FREQUENCY, PERCENT or COUNT) for the metrics
+    the app reads (KNOWN_METRICS); None for any other, whose kind is not known."""
+    if metric not in KNOWN_METRICS:
+        return None
+    if "pct" in metric:
+        return units.PERCENT
+    return _KINDS.get(metric, units.COUNT)

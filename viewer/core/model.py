@@ -115,11 +115,21 @@ def merged(metrics: Mapping[str, float], more: Mapping[str, float]) -> Mapping[s
 @dataclass(frozen=True)
 class Printed:
     """How an export printed one metric: its unit as printed ('Mbyte', '' for none), and the
-    section and label of its row (None where the file printed the metric's name alone)."""
+    section and label of its row (None where the file printed the metric's name alone).
+
+    `value` is the value as printed ('2.1') where its unit is not understood (viewer.core.units),
+    for its metric: the kernel then holds no value for the metric, only this text to show; None
+    for a value the kernel holds in base units."""
 
     unit: str
     label: str | None = None
     section: str | None = None
+    value: str | None = None
+
+    @property
+    def as_printed(self) -> str | None:
+        """'2.1 zorks': a value whose unit is not understood, as the file printed it."""
+        return None if self.value is None else f"{self.value} {self.unit}".strip()
 
 
 @dataclass
@@ -131,7 +141,8 @@ class Kernel:
     `read_names`: the metric names the reader asked of the file, None when it read every metric
     the file holds. `position`: where the reader finds this kernel again in its file (a .ncu-rep
     result's place, ranges and graphs counted), None when the file needs no second reading.
-    `printed`: metric name -> how an export printed it (empty for a .ncu-rep: ncu_report says).
+    `printed`: metric name -> how an export printed it (empty for a .ncu-rep: ncu_report says),
+    also for a value in a unit not understood, which `metrics` lacks (`Printed.value`).
     `rules`: the rule results an export printed, as ncu_report-style dicts (see
     viewer.analysis.advice.advice_of); None when the file holds none a reader reads.
     """

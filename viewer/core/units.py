@@ -5,12 +5,22 @@ ncu prints values with thousands separators ("16,777,216"), in comma-decimal loc
 across generations ("usecond" and "us", "byte/second" and "byte/s", "cycle/nsecond" and "Ghz").
 Base units: ns for time, bytes for sizes, bytes/s (or things/s) for rates, hz for frequency,
 percent for percentages, plain counts for the rest.
+
+Only the units ncu prints are understood (KNOWN_UNITS: every unit of the exports in
+tests/data/corpus and profiles/, with the prefixes and rates ncu forms from them). Any other unit
+is not understood: `unit_scale` answers None, never a guessed factor of 1, and a value printed in
+it is not a value the app can use. Each unit is of one kind (time, size, rate, frequency,
+percent, count); `scale_for` also refuses a unit of the wrong kind for its metric.
 """
 
 from __future__ import annotations
 
 import math
 import re
+
+# The kinds of quantity a unit measures (and a metric holds).
+TIME, SIZE, RATE, FREQUENCY, PERCENT, COUNT = (
+    "time", "size", "rate", "frequency", "percent", "count")
 
 _TIME_IN_NS = {
     "ns": 1.0, "nsecond": 1.0, "nsec": 1.0,
@@ -19,45 +29,72 @@ _TIME_IN_NS = {
     "s": 1e9, "second": 1e9, "sec": 1e9,
 }
 _PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
-_PREFIXED = re.compile(r"^([kKMGTP]?)(byte|bytes|hz|Hz|HZ|sector|sectors|inst|cycle|cycles)$")
-_FREQ = re.compile(r"^([kKMGT]?)hz$", re.IGNORECASE)
+# What ncu counts, as printed -> the base name ('sectors' and 'sector' are one).
+_COUNTED = {
+    **{w: w for w in ("inst", "cycle", "sector", "request", "warp", "thread", "block",
+                      "register", "cluster", "sample", "pass", "SM", "branches", "byte")},
+    "bytes": "byte", "sectors": "sector", "cycles": "cycle",
+}
+_HZ = ("hz", "Hz", "HZ")
 
 
-def _numerator_factor(unit: str) -> tuple[float, str]:
-    """Scale and base name of a count-like unit ('Mbyte' -> (1e6, 'byte'))."""
-    m = _FREQ.match(unit)
-    if m:
-        return _PREFIX[m.group(1).upper() if m.group(1) != "k" else "k"], "hz"
-    m = _PREFIXED.match(unit)
-    if m:
-        base = m.group(2).lower()
-        base = {"bytes": "byte", "sectors": "sector", "cycles": "cycle"}.get(base, base)
-        return _PREFIX[m.group(1)], base
-    return 1.0, unit
+def _numerators() -> dict[str, tuple[float, str]]:
+    """Every prefixed count or size ('Mbyte' -> (1e6, 'byte'); 'sector' -> (1.0, 'sector'))."""
+    return {f"{p}{word}": (factor, base) for word, base in _COUNTED.items()
+            for p, factor in _PREFIX.items()}
 
 
-def unit_scale(unit: str) -> tuple[float, str]:
-    """Factor that turns a value printed in `unit` into base units, and the base unit's name.
+def _known() -> dict[str, tuple[float, str]]:
+    """Every unit understood -> (factor to base units, the base unit's name)."""
+    counts = _numerators()
+    scales: dict[str, tuple[float, str]] = {"": (1.0, ""), "%": (1.0, "%")}
+    scales |= {u: (f, "ns") for u, f in _TIME_IN_NS.items()}
+    scales |= {f"{p}{hz}": (f, "hz") for hz in _HZ for p, f in _PREFIX.items()}
+    scales |= counts
+    for num, (factor, base) in (counts | {"%": (1.0, "%")}).items():
+        for den, in_ns in _TIME_IN_NS.items() if base != "%" else ():  # things per second
+            per_second = "hz" if base == "cycle" else f"{base}/s"
+            scales[f"{num}/{den}"] = (factor * 1e9 / in_ns, per_second)
+        for den, (den_factor, den_base) in counts.items():  # a ratio: things per thing
+            scales[f"{num}/{den}"] = (factor / den_factor, f"{base}/{den_base}")
+    return scales
 
-    Unknown units are counts ('warp', 'register/thread'): factor 1, kept as printed.
-    """
-    u = (unit or "").strip()
-    if u in ("", "%"):
-        return 1.0, u
-    if u in _TIME_IN_NS:
-        return _TIME_IN_NS[u], "ns"
-    if "/" in u:
-        num, den = (part.strip() for part in u.split("/", 1))
-        if den in _TIME_IN_NS:  # a rate: things per second
-            factor, base = _numerator_factor(num)
-            per_second = factor * 1e9 / _TIME_IN_NS[den]
-            if base == "cycle":
-                return per_second, "hz"
-            return per_second, f"{base}/s"
-        factor, base = _numerator_factor(num)
-        den_factor, den_base = _numerator_factor(den)
-        return factor / den_factor, f"{base}/{den_base}"
-    return _numerator_factor(u)
+
+_KNOWN = _known()
+KNOWN_UNITS: frozenset[str] = frozenset(_KNOWN)
+"""Every unit understood, as ncu prints it."""
+
+
+def unit_scale(unit: str) -> tuple[float, str] | None:
+    """Factor that turns a value printed in `unit` into base units, and the base unit's name;
+    None for a unit not understood (one ncu does not print: no factor is guessed for it)."""
+    return _KNOWN.get((unit or "").strip())
+
+
+def unit_kind(unit: str) -> str | None:
+    """What `unit` measures (TIME, SIZE, RATE, FREQUENCY, PERCENT or COUNT); None when it is not
+    understood. A ratio of things per thing is of its numerator's kind ('Kbyte/block': SIZE,
+    '%/register': PERCENT, 'inst/cycle': COUNT)."""
+    scale = unit_scale(unit)
+    if scale is None:
+        return None
+    base = scale[1]
+    if base in ("ns", "hz", "%", "byte"):
+        return {"ns": TIME, "hz": FREQUENCY, "%": PERCENT, "byte": SIZE}[base]
+    if base.endswith("/s"):
+        return RATE
+    num = base.split("/", 1)[0]
+    return {"%": PERCENT, "byte": SIZE}.get(num, COUNT)
+
+
+def scale_for(unit: str, kind: str | None) -> float | None:
+    """The factor to base units of a value printed in `unit` for a metric of `kind` (None: a
+    metric whose kind is not known); None when the unit is not understood, or not of that kind
+    (Duration in 'byte', a percent in 'inst')."""
+    scale = unit_scale(unit)
+    if scale is None or (kind is not None and unit_kind(unit) != kind):
+        return None
+    return scale[0]
 
 
 _NAN = re.compile(r"^(\(!\)\s*)?(nan|n/?a|-?inf)?$", re.IGNORECASE)
@@ -100,8 +137,13 @@ def parse_number(text: str, decimal_comma: bool = False) -> float | None:
 
 
 def to_base(text: str, unit: str, decimal_comma: bool = False) -> float | None:
-    """Parse `text` printed in `unit` and return it in base units (None when not available)."""
+    """Parse `text` printed in `unit` and return it in base units (None when not available).
+
+    Raises ValueError for text that is not a number, and for a unit not understood."""
+    scale = unit_scale(unit)
+    if scale is None:
+        raise ValueError(f"unit not understood: {unit!r}")
     value = parse_number(text, decimal_comma)
     if value is None:
         return None
-    return value * unit_scale(unit)[0]
+    return value * scale[0]

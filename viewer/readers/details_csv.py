@@ -12,14 +12,17 @@ Three layouts are read, told apart by their header:
 The profiled program's output may come before the header. Files up to 2 GiB are read in chunks of
 CHUNK_ROWS rows with pandas' C parser, only the ten columns used, each chunk boiled down to three
 numeric arrays (kernel, metric, value) before the next is read: labels are resolved once per
-distinct (section, label) pair, units once per distinct unit. The kernels' values end in one
-float matrix (viewer.core.model.Metrics rows), never in a Python object per cell.
+distinct (section, label) pair, units once per distinct unit and metric kind (a value in a unit
+not understood for its metric is kept as printed, not used: viewer.readers._as_printed). The
+kernels' values end in one float matrix (viewer.core.model.Metrics rows), never in a Python
+object per cell.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 from viewer.core import metrics, units
-from viewer.core.model import Dim3, Kernel, Metrics, Report, ReportError, function_name
+from viewer.core.model import Dim3, Kernel, Metrics, Printed, Report, ReportError, function_name
+from viewer.readers import _as_printed
 from viewer.readers._csv_lines import check_lines
 from viewer.readers._text_lines import UNENDED, cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
@@ -72,6 +76,8 @@ def read(path: Path) -> Report:
     if not kernels:
         raise ReportError(path, no_kernel(skipped) if skipped else "no kernel found")
     notes = [cut_short(UNENDED)] if unended(path) else []
+    if (unread := builder.as_printed.note()) is not None:
+        notes.append(unread)
     return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
 
 
@@ -195,9 +201,11 @@ def decimal_comma(texts: pd.Series) -> bool:
     return units.guess_decimal_comma(texts.iloc[:DECIMAL_SAMPLE].astype(str).tolist())
 
 
-def unit_factors(unit_names: list[str]) -> np.ndarray:
-    """The factor to base units of each unit name."""
-    return np.array([units.unit_scale(u)[0] for u in unit_names], dtype=float)
+def unit_factors(unit_names: list[str], metric_names: list[str]) -> np.ndarray:
+    """The factor to base units of each metric printed in its unit; NaN where the unit is not
+    understood for the metric."""
+    scales = (_as_printed.factor(u, m) for u, m in zip(unit_names, metric_names, strict=True))
+    return np.array([np.nan if f is None else f for f in scales], dtype=float)
 
 
 def dim3(text: object) -> Dim3 | None:
@@ -226,7 +234,9 @@ class _Builder:
         self.identity: list[dict[str, str]] = []
         self.slot_of_name: dict[str, int] = {}
         self.slot_of_pair: dict[tuple[str, str], int] = {}
-        self.factor_of_unit: dict[str, float] = {}
+        self.factor_of_unit: dict[tuple[str, str | None], float] = {}
+        self.as_printed = _as_printed.AsPrinted()
+        self.printed: dict[tuple[int, str], Printed] = {}
         self.comma: bool | None = None
         self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
@@ -240,7 +250,10 @@ class _Builder:
         if self.comma is None:
             self.comma = decimal_comma(texts)
         values = parse_numbers(texts, self.comma)
-        values *= self._unit_factors(chunk)[keep]
+        factors = self._unit_factors(chunk, slot, keep)
+        self._keep_as_printed(chunk, keep[np.isfinite(values) & np.isnan(factors)],
+                              rows, slot)
+        values *= factors
         found = np.isfinite(values)
         self.parts.append((rows[keep][found], slot[keep][found], values[found]))
 
@@ -253,7 +266,12 @@ class _Builder:
         bare_names: dict[str, str] = {}
         kernels: list[Kernel] = []
         skipped: dict[str, int] = {}
-        for ident, row_metrics in zip(self.identity, metric_rows(names, matrix), strict=True):
+        printed: dict[int, dict[str, Printed]] = {}
+        for (row, metric), kept in self.printed.items():
+            if math.isnan(matrix[row, self.slot_of_name[metric]]):
+                printed.setdefault(row, {})[metric] = kept
+        for row, (ident, row_metrics) in enumerate(zip(self.identity, metric_rows(names, matrix),
+                                                       strict=True)):
             shown = ident[KERNEL_NAME]
             kind = export_kind(shown)
             if kind is not None:
@@ -265,7 +283,7 @@ class _Builder:
                 index=len(kernels), name=bare_names[shown], display_name=shown,
                 grid=dim3(ident.get(GRID_SIZE)), block=dim3(ident.get(BLOCK_SIZE)),
                 device_id=device_id(ident.get(DEVICE)), cc=_text(ident.get(CC)),
-                metrics=row_metrics))
+                metrics=row_metrics, printed=printed.get(row, {})))
         return kernels, skipped
 
     def _kernel_rows(self, chunk: pd.DataFrame) -> np.ndarray:
@@ -316,15 +334,41 @@ class _Builder:
             lookup[i] = self.slot_of_pair[text]
         return lookup[inverse.reshape(-1)]
 
-    def _unit_factors(self, chunk: pd.DataFrame) -> np.ndarray:
-        """Per row, the factor that takes its value to base units."""
+    def _unit_factors(self, chunk: pd.DataFrame, slot: np.ndarray, keep: np.ndarray
+                      ) -> np.ndarray:
+        """Per row of `keep`, the factor that takes its value to base units (NaN where its unit
+        is not understood for its metric): decided once per distinct (unit, metric kind)."""
         cats = chunk[UNIT].cat
-        for unit in map(str, cats.categories):
-            if unit not in self.factor_of_unit:
-                self.factor_of_unit[unit] = units.unit_scale(unit)[0]
-        factor = np.array([self.factor_of_unit[str(u)] for u in cats.categories] + [1.0])
-        factors: np.ndarray = factor[cats.codes.to_numpy(np.int64)]  # code -1 (no unit): 1
+        unit_of = [str(u) for u in cats.categories] + [""]  # code -1: no unit
+        codes = cats.codes.to_numpy(np.int64)[keep]
+        codes[codes < 0] = len(unit_of) - 1
+        names = list(self.slot_of_name)
+        pair = codes * (len(names) + 1) + slot[keep]
+        uniques, inverse = np.unique(pair, return_inverse=True)
+        factor = np.empty(len(uniques))
+        for i, key in enumerate(uniques.tolist()):
+            code, at = divmod(key, len(names) + 1)
+            unit_kind = (unit_of[code], metrics.kind(names[at]))
+            if unit_kind not in self.factor_of_unit:
+                scale = units.scale_for(*unit_kind)
+                self.factor_of_unit[unit_kind] = np.nan if scale is None else scale
+            factor[i] = self.factor_of_unit[unit_kind]
+        factors: np.ndarray = factor[inverse.reshape(-1)]
         return factors
+
+    def _keep_as_printed(self, chunk: pd.DataFrame, unread: np.ndarray, rows: np.ndarray,
+                         slot: np.ndarray) -> None:
+        """Keep the values of rows `unread` (numbers in a unit not understood) as printed."""
+        room = self.as_printed.room
+        self.as_printed.count_only(unread.size - room)
+        names = list(self.slot_of_name)
+        for i in unread[:room].tolist():
+            metric = names[int(slot[i])]
+            row = chunk.iloc[i]
+            kept = self.as_printed.take(metric, str(row[VALUE]), Printed(
+                str(row[UNIT]), str(row[LABEL]), str(row[SECTION])))
+            if kept is not None:
+                self.printed[(int(rows[i]), metric)] = kept
 
 
 def _text(value: str | None) -> str | None:

@@ -12,9 +12,10 @@ whose name is unknown: it is named after the file's stem.
 Every row with a number is read, with its unit as printed (`Kernel.printed`): a row whose label
 viewer.core.metrics resolves is keyed by its ncu metric name, any other by its section and label
 ("Scheduler Statistics: No Eligible"), the only name the file gives it. Values are read in base
-units through `units.to_base`; `(!) nan`, `(!) n/a` and any other value ncu flags with `(!)` are
-missing. Whether numbers use a decimal comma is decided once per file, separately for detail
-tables and summary tables, since the summary prints plain floats.
+units; one in a unit not understood is kept as printed, not used (viewer.readers._as_printed).
+`(!) nan`, `(!) n/a` and any other value ncu flags with `(!)` are missing. Whether numbers use a
+decimal comma is decided once per file, separately for detail tables and summary tables, since
+the summary prints plain floats.
 
 ncu's rule results between the tables (`OPT   Est. Speedup: 35.37%` and the message under it) are
 read into `Kernel.rules` as ncu_report-style dicts (viewer.readers._text_rules). A file whose last
@@ -30,6 +31,7 @@ from typing import Any
 
 from viewer.core import metrics, units
 from viewer.core.model import Kernel, Metrics, Printed, Report, ReportError, function_name
+from viewer.readers import _as_printed
 from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
 from viewer.readers._text_lines import LONGEST_LINE, UNENDED, Lines, cut_short, open_text
 from viewer.readers._text_rules import RuleBlock
@@ -230,19 +232,27 @@ def _read(path: Path) -> Report:
     comma = {kind: units.guess_decimal_comma(vals) for kind, vals in walk.evidence.items()}
     kernels: list[Kernel] = []
     skipped: dict[str, int] = {}
+    as_printed = _as_printed.AsPrinted()
     for found in walk.kernels:
         if found.header is not None and found.header.kind is not None:
             skipped[found.header.kind] = skipped.get(found.header.kind, 0) + 1
             continue
         values: dict[str, float] = {}
+        printed: dict[str, Printed] = {}
         for metric, (unit, text, kind) in found.values.items():
-            value = _base(text, unit, comma.get(kind, False))
-            if value is not None:
-                values[metric] = value
-        if found.header is None and not values:
+            value = _number(text, comma.get(kind, False))
+            scale = _as_printed.factor(unit, metric)
+            if value is None:
+                continue
+            if scale is not None:
+                values[metric] = value * scale
+                printed[metric] = found.printed[metric]
+            elif (kept := as_printed.take(metric, text, found.printed[metric])) is not None:
+                printed[metric] = kept
+        if found.header is None and not printed:
             continue
         kernel = _kernel(len(kernels), found.header, path.stem, values)
-        kernel.printed = {m: p for m, p in found.printed.items() if m in values}
+        kernel.printed = printed
         kernel.rules = found.rules
         kernels.append(kernel)
     for kernel, table in zip(kernels, Metrics.table(k.metrics for k in kernels), strict=True):
@@ -265,6 +275,8 @@ def _read(path: Path) -> Report:
         notes.append(cut_short(UNENDED))
     elif open_at_end:
         notes.append(cut_short("its last table has no closing rule"))
+    if (unread := as_printed.note()) is not None:
+        notes.append(unread)
     return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped,
                   notes=notes)
 
@@ -273,9 +285,9 @@ def _lines_longer(count: int) -> str:
     return "a line longer" if count == 1 else f"{count:,} lines longer"
 
 
-def _base(text: str, unit: str, comma: bool) -> float | None:
+def _number(text: str, comma: bool) -> float | None:
     try:
-        return units.to_base(text, unit, comma)
+        return units.parse_number(text, comma)
     except ValueError:
         return None
 

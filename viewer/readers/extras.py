@@ -35,8 +35,10 @@ class MetricAbout:
 
     @property
     def base_unit(self) -> str:
-        """The unit of the value as the model holds it (base units: 'byte/cycle', 'ns', '%')."""
-        return unit_scale(self.unit)[1]
+        """The unit of the value as the model holds it (base units: 'byte/cycle', 'ns', '%');
+        the unit as printed where it is not understood (the model then holds no value)."""
+        scaled = unit_scale(self.unit)
+        return self.unit if scaled is None else scaled[1]
 
 
 @dataclass(frozen=True)

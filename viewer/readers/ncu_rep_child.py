@@ -119,7 +119,8 @@ class MetricReader:
         raw = float(metric.as_uint64()) if kind in self._integer else metric.as_double()
         scale = self._scale.get(name)
         if scale is None:
-            scale = self._scale[name] = unit_scale(metric.unit() or "")[0]
+            scaled = unit_scale(metric.unit() or "")  # None: a unit not understood
+            scale = self._scale[name] = math.nan if scaled is None else scaled[0]
         value = raw * scale
         return value if math.isfinite(value) else None
 

@@ -49,7 +49,8 @@ def rules(action: Any) -> list[Any]:
 
 
 def _values(metric: Any, count: int) -> list[float | None]:
-    scale = unit_scale(metric.unit() or "")[0]
+    scaled = unit_scale(metric.unit() or "")  # None: a unit not understood, no value
+    scale = math.nan if scaled is None else scaled[0]
     out: list[float | None] = []
     for i in range(count):
         value = metric.as_double(i) * scale

@@ -2,7 +2,8 @@
 
 The header names the identity columns (ID, Process ID, ..., Kernel Name, Block Size, Grid Size,
 Device, CC, as in the details CSV) and then every metric by its ncu name; the second row gives each
-metric's unit; each further row is one kernel. Values are converted with the units row. Text values
+metric's unit; each further row is one kernel. Values are converted with the units row (one in a
+unit not understood is kept as printed, not used: viewer.readers._as_printed). Text values
 ('PolicySpread', 'NVIDIA H200'), 'nan', 'no data' and empty cells are missing, never zero; the
 device's name is read from its text column.
 
@@ -26,7 +27,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from viewer.core.model import Kernel, Report, ReportError, function_name
+from viewer.core.model import Kernel, Printed, Report, ReportError, function_name
+from viewer.readers import _as_printed
 from viewer.readers._text_lines import UNENDED, cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.details_csv import (
@@ -69,6 +71,9 @@ def read(path: Path) -> Report:
     identity: list[dict[str, str]] = []
     names: list[str | None] = []
     blocks: list[np.ndarray] = []
+    unit_row: list[str] = []
+    as_printed = _as_printed.AsPrinted()
+    printed: dict[int, dict[str, Printed]] = {}
     for chunk in read_chunks(path, header, None, rows=CHUNK_ROWS):
         ids = chunk["ID"].astype(str).str.strip()
         if factors is None:
@@ -76,7 +81,8 @@ def read(path: Path) -> Report:
                 continue
             if ids.iloc[0] != "":
                 raise ReportError(path, "not a raw page CSV export: no units row under the header")
-            factors = unit_factors([str(chunk[c].iloc[0]) for c in metric_columns])
+            unit_row = [str(chunk[c].iloc[0]) for c in metric_columns]
+            factors = unit_factors(unit_row, metric_columns)
         rows = chunk[ids.str.fullmatch(r"\d+").to_numpy(dtype=bool)]
         if rows.empty:
             continue
@@ -89,6 +95,13 @@ def read(path: Path) -> Report:
         if comma is None:
             comma = decimal_comma(texts[texts != ""])
         values = parse_numbers(texts, comma).reshape(len(rows), len(metric_columns))
+        unread = np.argwhere(np.isfinite(values) & np.isnan(factors))
+        as_printed.count_only(len(unread) - as_printed.room)
+        for r, c in unread[:as_printed.room].tolist():
+            kept = as_printed.take(metric_columns[c], texts.iloc[r * len(metric_columns) + c],
+                                   Printed(unit_row[c]))
+            if kept is not None:
+                printed.setdefault(len(identity) + r, {})[metric_columns[c]] = kept
         blocks.append(values * factors)
         identity += rows[identity_columns].to_dict("records")
         names += (rows[DEVICE_NAME].astype(str).str.strip().tolist() if DEVICE_NAME in rows
@@ -116,10 +129,13 @@ def read(path: Path) -> Report:
             device_name=names[k] or None,
             cc=_text(row.get("CC")),
             metrics=metrics,
+            printed=printed.get(k, {}),
         ))
     if not kernels:
         raise ReportError(path, no_kernel(skipped))
     notes = [cut_short(UNENDED)] if unended(path) else []
+    if (unread_note := as_printed.note()) is not None:
+        notes.append(unread_note)
     return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
 
 

@@ -2,7 +2,8 @@
 
 Per result: a header line (as in a details text export, viewer.readers._text_header), then one
 table `Metric Name / Metric Unit / Metric Value` of every metric by its ncu name, ended by a blank
-line. Values are read in base units through their unit; `no data`, `(!) nan`, empty cells and
+line. Values are read in base units through their unit (one in a unit not understood is kept as
+printed, not used: viewer.readers._as_printed); `no data`, `(!) nan`, empty cells and
 text values (`PolicySpread`, `NVIDIA H200`) are missing, never zero; the device's name is read
 from its text row. Prefixed names (`SM_A.TriageCompute.l1tex__...`) are kept whole, as the raw
 CSV reader keeps them (viewer.readers.raw_csv says why).
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from viewer.core import units
 from viewer.core.model import Kernel, Metrics, Printed, Report, ReportError, function_name
+from viewer.readers import _as_printed
 from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
 from viewer.readers._text_lines import UNENDED, Lines, cut_short, open_text
 from viewer.readers._text_table import Table, is_rule, is_title, rule_spans
@@ -124,6 +126,7 @@ def _read(path: Path) -> Report:
     kernels: list[Kernel] = []
     skipped: dict[str, int] = {}
     shared: dict[str, Printed] = {}
+    as_printed = _as_printed.AsPrinted()
     for found in walk.found:
         if found.header.kind is not None:
             skipped[found.header.kind] = skipped.get(found.header.kind, 0) + 1
@@ -131,10 +134,15 @@ def _read(path: Path) -> Report:
         values: dict[str, float] = {}
         printed: dict[str, Printed] = {}
         for name, (unit, text, full) in found.rows.items():
-            value = _base(_cut_value(text, comma) if full else text, unit, comma)
-            if value is not None:
-                values[name] = value
+            value = _number(_cut_value(text, comma) if full else text, comma)
+            scale = _as_printed.factor(unit, name)
+            if value is None:
+                continue
+            if scale is not None:
+                values[name] = value * scale
                 printed[name] = shared.setdefault(unit, Printed(unit))
+            elif (kept := as_printed.take(name, text, Printed(unit))) is not None:
+                printed[name] = kept
         kernels.append(_kernel(len(kernels), found, values, printed))
     if not kernels:
         raise ReportError(path, no_kernel(skipped) if skipped else
@@ -146,14 +154,16 @@ def _read(path: Path) -> Report:
         notes.append(cut_short(UNENDED))
     elif open_at_end:
         notes.append(cut_short("its last table has no blank line after it"))
+    if (unread := as_printed.note()) is not None:
+        notes.append(unread)
     return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
 
 
-def _base(text: str, unit: str, comma: bool) -> float | None:
+def _number(text: str, comma: bool) -> float | None:
     if not text or text.startswith("(!)"):
         return None
     try:
-        return units.to_base(text, unit, comma)
+        return units.parse_number(text, comma)
     except ValueError:
         return None
 

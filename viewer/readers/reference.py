@@ -241,7 +241,10 @@ def _printed(label: str, text: object, bad: _Bad) -> tuple[float, float]:
     except InvalidOperation:
         raise bad(f"row {label!r} prints {text!r}, not a number") from None
     unit = _PRINTED_UNITS.get(match.group(2), match.group(2))
-    factor = units.unit_scale(unit)[0]
+    scaled = units.unit_scale(unit)
+    if scaled is None:
+        raise bad(f"row {label!r} prints {text!r}, in a unit not understood")
+    factor = scaled[0]
     return float(number) * factor, _half_unit(number) * factor
 
 

@@ -55,9 +55,12 @@ class Line:
 
 
 def row_line(row: MetricRow) -> Line:
+    """A metric's row; one printed in a unit not understood shows as printed ('2.1 zorks')."""
     about = " ".join((row.description or "").split())  # one line in the cell
-    cells = (row.name, value_text(row.value, row.unit), row.unit or "", about)
-    keys = (row.name, row.value, row.unit or "", row.description or "")
+    shown = (row.printed or "") if row.value is None else value_text(row.value, row.unit)
+    cells = (row.name, shown, row.unit or "", about)
+    keys = (row.name, -math.inf if row.value is None else row.value, row.unit or "",
+            row.description or "")
     search = " ".join((row.name, row.label or "", row.description or "")).lower()
     return Line(row, cells, keys, search, 0.0)
 

@@ -45,7 +45,7 @@ def test_summary_json_contract_on_a_real_report() -> None:
     result = run_viewer("summary", str(H200 / "numba-naive.ncu-rep"), "--json")
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["schema"] == 3
+    assert doc["schema"] == 4
     assert doc["format"] == "ncu-rep"
     assert doc["source"].endswith("numba-naive.ncu-rep")
     # The report's own session, as ncu's --page session printout beside it says.
@@ -211,7 +211,41 @@ def test_summary_reads_an_export_cut_short_and_warns_of_it(tmp_path: Path) -> No
     done = run_viewer("summary", str(cut))
     assert done.returncode == 0 and "matmul_naive" in done.stdout
     (warning,) = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
-    assert warning.startswith(f"warning: {cut}: the file looks cut short")
+    assert warning == f"warning: {cut}: cut short: its last line has no newline"
+
+
+def half_details_csv(tmp_path: Path) -> Path:
+    """The naive capture's details CSV cut at a line boundary halfway: it ends with a newline."""
+    lines = (H200 / "numba-naive.details.csv").read_text(encoding="utf-8").splitlines(True)
+    cut = tmp_path / "cut.details.csv"
+    cut.write_text("".join(lines[: len(lines) // 2]), encoding="utf-8")
+    return cut
+
+
+def test_summary_json_says_why_a_file_looks_cut_short_and_stderr_says_it_once(tmp_path: Path,
+                                                                              capsys) -> None:
+    """Before, a details CSV cut at a line boundary summarised as whole, with no word."""
+    cut = half_details_csv(tmp_path)
+    assert cli.summarize([cut, H200 / "numba-tiled.details.csv"], as_json=True) == 0
+    captured = capsys.readouterr()
+    cut_doc, whole_doc = map(json.loads, captured.out.splitlines())
+    assert (cut_doc["schema"], whole_doc["cut_short"]) == (4, [])
+    [why] = cut_doc["cut_short"]
+    assert "before the Occupancy section" in why
+    assert captured.err == f"warning: {cut}: cut short: {why}\n"
+
+
+def test_summary_by_name_says_a_cut_reports_shares_are_of_the_kernels_read(tmp_path: Path,
+                                                                           capsys) -> None:
+    from viewer.analysis import terminal
+
+    cut = half_details_csv(tmp_path)
+    assert terminal.print_by_name([cut], False, None) == 0
+    captured = capsys.readouterr()
+    assert "the shares are of the 1 kernel read, not of every kernel" in captured.out
+    assert captured.err.count("cut short") == 1
+    assert terminal.print_by_name([cut], True, None) == 0
+    assert json.loads(capsys.readouterr().out)["cut_short"] != []
 
 
 # --- source: each kernel's lines and SASS with ncu's per-instruction counters ---------------

@@ -30,9 +30,10 @@ from viewer.core.names import kernel_names
 from viewer.lesson import derivation_check
 from viewer.lesson import terminal as lesson_terminal
 
-SCHEMA = 3
+SCHEMA = 4
 """--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`; 3: the
-report's own `clock_control`, `ncu_version`, `cuda_version` and `created` (null where absent)."""
+report's own `clock_control`, `ncu_version`, `cuda_version` and `created` (null where absent);
+4: `cut_short`, why the file looks cut short ([] when nothing says so)."""
 PROG = "python -m viewer"
 COMMANDS = ("summary", "predict", "capture", "lesson", "roofline", "metrics", "advice",
             "source")
@@ -64,6 +65,7 @@ def report_json(report: Report) -> dict[str, object]:
         "ncu_version": session.ncu_version,
         "cuda_version": session.cuda_version,
         "created": session.created,
+        "cut_short": list(report.cut_short),
         "kernels": [kernel_json(k) for k in report.kernels],
     }
 
@@ -167,8 +169,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             print(f"error: {exc}", file=err)
             status = 1
             continue
-        for note in report.notes:
-            print(f"warning: {report.source}: {note}", file=err)
+        analysis_terminal.warn_of(report, err)
         kept = analysis_terminal.picked(report, kernel, err)
         if kept is None:
             continue

@@ -93,7 +93,7 @@ def test_a_file_cut_short_is_shown_with_a_warning(tmp_path: Path,
     for command in ("metrics", "advice"):
         status, out, err = run([command, str(cut)], capsys)
         assert status == 0 and "#0 matmul_naive" in out
-        assert err.startswith(f"warning: {cut}: the file looks cut short")
+        assert err == f"warning: {cut}: cut short: its last line has no newline\n"
 
 
 def test_bad_input_is_one_line_and_the_others_go_on(tmp_path: Path,

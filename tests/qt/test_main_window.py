@@ -179,6 +179,20 @@ def test_an_export_that_looks_cut_short_opens_and_says_so(pair_window, qtbot, tm
     assert capsys.readouterr().err == f"ncu-reader: {line}\n"
 
 
+def test_an_export_cut_at_a_line_boundary_opens_and_its_banner_says_cut_short(
+        pair_window, qtbot, tmp_path, capsys) -> None:
+    """Before, a details CSV cut at a line's end (its last line ended) opened as whole."""
+    lines = (CORPUS / "h200" / "numba-naive.details.csv").read_text(encoding="utf-8")
+    kept = lines.splitlines(True)
+    cut = tmp_path / "cut.details.csv"
+    cut.write_text("".join(kept[: len(kept) // 2]), encoding="utf-8")
+    capsys.readouterr()
+    load(pair_window, qtbot, cut)
+    assert [k.name for k in pair_window.kernels] == ["matmul_naive"]
+    assert pair_window.reading.banner.isVisible()
+    assert "cut short" in pair_window.reading.banner.text.text()
+
+
 def test_one_bad_file_of_two_opens_the_good_one(pair_window, qtbot, tmp_path, capsys) -> None:
     bad = bad_file(tmp_path)
     capsys.readouterr()

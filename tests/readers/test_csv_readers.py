@@ -321,9 +321,11 @@ def test_raw_header_with_a_quote_left_open_is_refused_in_one_line(tmp_path: Path
 # ----------------------------------------------------------------- cut short
 
 
-@pytest.mark.parametrize(("name", "lost"), [("numba-naive.details.csv", 1),
-                                            ("numba-naive.raw.csv", 40)])
-def test_a_csv_cut_short_is_read_and_says_so(tmp_path: Path, name: str, lost: int) -> None:
+@pytest.mark.parametrize(("name", "lost", "why"), [
+    ("numba-naive.details.csv", 1, "its last line has no newline"),
+    ("numba-naive.raw.csv", 40, "its last row has 2,248 of the header's 2,250 fields")])
+def test_a_csv_cut_short_is_read_and_says_so(tmp_path: Path, name: str, lost: int, why: str
+                                             ) -> None:
     """Before, a CSV cut in its last line opened as a kernel with missing values, no word."""
     data = (H200 / name).read_bytes()
     whole = read_report(H200 / name)
@@ -332,5 +334,6 @@ def test_a_csv_cut_short_is_read_and_says_so(tmp_path: Path, name: str, lost: in
     cut.write_bytes(data[: len(data) - lost])
     report = read_report(cut)
     assert len(report.kernels) == 1
-    assert report.notes == ["the file looks cut short (its last line has no newline): the last "
-                            "kernel's values may be incomplete"]
+    assert report.notes == [f"the file looks cut short ({why}): the last kernel's values may be"
+                            " incomplete"]
+    assert report.cut_short == [why]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import advice, metric_table
-from viewer.analysis.terminal import add_kernel_option, picked, picked_status
+from viewer.analysis.terminal import add_kernel_option, picked, picked_status, warn_of
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
@@ -72,8 +72,7 @@ def _each(args: argparse.Namespace, show: Callable[[Report, Kernel, Extras, Text
             print(f"error: {exc}", file=err)
             status = 1
             continue
-        for note in whole.notes:
-            print(f"warning: {whole.source}: {note}", file=err)
+        warn_of(whole, err)
         for kernel in report.kernels:
             show(report, kernel, extras.get(kernel.index, Extras()), out)
             shown.append(kernel)

@@ -27,8 +27,9 @@ ROOFLINE_DESCRIPTION = (
     "Print each kernel's hierarchical FP32 roofline: achieved and peak FP32 work, and at DRAM, "
     "L2 and L1 the bandwidth, its peak and the arithmetic intensity (FLOP per byte), as ncu's "
     f"roofline section computes them. A report needs {roofline.ROOFLINE_SETS} for them.")
-BY_NAME_SCHEMA = 1
-"""`summary --by-name --json`'s layout."""
+BY_NAME_SCHEMA = 2
+"""`summary --by-name --json`'s layout; 2: `cut_short`, why the file looks cut short ([] when
+whole: its shares are then of the kernels read)."""
 
 
 def kernel_spec(text: str) -> str:
@@ -73,6 +74,19 @@ def picked(report: Report, spec: str | None, err: TextIO) -> Report | None:
     return dataclasses.replace(report, kernels=kernels)
 
 
+def warn_of(report: Report, err: TextIO) -> None:
+    """What the reader noted of the file, on `err`: each note a warning, and once, whether it
+    looks cut short ("PATH: cut short: why"; its values may be incomplete)."""
+    from viewer.readers._text_lines import cut_short
+
+    said = {cut_short(why) for why in report.cut_short}
+    for note in report.notes:
+        if note not in said:
+            print(f"warning: {report.source}: {note}", file=err)
+    if report.cut_short:
+        print(f"warning: {report.source}: cut short: {'; '.join(report.cut_short)}", file=err)
+
+
 def picked_status(status: int, spec: str | None, kernels: Sequence[Kernel], err: TextIO) -> int:
     """`status`, or 1 (said on `err`) when `spec` picked no kernel of any file read."""
     if spec is not None and not kernels and status == 0:
@@ -91,6 +105,7 @@ def _reports(paths: Sequence[Path], spec: str | None, err: TextIO,
     for path in paths:
         try:
             whole = read_report(path)
+            warn_of(whole, err)
             report = picked(whole, spec, err)
             if report is None:
                 continue
@@ -166,6 +181,7 @@ def by_name_json(report: Report, kernels: Sequence[Kernel]) -> dict[str, object]
         "source": report.source,
         "format": report.format,
         "kernels": len(kernels),
+        "cut_short": list(report.cut_short),
         "kernel_time_ns": time_by_kernel.report_time_ns(kernels),
         "groups": [{"name": g.name, "launches": g.launches, "timed": g.timed,
                     "total_ns": g.total_ns, "mean_ns": g.mean_ns, "share_pct": g.share_pct,
@@ -186,6 +202,10 @@ def by_name_text(report: Report, kernels: Sequence[Kernel]) -> str:
              f"  {'total':>10} {'share':>8} {'launches':>9} {'mean':>10}  name"]
     lines += [f"  {fmt.duration(g.total_ns):>10} {fmt.percent(g.share_pct):>8} "
               f"{g.launches:>9,} {fmt.duration(g.mean_ns):>10}  {g.name}" for g in groups]
+    if report.cut_short:
+        read = _counted(len(kernels), "kernel")
+        lines.append(f"  The file looks cut short: the shares are of the {read} read, not of"
+                     " every kernel it was written with.")
     return "\n".join(lines)
 
 

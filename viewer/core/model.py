@@ -222,7 +222,9 @@ class Report:
     `skipped` counts the file's results that are not kernels and were passed over, by kind
     ({"range": 2, "graph": 1}); `stamp` is what the reader noted of the file, to refuse reading
     more of it once it was rewritten. `notes`: what the reader warns of the file though it read
-    kernels from it (one sentence each: "the file looks cut short: ...").
+    kernels from it (one sentence each: "the file looks cut short: ..."). `cut_short`: why the
+    file looks cut short, one reason each ("its last line has no newline"), empty when nothing
+    says so; each also has its sentence in `notes` (viewer.readers._text_lines.mark_cut_short).
     """
 
     source: str
@@ -232,6 +234,7 @@ class Report:
     stamp: FileStamp | None = None
     session: Session | None = None  # how ncu captured it (viewer.readers.ncu_session)
     notes: list[str] = field(default_factory=list)
+    cut_short: list[str] = field(default_factory=list)
 
     @property
     def file_name(self) -> str:

@@ -10,8 +10,9 @@ A .ncu-rep is read for the metrics the views use (viewer.core.metrics.KNOWN_METR
 `Report.add_metrics` takes the answer in on it). Exports are read whole.
 
 A gzip-compressed file of any format is read transparently (viewer.readers._gzip): a text or CSV
-export from a private decompressed copy, its Report naming the compressed file. A report read
-whole that looks cut short says so in `Report.notes`.
+export from a private decompressed copy, its Report naming the compressed file. A report that
+looks cut short says why in `Report.cut_short` (and in `Report.notes`); an export rewritten while
+it was read is refused, as a .ncu-rep is.
 
 The reader modules are imported only when their format is met, so reading a CSV never loads the
 .ncu-rep machinery and the package imports no pandas until a CSV is read. The package itself
@@ -52,7 +53,7 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
     """Read the report or export at `path`; ReportError (one line, naming the file) on failure."""
     from viewer.core.jobs import Cancelled
     from viewer.core.model import ReportError
-    from viewer.readers import ncu_error, sniff
+    from viewer.readers import _text_lines, ncu_error, sniff
 
     path = Path(path)
     fmt = "report"
@@ -64,6 +65,7 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
             from viewer.readers import ncu_rep
 
             report = ncu_rep.read(path, job)
+            _text_lines.settle_cut_short(report)
         else:
             report = _read_export(fmt, path)
     except (ReportError, Cancelled):
@@ -96,19 +98,24 @@ def _session(path: Path, fmt: str) -> Session | None:
 
 
 def _read_export(fmt: str, path: Path) -> Report:
-    """A text or CSV export, compressed or not; its errors and its Report name `path`."""
+    """A text or CSV export, compressed or not; its errors and its Report name `path`. One
+    rewritten while it was read is refused (its stamp before and after: viewer.readers._stamp)."""
     from viewer.core.model import ReportError
-    from viewer.readers import _gzip, _text_lines, sniff
+    from viewer.readers import _gzip, _stamp, _text_lines, sniff
 
+    before = _stamp.stamp(path)
     with _gzip.readable(path, sniff.MAX_BYTES[fmt]) as (plain, ended):
         try:
             report = _read_text(fmt, plain)
         except ReportError as exc:
+            _stamp.check(path, before)
             raise ReportError(path, exc.reason) from None
         if plain != path:
             report.source = str(path)
-            if not ended and not report.notes:
-                report.notes.append(_text_lines.cut_short(_gzip.CUT_SHORT_GZIP))
+            if not ended and not report.cut_short:
+                _text_lines.mark_cut_short(report, _gzip.CUT_SHORT_GZIP)
+    _stamp.check(path, before)
+    _text_lines.settle_cut_short(report)
     return report
 
 

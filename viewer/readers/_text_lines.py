@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from viewer.core.model import ReportError
+from viewer.core.model import Report, ReportError
 from viewer.readers.sniff import UTF16_REASON, is_utf16
 
 # No ncu export prints a line this long: the rest of a longer one is passed over unread.
@@ -67,6 +67,25 @@ def unended(path: Path) -> bool:
 def cut_short(why: str) -> str:
     """The note a reader leaves on a report whose file ends too early: `why` says how."""
     return f"{CUT_SHORT} ({why}): the last kernel's values may be incomplete"
+
+
+def mark_cut_short(report: Report, why: str) -> None:
+    """Record that `report`'s file looks cut short, `why` saying how: the one way to, so that the
+    reason is in `Report.cut_short` and its sentence (cut_short) in `Report.notes`."""
+    if why not in report.cut_short:
+        report.cut_short.append(why)
+        report.notes.append(cut_short(why))
+
+
+def settle_cut_short(report: Report) -> None:
+    """Take into `Report.cut_short` the reason of each note cut_short made that a reader appended
+    to `Report.notes` without mark_cut_short."""
+    head, tail = f"{CUT_SHORT} (", "): the last kernel's values may be incomplete"
+    for note in report.notes:
+        if note.startswith(head) and note.endswith(tail):
+            why = note[len(head) : -len(tail)]
+            if why not in report.cut_short:
+                report.cut_short.append(why)
 
 
 UNENDED = "its last line has no newline"

@@ -16,6 +16,10 @@ distinct (section, label) pair, units once per distinct unit and metric kind (a 
 not understood for its metric is kept as printed, not used: viewer.readers._as_printed). The
 kernels' values end in one float matrix (viewer.core.model.Metrics rows), never in a Python
 object per cell.
+
+A file whose last line has no newline, or whose last kernel's sections stop early (compared with
+the kernel before it and the file's first, or with what every section set prints:
+viewer.readers._cut, which says what cannot be told), looks cut short: `Report.cut_short`.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ from viewer.core import metrics, units
 from viewer.core.model import Dim3, Kernel, Metrics, Printed, Report, ReportError, function_name
 from viewer.readers import _as_printed
 from viewer.readers._csv_lines import check_lines
-from viewer.readers._text_lines import UNENDED, cut_short, unended
+from viewer.readers._cut import Kept
+from viewer.readers._text_lines import UNENDED, mark_cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.sniff import DETAILS_CSV, CsvHeader, find_csv_header
 
@@ -70,15 +75,39 @@ def read(path: Path) -> Report:
         raise ReportError(path, f"not a details CSV export: no {', '.join(missing)} column")
     columns = [c for c in header.columns if c in REQUIRED + OPTIONAL]
     builder = _Builder()
+    sections = Kept()
     for chunk in read_chunks(path, header, columns, dict.fromkeys(_REPEATED, "category")):
         builder.add(chunk)
+        _take_sections(chunk, sections)
     kernels, skipped = builder.kernels()
     if not kernels:
         raise ReportError(path, no_kernel(skipped) if skipped else "no kernel found")
-    notes = [cut_short(UNENDED)] if unended(path) else []
+    report = Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
     if (unread := builder.as_printed.note()) is not None:
-        notes.append(unread)
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
+        report.notes.append(unread)
+    cut = UNENDED if unended(path) else sections.cut()
+    if cut is not None:
+        mark_cut_short(report, cut)
+    return report
+
+
+def _take_sections(chunk: pd.DataFrame, kept: Kept) -> None:
+    """Each run of metric rows (a Metric Name given) of one result and section into `kept`, to
+    tell a last kernel cut short (viewer.readers._cut); rule rows name no metric."""
+    ids, sections, labels = chunk[ID].cat, chunk[SECTION].cat, chunk[LABEL].cat
+    named = np.append(labels.categories.astype(str).str.strip() != "", False)
+    rows = np.flatnonzero(named[labels.codes.to_numpy(np.int64)])
+    if not rows.size:
+        return
+    id_codes = ids.codes.to_numpy(np.int64)[rows]
+    section_codes = sections.codes.to_numpy(np.int64)[rows]
+    starts = np.flatnonzero(np.diff(id_codes, prepend=-2) | np.diff(section_codes, prepend=-2))
+    counts = np.diff(np.append(starts, rows.size))
+    id_texts, section_texts = ids.categories.astype(str), sections.categories.astype(str)
+    for start, count in zip(starts.tolist(), counts.tolist(), strict=True):
+        result, section = int(id_codes[start]), int(section_codes[start])
+        if result >= 0 and section >= 0 and id_texts[result].strip().isdigit():
+            kept.add(id_texts[result].strip(), section_texts[section], count)
 
 
 def read_chunks(path: Path, header: CsvHeader, columns: list[str] | None,

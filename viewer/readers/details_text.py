@@ -19,7 +19,10 @@ the summary prints plain floats.
 
 ncu's rule results between the tables (`OPT   Est. Speedup: 35.37%` and the message under it) are
 read into `Kernel.rules` as ncu_report-style dicts (viewer.readers._text_rules). A file whose last
-table has no closing rule, or whose last line has no newline, looks cut short: `Report.notes`.
+table has no closing rule, or whose last line has no newline, looks cut short (`Report.cut_short`),
+as does one whose last kernel's sections stop early (viewer.readers._cut, which says what cannot
+be told). A section met twice under one kernel means a kernel header line is missing: the file
+is refused, its kernels' metrics being impossible to tell apart.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from typing import Any
 from viewer.core import metrics, units
 from viewer.core.model import Kernel, Metrics, Printed, Report, ReportError, function_name
 from viewer.readers import _as_printed
+from viewer.readers._cut import last_kernel_cut
 from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
-from viewer.readers._text_lines import LONGEST_LINE, UNENDED, Lines, cut_short, open_text
+from viewer.readers._text_lines import LONGEST_LINE, UNENDED, Lines, mark_cut_short, open_text
 from viewer.readers._text_rules import RuleBlock
 from viewer.readers._text_table import DETAILS, Row, Table, is_rule, is_title, rule_spans
 from viewer.readers._workloads import no_kernel
@@ -94,6 +98,8 @@ class _Found:
     values: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     printed: dict[str, Printed] = field(default_factory=dict)
     rules: list[dict[str, Any]] = field(default_factory=list)
+    sections: dict[str, int] = field(default_factory=dict)
+    """section -> the rows with a value read in it, in file order (viewer.readers._cut)"""
 
 
 @dataclass
@@ -109,6 +115,8 @@ class _Walk:
     evidence: dict[str, list[str]] = field(default_factory=dict)
     block: RuleBlock | None = None
     printed: dict[tuple[str, str, str], Printed] = field(default_factory=dict)
+    repeated: str | None = None
+    """The first section met twice under one kernel: a kernel header line is missing there."""
 
     def close(self) -> None:
         self.table = None
@@ -163,6 +171,10 @@ class _Walk:
     def _section(self, name: str) -> None:
         if not self.kernels:
             self.kernels.append(_Found(None))
+        sections = self.kernels[-1].sections
+        if name in sections and self.repeated is None:
+            self.repeated = name
+        sections.setdefault(name, 0)
         self.section = name
         self.close()
 
@@ -189,6 +201,7 @@ class _Walk:
         section = self.section or ""
         metric = _metric(section, row.label) or f"{section}: {row.label}"
         found = self.kernels[-1]
+        found.sections[section] = found.sections.get(section, 0) + 1
         if metric in found.values or not _available(text):
             return
         found.values[metric] = (row.unit, text, kind)
@@ -229,6 +242,9 @@ def _read(path: Path) -> Report:
     overlong = lines.overlong
     if walk.lines == 0:
         raise ReportError(path, "the file is empty")
+    if walk.repeated is not None:
+        raise ReportError(path, f"its section {walk.repeated} appears twice under one kernel: a"
+                          " kernel header line is missing, so its kernels cannot be told apart")
     comma = {kind: units.guess_decimal_comma(vals) for kind, vals in walk.evidence.items()}
     kernels: list[Kernel] = []
     skipped: dict[str, int] = {}
@@ -270,15 +286,19 @@ def _read(path: Path) -> Report:
     if not any(found.rules for found in walk.kernels):
         for kernel in kernels:
             kernel.rules = None  # no rule printed: the file holds none, not "nothing to say"
-    notes = []
+    report = Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
+    results = [list(found.sections.items()) for found in walk.kernels
+               if found.header is not None or found.values]
+    cut = last_kernel_cut(results[0], results[-2] if len(results) > 1 else None, results[-1])
     if lines.unended:
-        notes.append(cut_short(UNENDED))
+        mark_cut_short(report, UNENDED)
     elif open_at_end:
-        notes.append(cut_short("its last table has no closing rule"))
+        mark_cut_short(report, "its last table has no closing rule")
+    elif cut is not None:
+        mark_cut_short(report, cut)
     if (unread := as_printed.note()) is not None:
-        notes.append(unread)
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped,
-                  notes=notes)
+        report.notes.append(unread)
+    return report
 
 
 def _lines_longer(count: int) -> str:

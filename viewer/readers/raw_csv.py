@@ -18,10 +18,16 @@ and in the .ncu-rep and here many of them hold no value at all.
 A raw export holds thousands of metrics a kernel, so its rows are read CHUNK_ROWS at a time and
 each chunk is turned into floats before the next is read: the kernels' values end in one float
 matrix (viewer.core.model.Metrics rows), never in a Python object per cell.
+
+A last row with fewer fields than the header was cut short: the kernels before it are whole, its
+fields that were lost are missing, and `Report.cut_short` says so; a header and units row with no
+kernel row under them is refused as cut short. A file cut at a row's end cannot be told from one
+that holds fewer kernels, nor one cut inside a quoted value read (pandas refuses the file).
 """
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +35,7 @@ import pandas as pd
 
 from viewer.core.model import Kernel, Printed, Report, ReportError, function_name
 from viewer.readers import _as_printed
-from viewer.readers._text_lines import UNENDED, cut_short, unended
+from viewer.readers._text_lines import CUT_SHORT, UNENDED, mark_cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
 from viewer.readers.details_csv import (
     decimal_comma,
@@ -51,6 +57,8 @@ IDENTITY_COLUMNS = (
 )
 # Kernel rows read at once (each holds every metric: thousands of cells).
 CHUNK_ROWS = 256
+# The most of a file's end looked at for a last row cut short (a kernel row is about 150 KiB).
+TAIL = 1 << 23
 
 
 def read(path: Path) -> Report:
@@ -108,7 +116,8 @@ def read(path: Path) -> Report:
                   else [None] * len(rows))
         del texts, rows, chunk
     if not identity:
-        raise ReportError(path, "no kernel found")
+        raise ReportError(path, f"{CUT_SHORT}: it holds a header and a units row and no kernel"
+                          " row" if factors is not None else "no kernel found")
     matrix = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
     kernels: list[Kernel] = []
     skipped: dict[str, int] = {}
@@ -133,10 +142,32 @@ def read(path: Path) -> Report:
         ))
     if not kernels:
         raise ReportError(path, no_kernel(skipped))
-    notes = [cut_short(UNENDED)] if unended(path) else []
+    report = Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
     if (unread_note := as_printed.note()) is not None:
-        notes.append(unread_note)
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
+        report.notes.append(unread_note)
+    cut = _cut_row(path, len(header.columns), identity[-1]["ID"])
+    if cut is None and unended(path):
+        cut = UNENDED
+    if cut is not None:
+        mark_cut_short(report, cut)
+    return report
+
+
+def _cut_row(path: Path, fields: int, last_id: object) -> str | None:
+    """Why the file's last line is a kernel row cut short (result `last_id`, fewer fields than
+    the header's `fields`: the fields it lacks were read as missing), else None; a line longer
+    than TAIL is not looked at."""
+    with path.open("rb") as f:
+        size = f.seek(0, 2)
+        start = f.seek(max(0, size - TAIL))
+        body = f.read().rstrip(b"\r\n")
+    newline = body.rfind(b"\n")
+    if newline < 0 and start > 0:
+        return None
+    row = next(csv.reader([body[newline + 1 :].decode("utf-8", "replace")]), [])
+    if len(row) >= fields or not row or row[0].strip() != str(last_id).strip():
+        return None
+    return f"its last row has {len(row):,} of the header's {fields:,} fields"
 
 
 def _text(value: object) -> str | None:

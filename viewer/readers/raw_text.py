@@ -11,6 +11,10 @@ CSV reader keeps them (viewer.readers.raw_csv says why).
 ncu cuts a value wider than its column: one cut after its decimal mark
 (`131,198,966,864,910.`) loses only its fraction and is read; one that fills the column with no
 decimal mark may have lost digits of its whole part, and is missing.
+
+A last line with no newline, or a last table with no blank line after it, looks cut short
+(`Report.cut_short`). A file cut at a line boundary after the blank line ending a result's table
+cannot be told from one that holds fewer results: every result prints one table of its own.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from viewer.core import units
 from viewer.core.model import Kernel, Metrics, Printed, Report, ReportError, function_name
 from viewer.readers import _as_printed
 from viewer.readers._text_header import KernelHeader, might_be_header, parse_header
-from viewer.readers._text_lines import UNENDED, Lines, cut_short, open_text
+from viewer.readers._text_lines import UNENDED, Lines, mark_cut_short, open_text
 from viewer.readers._text_table import Table, is_rule, is_title, rule_spans
 from viewer.readers._workloads import no_kernel
 
@@ -149,14 +153,14 @@ def _read(path: Path) -> Report:
                           "no kernel found: not an ncu raw page text export")
     for kernel, table in zip(kernels, Metrics.table(k.metrics for k in kernels), strict=True):
         kernel.metrics = table
-    notes = []
+    report = Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
     if lines.unended:
-        notes.append(cut_short(UNENDED))
+        mark_cut_short(report, UNENDED)
     elif open_at_end:
-        notes.append(cut_short("its last table has no blank line after it"))
+        mark_cut_short(report, "its last table has no blank line after it")
     if (unread := as_printed.note()) is not None:
-        notes.append(unread)
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, notes=notes)
+        report.notes.append(unread)
+    return report
 
 
 def _number(text: str, comma: bool) -> float | None:

@@ -88,7 +88,7 @@ def test_summary_by_name_on_a_many_kernel_report(capsys, tmp_path: Path) -> None
     status, out, err = run(capsys, "summary", "--by-name", "--json", str(many), str(basic))
     assert status == 0, err
     first, second = (json.loads(line) for line in out.splitlines())
-    assert (first["schema"], first["kernels"]) == (1, 9)
+    assert (first["schema"], first["kernels"]) == (2, 9)
     assert [(g["name"], g["launches"], g["total_ns"]) for g in first["groups"]] == [
         ("matmul_naive", 5, 5 * 219_136), ("matmul_tiled", 4, 4 * 47_776)]
     assert first["kernel_time_ns"] == 5 * 219_136 + 4 * 47_776

@@ -29,7 +29,9 @@ from viewer.core.model import Dim3, Kernel, Report, ReportError
 
 FORMAT = "reference"
 MARK = "ncu-reader reference 1"
-_MARK_LINE = re.compile(r'(?m)^\s*format\s*=\s*"ncu-reader reference \d+"\s*(#.*)?$')
+# Blanks within the line only: `\s*` after `^` would run across newlines, and a file of blank
+# lines would cost time quadratic in its length.
+_MARK_LINE = re.compile(r'(?m)^[ \t]*format[ \t]*=[ \t]*"ncu-reader reference \d+"[ \t]*(#.*)?$')
 
 # The lesson's table: every reference holds these metrics (the reveal and the cross-GPU view read
 # them), and may hold more rows.

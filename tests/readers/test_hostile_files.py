@@ -9,11 +9,18 @@ bound: it holds on a loaded machine where wall time would not.
 
 from __future__ import annotations
 
+import gzip
+import os
+import threading
+import zlib
 from pathlib import Path
 
 import pytest
 
 from tests.costs import Cost, run_viewer
+from viewer.core.jobs import Job
+from viewer.core.model import ReportError
+from viewer.readers import _gzip, read_report
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = ROOT / "profiles"
@@ -49,3 +56,128 @@ def test_text_of_blanks_is_refused_at_once(tmp_path: Path, name: str, data: byte
     path = tmp_path / name
     path.write_bytes(data)
     refused(path, "not an Nsight Compute report or export")
+
+
+def test_many_empty_gzip_members_are_refused_at_once(tmp_path: Path) -> None:
+    """Every empty member was walked by Python, three times over, and a CSV after them read."""
+    empty = gzip.compress(b"", mtime=0)
+    path = tmp_path / "members.csv.gz"
+    path.write_bytes(empty * (_gzip.MAX_MEMBERS + 10) + gzip.compress(NAIVE_CSV.read_bytes()))
+    refused(path, f"more than {_gzip.MAX_MEMBERS:,} members")
+
+
+def test_a_gzip_bomb_is_refused_before_it_is_written_out(tmp_path: Path) -> None:
+    """A CSV head, then 1 GiB of blanks compressed a thousand-fold: refused once the ratio
+    passes what any report has, not after the format's whole size cap was written to disk."""
+    head = NAIVE_CSV.read_bytes()[:4096]
+    path = tmp_path / "bomb.csv.gz"
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    blanks = b" " * (1 << 20)
+    with path.open("wb") as out:
+        out.write(squeeze.compress(head))
+        for _ in range(1024):
+            out.write(squeeze.compress(blanks))
+        out.write(squeeze.flush())
+    assert path.stat().st_size < (4 << 20)
+    refused(path, "a gzip bomb")
+
+
+def gzipped(data: bytes, times: int) -> bytes:
+    for _ in range(times):
+        data = gzip.compress(data, mtime=0)
+    return data
+
+
+@pytest.mark.parametrize("source", [NAIVE_CSV, NAIVE_TXT, NAIVE_REP], ids=lambda p: p.name)
+def test_a_report_gzipped_over_and_over_reads_as_the_plain_one(tmp_path: Path,
+                                                               source: Path) -> None:
+    path = tmp_path / f"{source.name}.gz.gz.gz"
+    path.write_bytes(gzipped(source.read_bytes(), 3))
+    plain, wrapped = read_report(source), read_report(path)
+    assert wrapped.source == str(path) and wrapped.format == plain.format
+    assert [dict(k.metrics) for k in wrapped.kernels] == [dict(k.metrics) for k in plain.kernels]
+    assert wrapped.session == plain.session and wrapped.cut_short == []
+
+
+@pytest.mark.parametrize("times", [_gzip.MAX_LAYERS + 1, 1000])
+def test_gzip_inside_gzip_past_the_most_is_refused_in_one_line(tmp_path: Path,
+                                                                times: int) -> None:
+    """A thousand layers once ended in RecursionError."""
+    path = tmp_path / "deep.csv.gz"
+    path.write_bytes(gzipped(NAIVE_CSV.read_bytes()[:2048], times))
+    refused(path, f"gzip-compressed more than {_gzip.MAX_LAYERS} times over")
+
+
+# --- a file swapped for something else while it is read ---------------------------------------
+
+SWAPS = ["fifo", "/dev/zero", "another report"]
+
+
+def swap(path: Path, how: str) -> None:
+    """Put a named pipe, a link to /dev/zero or another report where `path` was."""
+    spare = path.with_name("spare")
+    if how == "fifo":
+        os.mkfifo(spare)
+    elif how == "/dev/zero":
+        os.symlink("/dev/zero", spare)
+    else:
+        spare.write_bytes(PROFILES.joinpath("tiled" + "".join(path.suffixes)).read_bytes())
+    os.replace(spare, path)
+
+
+def read_swapped(path: Path, how: str) -> object:
+    """read_report(path), the file swapped (`swap`) once its format is judged; the read runs in
+    a thread given 120 s, so that a hang fails the test rather than stopping the run."""
+    def progress(_fraction: float, message: str) -> None:
+        if message.startswith("reading ") and "(" in message:
+            swap(path, how)
+
+    found: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            found["report"] = read_report(path, Job(progress))
+        except ReportError as exc:
+            found["report"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(120)
+    if worker.is_alive():
+        with path.open("wb"):  # a reader blocked on the pipe is let go
+            pass
+        raise AssertionError(f"reading {path.name} hung once it became a {how}")
+    return found["report"]
+
+
+@pytest.mark.parametrize("how", SWAPS)
+@pytest.mark.parametrize("source", [NAIVE_CSV, NAIVE_TXT, NAIVE_REP], ids=lambda p: p.name)
+def test_a_file_swapped_while_it_is_read_is_read_whole_as_it_was(tmp_path: Path, source: Path,
+                                                                 how: str) -> None:
+    """The format is judged on the file opened; every later pass (the kernels, the session, a
+    .ncu-rep's child) reads that same file, whatever is put at its path meanwhile: it never
+    blocks on a pipe, never reads /dev/zero, never splices two reports."""
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    plain = read_report(source)
+    report = read_swapped(path, how)
+    assert not isinstance(report, ReportError), report
+    assert [dict(k.metrics) for k in report.kernels] == [dict(k.metrics) for k in plain.kernels]
+    assert report.session == plain.session
+
+
+@pytest.mark.parametrize("how", ["fifo", "/dev/zero"])
+def test_a_pipe_or_device_given_by_name_is_refused_at_once(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "report.ncu-rep"
+    path.write_bytes(b"")
+    swap(path, how)
+    refused(path, "is not a regular file")
+
+
+def test_a_gzipped_file_swapped_while_it_is_read_is_read_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "naive.details.csv.gz"
+    path.write_bytes(gzip.compress(NAIVE_CSV.read_bytes()))
+    report = read_swapped(path, "fifo")
+    assert not isinstance(report, ReportError), report
+    assert [dict(k.metrics) for k in report.kernels] == [
+        dict(k.metrics) for k in read_report(NAIVE_CSV).kernels]

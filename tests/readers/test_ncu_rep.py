@@ -215,29 +215,44 @@ def test_cancel_kills_the_child_in_the_middle_of_its_read(four_kernels: Path, ch
     assert gone(child.pid)
 
 
-@pytest.mark.parametrize("how", ["replaced", "rewritten in place"])
-def test_a_file_rewritten_between_slices_is_refused(four_kernels: Path, tmp_path: Path,
-                                                    how: str) -> None:
-    """ncu writing the same path while a child per kernel reads it: never spliced, even when
-    the new file holds the same bytes (a new inode, or a new modification time)."""
+def test_a_file_rewritten_between_slices_is_refused(four_kernels: Path, tmp_path: Path) -> None:
+    """ncu writing the same file in place while a child per kernel reads it: never spliced,
+    even when the new file holds the same bytes (a new modification time)."""
     path = tmp_path / "busy.ncu-rep"
     data = four_kernels.read_bytes()
     path.write_bytes(data)
 
     def rewrite(message: str) -> None:
-        if message != "kernel 2 of 4":
-            return
-        if how == "replaced":
-            (tmp_path / "new").write_bytes(data)
-            os.replace(tmp_path / "new", path)
-        else:
+        if message == "kernel 2 of 4":
             path.write_bytes(data)
             stat = path.stat()
             os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
 
     with pytest.raises(ReportError, match=r"busy\.ncu-rep: was rewritten while it was being"
-                       r" read \(its (inode|modification time)"):
+                       r" read \(its modification time"):
         ncu_rep.read(path, Job(lambda f, m: rewrite(m)), slice_bytes=len(data) // 4)
+
+
+def test_a_file_replaced_between_slices_is_read_whole_from_the_one_opened(
+        four_kernels: Path, tmp_path: Path) -> None:
+    """Another file put at the path while a child per kernel reads it (ncu writing a new report
+    and renaming it into place): every child reads the file that was opened, so the report is
+    that file's, whole; reading more of it later is refused, the path now naming another."""
+    path = tmp_path / "busy.ncu-rep"
+    data = four_kernels.read_bytes()
+    path.write_bytes(data)
+    other = NAIVE.read_bytes()
+
+    def replace(message: str) -> None:
+        if message == "kernel 2 of 4":
+            (tmp_path / "new").write_bytes(other)
+            os.replace(tmp_path / "new", path)
+
+    report = ncu_rep.read(path, Job(lambda f, m: replace(m)), slice_bytes=len(data) // 4)
+    assert len(report.kernels) == 4
+    with pytest.raises(ReportError, match=r"busy\.ncu-rep: was rewritten since it was opened"
+                       r" \(its inode"):
+        read_metrics(report, [0], ["smsp__inst_executed.sum"])
 
 
 def test_more_of_a_file_rewritten_since_it_was_opened_is_not_read(tmp_path: Path) -> None:
@@ -252,17 +267,17 @@ def test_more_of_a_file_rewritten_since_it_was_opened_is_not_read(tmp_path: Path
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's parent-death signal")
 def test_the_child_dies_with_its_parent(tmp_path: Path) -> None:
-    """The child blocks opening a named pipe (past its start-up); its parent is killed with
-    SIGKILL, which leaves no chance to clean up: the child must end too."""
+    """The child blocks opening a named pipe (past its start-up: the parent, which never opens
+    a pipe itself, is made to name one to its child); its parent is killed with SIGKILL, which
+    leaves no chance to clean up: the child must end too."""
     fifo = tmp_path / "never-written.ncu-rep"
     os.mkfifo(fifo)
     parent = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from viewer.readers import ncu_rep;"
-         " ncu_rep.read(sys.argv[1])", str(fifo)], cwd=ROOT)
+        [sys.executable, "-c", "import contextlib, sys; from viewer.readers import ncu_rep;"
+         " ncu_rep._child_name = contextlib.contextmanager(lambda plain: iter([sys.argv[1]]));"
+         " ncu_rep.read(sys.argv[2])", str(fifo), str(NAIVE)], cwd=ROOT)
     child = None
     try:
-        with fifo.open("wb") as magic:  # the parent checks the magic, then starts the child
-            magic.write(b"NVR\0")
         child = blocked_child(parent.pid)
         parent.kill()
         parent.wait()

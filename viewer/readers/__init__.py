@@ -9,8 +9,10 @@ A .ncu-rep is read for the metrics the views use (viewer.core.metrics.KNOWN_METR
 `partial`, and `read_metrics(report, ...)` reads more of it when a view asks (off the GUI thread;
 `Report.add_metrics` takes the answer in on it). Exports are read whole.
 
-A gzip-compressed file of any format is read transparently (viewer.readers._gzip): a text or CSV
-export from a private decompressed copy, its Report naming the compressed file. A report that
+A file is opened once (viewer.readers._opened), and every pass reads that one file, whatever is
+put at its path meanwhile. A gzip-compressed file of any format is read transparently
+(viewer.readers._gzip): decompressed once into a private copy, its Report naming the compressed
+file. A report that
 looks cut short says why in `Report.cut_short` (and in `Report.notes`); an export rewritten while
 it was read is refused, as a .ncu-rep is.
 
@@ -30,7 +32,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from viewer.core.jobs import Job
-    from viewer.core.model import Report, Session
+    from viewer.core.model import Report
+    from viewer.readers._opened import Opened as _Opened
 
 __all__ = ["read_metrics", "read_report", "reader_module"]
 
@@ -50,71 +53,73 @@ def reader_module(fmt: str) -> ModuleType:
 
 
 def read_report(path: str | Path, job: Job | None = None) -> Report:
-    """Read the report or export at `path`; ReportError (one line, naming the file) on failure."""
-    from viewer.core.jobs import Cancelled
+    """Read the report or export at `path`; ReportError (one line, naming the file) on failure.
+
+    The file is opened once (viewer.readers._opened) and every pass reads that one file: its
+    format judged, its kernels and its session read, a gzip-compressed one decompressed once."""
     from viewer.core.model import ReportError
-    from viewer.readers import _text_lines, ncu_error, sniff
+    from viewer.readers import _opened
 
     path = Path(path)
+    try:
+        with _opened.opened(path) as source:
+            return _read_opened(source, job)
+    except ReportError as exc:
+        if exc.source != str(path):  # it named a private copy, or the descriptor's name
+            raise ReportError(path, exc.reason) from None
+        raise
+
+
+def _read_opened(source: _Opened, job: Job | None) -> Report:
+    from viewer.core.jobs import Cancelled
+    from viewer.core.model import ReportError
+    from viewer.readers import _text_lines, sniff
+
+    path = source.path
     fmt = "report"
     try:
-        fmt = sniff.sniff(path)
+        fmt = sniff.sniff_opened(source)
         if job is not None:
             job.progress(0.0, f"reading {path.name} ({fmt})")
         if fmt == sniff.NCU_REP:
             from viewer.readers import ncu_rep
 
-            report = ncu_rep.read(path, job)
+            report = ncu_rep.read(path, job, source=source)
             _text_lines.settle_cut_short(report)
         else:
-            report = _read_export(fmt, path)
+            report = _read_export(fmt, source)
     except (ReportError, Cancelled):
         raise
     except MemoryError:
         raise ReportError(path, f"not enough memory to read this {fmt} file") from None
     except Exception as exc:
         raise ReportError(path, f"cannot be read as {fmt} ({type(exc).__name__}: {exc})") from exc
-    report.session = _session(path, fmt)
-    if not report.kernels:
-        raise ReportError(path, ncu_error.file_reason(path) or "no kernel found")
     if job is not None:
         job.progress(1.0, f"read {len(report.kernels)} kernel(s) from {path.name}")
     return report
 
 
-def _session(path: Path, fmt: str) -> Session | None:
-    """The session `path` records (viewer.readers.ncu_session), read from its decompressed
-    bytes when it is gzip-compressed."""
+def _read_export(fmt: str, source: _Opened) -> Report:
+    """A text or CSV export, compressed or not (decompressed once), and its session; its errors
+    and its Report name the file. One rewritten while it was read is refused."""
     from viewer.core.model import ReportError
-    from viewer.readers import _gzip, sniff
+    from viewer.readers import _gzip, _text_lines, ncu_session, sniff
 
-    read = importlib.import_module("viewer.readers.ncu_session").read
-    try:
-        with _gzip.readable(path, sniff.MAX_BYTES[fmt]) as (plain, _ended):
-            found: Session | None = read(plain, fmt)
-            return found
-    except (OSError, ReportError):
-        return None  # a session is optional: a file that cannot give it has none
-
-
-def _read_export(fmt: str, path: Path) -> Report:
-    """A text or CSV export, compressed or not; its errors and its Report name `path`. One
-    rewritten while it was read is refused (its stamp before and after: viewer.readers._stamp)."""
-    from viewer.core.model import ReportError
-    from viewer.readers import _gzip, _stamp, _text_lines, sniff
-
-    before = _stamp.stamp(path)
-    with _gzip.readable(path, sniff.MAX_BYTES[fmt]) as (plain, ended):
+    path = source.path
+    with _gzip.readable(source, sniff.MAX_BYTES[fmt]) as (plain, ended):
         try:
-            report = _read_text(fmt, plain)
+            report = _read_text(fmt, plain.here)
         except ReportError as exc:
-            _stamp.check(path, before)
+            source.check()
             raise ReportError(path, exc.reason) from None
-        if plain != path:
-            report.source = str(path)
-            if not ended and not report.cut_short:
-                _text_lines.mark_cut_short(report, _gzip.CUT_SHORT_GZIP)
-    _stamp.check(path, before)
+        report.source = str(path)
+        if not ended and not report.cut_short:
+            _text_lines.mark_cut_short(report, _gzip.CUT_SHORT_GZIP)
+        try:
+            report.session = ncu_session.read(plain.here, fmt)
+        except (OSError, ReportError):
+            report.session = None  # a session is optional: a file that cannot give it has none
+    source.check()
     _text_lines.settle_cut_short(report)
     return report
 

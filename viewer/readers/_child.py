@@ -39,7 +39,8 @@ class Child:
     """A running child; use it as a context manager, so that it ends with the block."""
 
     def __init__(self, command: list[str], path: Path, *, what: str, timeout_s: float,
-                 deadline: float, job: Job | None, env: dict[str, str], cwd: Path) -> None:
+                 deadline: float, job: Job | None, env: dict[str, str], cwd: Path,
+                 pass_fds: tuple[int, ...] = ()) -> None:
         self.path = path
         self.what = what
         self.timeout_s = timeout_s
@@ -53,7 +54,8 @@ class Child:
         try:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+                stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True,
+                pass_fds=pass_fds)
         except OSError as exc:
             raise ReportError(path, f"cannot start {what} ({exc})") from None
         assert self.process.stdout is not None and self.process.stderr is not None

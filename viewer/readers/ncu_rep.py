@@ -41,7 +41,7 @@ from typing import Any
 from viewer.core.jobs import Job
 from viewer.core.metrics import KNOWN_METRICS
 from viewer.core.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
-from viewer.readers import _gzip, _stamp, _workloads, ncu_container
+from viewer.readers import _gzip, _opened, _workloads, ncu_container, ncu_session
 from viewer.readers._child import Child
 from viewer.readers._text_lines import cut_short
 from viewer.readers.sniff import MAX_BYTES, NCU_REP, NCU_REP_MAGIC
@@ -92,32 +92,36 @@ class _Limits:
 
 def read(path: Path, job: Job | None = None, *,
          names: Iterable[str] | None = KNOWN_METRICS, timeout_s: float | None = None,
-         memory_limit: int | None = None, slice_bytes: int = SLICE_BYTES) -> Report:
+         memory_limit: int | None = None, slice_bytes: int = SLICE_BYTES,
+         source: _opened.Opened | None = None) -> Report:
     """Read a .ncu-rep: kernels in launch order, metric `names` (None: every numeric metric) in
-    base units.
+    base units, and its session (viewer.readers.ncu_session).
 
     One child reads the results `slice_bytes` of the file hold, then exits, freeing what
     ncu_report decoded; the next child reads on. `timeout_s` bounds the whole read, and
     `memory_limit` each child. `job` gets progress per result; cancelling it kills the child and
-    raises Cancelled. Every other failure is a ReportError naming the file.
+    raises Cancelled. Every other failure is a ReportError naming the file. `source`: the file
+    already opened (viewer.readers._opened), else it is opened here; every pass reads it.
     """
     path = Path(path)
-    found = _report_size(path)
-    stamp = _stamp.stamp(path)
     asked = None if names is None else frozenset(names)
-    with _opened(path, *found) as (opened, size):
-        limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+    with contextlib.ExitStack() as stack:
+        if source is None:
+            source = stack.enter_context(_opened.opened(path))
+        plain = stack.enter_context(_plain(source))
+        limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"opening {path.name}")
-        records, skipped = _run(path, opened, stamp, limits, job, asked, None)
-        notes = _cut_short(records, skipped, ncu_container.walk(opened))
+        records, skipped = _run(path, plain, source, limits, job, asked, None)
+        notes = _cut_short(records, skipped, ncu_container.walk(plain.here))
+        session = ncu_session.read(plain.here, NCU_REP)
     if not records:
         if skipped:
             raise ReportError(path, _workloads.no_kernel(skipped))
         raise ReportError(path, "no kernel found: the report looks truncated or corrupt")
     kernels = _kernels(path, records, asked)
-    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped, stamp=stamp,
-                  notes=notes)
+    return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped,
+                  stamp=source.stamp, notes=notes, session=session)
 
 
 def _cut_short(records: list[dict[str, Any]], skipped: dict[str, int],
@@ -152,19 +156,16 @@ def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | No
     thread, and hand the answer to `Report.add_metrics` on it.
     """
     path = Path(path)
-    found = _report_size(path)
-    if stamp is not None:
-        _stamp.check(path, stamp, since="since it was opened")
     wanted = sorted(set(positions))
     asked = None if names is None else frozenset(names)
     if not wanted:
         return {}
-    with _opened(path, *found) as (opened, size):
-        limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+    with _opened.opened(path) as source, _plain(source) as plain:
+        source.check(stamp, since="since it was opened")
+        limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"reading more of {path.name}")
-        records, skipped = _run(path, opened, stamp or _stamp.stamp(path), limits, job, asked,
-                                wanted)
+        records, skipped = _run(path, plain, source, limits, job, asked, wanted)
     if skipped:
         raise ReportError(path, "a result asked for is not a kernel: the report changed")
     values = Metrics.table(_metrics_of(path, r) for r in records)
@@ -185,68 +186,76 @@ def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
     and description (`about`); as plain JSON (viewer.readers.ncu_rep_extras), read in children
     as `read_metrics` reads. Off the GUI thread."""
     path = Path(path)
-    found = _report_size(path)
-    if stamp is not None:
-        _stamp.check(path, stamp, since="since it was opened")
     wanted = sorted(set(positions))
     asked = {"rules": rules, "instances": sorted(set(instances)), "about": about}
     if not wanted:
         return {}
-    with _opened(path, *found) as (opened, size):
-        limits = _Limits(size, timeout_s, memory_limit, slice_bytes)
+    with _opened.opened(path) as source, _plain(source) as plain:
+        source.check(stamp, since="since it was opened")
+        limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"reading more of {path.name}")
-        records, skipped = _run(path, opened, stamp or _stamp.stamp(path), limits, job,
-                                frozenset(), wanted, asked)
+        records, skipped = _run(path, plain, source, limits, job, frozenset(), wanted, asked)
     if skipped:
         raise ReportError(path, "a result asked for is not a kernel: the report changed")
     return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
 
 
 @contextlib.contextmanager
-def _opened(path: Path, size: int, compressed: bool) -> Iterator[tuple[Path, int]]:
-    """The path the child opens the report at `path` (`size` bytes, its magic checked) by, and
-    the report's size: the file itself, a private decompressed copy of a gzip-compressed one,
-    or a private link to one whose name ncu_report cannot take (not UTF-8); copies and links
-    removed after. A plain file is not opened here (it may be a pipe)."""
-    if compressed:
-        with _gzip.decompressed(path, MAX_BYTES[NCU_REP]) as (copy, ended):
-            if not ended:
-                raise ReportError(path, "is gzip-compressed and cut short: "
-                                  + _gzip.CUT_SHORT_GZIP)
-            yield copy, _check_magic(copy, path)
+def _plain(source: _opened.Opened) -> Iterator[_opened.Opened]:
+    """The report `source` as the child reads it: the file itself, or a private decompressed
+    copy of a gzip-compressed one (removed after); its magic checked."""
+    if not _gzip.is_gzip(source.pread(len(NCU_REP_MAGIC))):
+        _check_magic(source, source.path)
+        yield source
         return
+    with _gzip.decompressed(source, MAX_BYTES[NCU_REP]) as (copy, ended):
+        if not ended:
+            raise ReportError(source.path, "is gzip-compressed and cut short: "
+                              + _gzip.CUT_SHORT_GZIP)
+        _check_magic(copy, source.path)
+        yield copy
+
+
+@contextlib.contextmanager
+def _child_name(plain: _opened.Opened) -> Iterator[str]:
+    """The name the child opens `plain` by: its descriptor's (the child inherits it), or where
+    /proc is missing its path, through a private link when the name is not UTF-8 (which
+    ncu_report refuses); the link removed after."""
+    here = plain.here
     try:
-        str(path).encode("utf-8")
+        str(here).encode("utf-8")
     except UnicodeEncodeError:
         with _gzip.private_folder() as folder:
             link = folder / "report.ncu-rep"
-            os.symlink(path.resolve(), link)
-            yield link, size
+            os.symlink(here.resolve(), link)
+            yield str(link)
         return
-    yield path.resolve(), size
+    yield str(here)
 
 
-def _run(path: Path, opened: Path, stamp: FileStamp, limits: _Limits, job: Job | None,
-         names: frozenset[str] | None, positions: Sequence[int] | None,
+def _run(path: Path, plain: _opened.Opened, source: _opened.Opened, limits: _Limits,
+         job: Job | None, names: frozenset[str] | None, positions: Sequence[int] | None,
          extras: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Kernel records and the count of skipped results, read child after child (each opens
-    the report by `opened`, see `_opened`)."""
+    `plain`, see `_plain`; `source`, the file as opened, must not change meanwhile)."""
     records: list[dict[str, Any]] = []
     skipped: dict[str, int] = {}
     done, wanted = 0, None if positions is None else len(positions)
     with contextlib.ExitStack() as stack:
         options = _options(lambda: Path(stack.enter_context(
             tempfile.TemporaryDirectory(prefix="ncu-reader-"))), names, positions, extras)
+        opened = stack.enter_context(_child_name(plain))
         while wanted is None or done < wanted:
-            _stamp.check(path, stamp)
-            command = [sys.executable, *CHILD, str(opened),
+            source.check()
+            command = [sys.executable, *CHILD, opened,
                        "--parent-pid", str(os.getpid()), "--memory-limit", str(limits.memory),
                        "--first", str(done), "--slice-bytes", str(limits.slice_bytes), *options]
             with Child(command, path, what=WHAT, timeout_s=limits.timeout_s,
-                       deadline=limits.deadline, job=job, env=_env(), cwd=PACKAGE_ROOT) as child:
+                       deadline=limits.deadline, job=job, env=_env(), cwd=PACKAGE_ROOT,
+                       pass_fds=(plain.fd,)) as child:
                 total, got = _read_slice(child, limits, done, records, skipped, job, wanted)
-            _stamp.check(path, stamp)
+            source.check()
             wanted = total if wanted is None else wanted
             done += got
     return records, skipped
@@ -327,38 +336,10 @@ def _read_slice(child: Child, limits: _Limits, done: int, records: list[dict[str
 NOT_NCU_REP = "not a .ncu-rep report (it does not start with NVR)"
 
 
-def _magic(path: Path, named: Path) -> tuple[bytes, int]:
-    """The first bytes of the file at `path` and its size, opened once (it may be a pipe);
-    ReportError naming `named`."""
-    try:
-        with path.open("rb") as f:
-            return f.read(len(NCU_REP_MAGIC)), os.fstat(f.fileno()).st_size
-    except IsADirectoryError:
-        raise ReportError(named, "is a directory, not a report file") from None
-    except OSError as exc:
-        raise ReportError(named, f"cannot be read ({exc.strerror or exc})") from None
-
-
-def _report_size(path: Path) -> tuple[int, bool]:
-    """The size of the report at `path`, and whether it is gzip-compressed; ReportError when
-    it is neither a .ncu-rep nor compressed."""
-    magic, size = _magic(path, path)
-    compressed = _gzip.is_gzip(magic)
-    if not compressed and magic != NCU_REP_MAGIC:
-        raise ReportError(path, NOT_NCU_REP)
-    return size, compressed
-
-
-def _check_magic(path: Path, named: Path | None = None) -> int:
-    """The size of the report at `path`; ReportError naming `named` (else `path`) when it is
-    not a .ncu-rep."""
-    magic, size = _magic(path, path if named is None else named)
-    if magic != NCU_REP_MAGIC:
-        raise ReportError(path if named is None else named, NOT_NCU_REP)
-    return size
-    if magic != NCU_REP_MAGIC:
-        raise ReportError(named, "not a .ncu-rep report (it does not start with NVR)")
-    return size
+def _check_magic(plain: _opened.Opened, named: Path) -> None:
+    """ReportError naming `named` when `plain` is not a .ncu-rep."""
+    if plain.pread(len(NCU_REP_MAGIC)) != NCU_REP_MAGIC:
+        raise ReportError(named, NOT_NCU_REP)
 
 
 def _metrics_of(path: Path, record: dict[str, Any]) -> dict[str, float]:

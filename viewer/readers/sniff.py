@@ -24,12 +24,11 @@ from __future__ import annotations
 import csv
 import importlib
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from viewer.core.model import ReportError
-from viewer.readers import _gzip, ncu_error
+from viewer.readers import _gzip, _opened, ncu_error
 
 NCU_REP = "ncu-rep"
 DETAILS_TEXT = "details-text"
@@ -81,7 +80,7 @@ _SESSION_TEXT = re.compile(r"(?m)^(?:Session|Launch) Attribute +Value *$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ufffd]")
 # Signs that ncu profiled a kernel before any error it printed: a section of a details page, or
 # its progress line for a kernel.
-_KERNEL_EVIDENCE = re.compile(r'(?m)^\s*Section: |==PROF== Profiling "')
+_KERNEL_EVIDENCE = re.compile(r'(?m)^[ \t]*Section: |==PROF== Profiling "')
 
 
 @dataclass(frozen=True)
@@ -96,30 +95,10 @@ class CsvHeader:
         return "Metric Name" in self.columns
 
 
-def _open_head(path: Path, size: int) -> tuple[bytes, int]:
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise ReportError(path, "no such file") from None
-    except OSError as exc:
-        raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ReportError(path, "is a directory, not a report file")
-    if not stat.S_ISREG(info.st_mode):
-        raise ReportError(path, "is not a regular file")
-    try:
-        with path.open("rb") as f:
-            head = f.read(size)
-    except OSError as exc:
-        raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
-    if not head:
-        raise ReportError(path, "is empty")
-    return head, info.st_size
-
-
 def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
     """The first `size` bytes of a regular, non-empty, readable file; ReportError otherwise."""
-    return _open_head(path, size)[0]
+    with _opened.opened(path) as source:
+        return source.pread(size)
 
 
 def is_utf16(head: bytes) -> bool:
@@ -176,11 +155,13 @@ def raw_text_looks_like(head: str) -> bool:
     return bool(importlib.import_module("viewer.readers.raw_text").looks_like(head))
 
 
-def _format_of(path: Path, head: bytes, compressed: bool = False) -> str:
+def _format_of(source: _opened.Opened, head: bytes) -> str:
+    path = source.path
+    compressed = _gzip.is_gzip(head)
+    if compressed:
+        head = _gzip.head(source, HEAD_BYTES)  # its layers unwrapped: never gzip again
     if head.startswith(NCU_REP_MAGIC):
         return NCU_REP
-    if _gzip.is_gzip(head):
-        return _format_of(path, _gzip.head(path, HEAD_BYTES), compressed=True)
     if is_utf16(head):
         raise ReportError(path, UTF16_REASON)
     if is_binary(head):
@@ -214,21 +195,30 @@ def _format_of(path: Path, head: bytes, compressed: bool = False) -> str:
 def identify(path: Path) -> str:
     """What the file at `path` holds: one of FORMATS or of NOT_REPORTS; ReportError saying why
     it is neither."""
-    path = Path(path)
-    return _format_of(path, _open_head(path, HEAD_BYTES)[0])
+    with _opened.opened(Path(path)) as source:
+        return identify_opened(source)
+
+
+def identify_opened(source: _opened.Opened) -> str:
+    """`identify` of a file opened once (viewer.readers._opened)."""
+    return _format_of(source, source.pread(HEAD_BYTES))
 
 
 def sniff(path: Path) -> str:
     """The format of the file at `path` (one of FORMATS), or ReportError saying why it has none.
     The size of a gzip-compressed file's content is bounded when it is decompressed."""
-    path = Path(path)
-    head, size = _open_head(path, HEAD_BYTES)
-    fmt = _format_of(path, head)
+    with _opened.opened(Path(path)) as source:
+        return sniff_opened(source)
+
+
+def sniff_opened(source: _opened.Opened) -> str:
+    """`sniff` of a file opened once (viewer.readers._opened)."""
+    fmt = _format_of(source, source.pread(HEAD_BYTES))
     if fmt in NOT_REPORTS:
-        raise ReportError(path, NOT_REPORTS[fmt])
-    if size > MAX_BYTES[fmt]:
+        raise ReportError(source.path, NOT_REPORTS[fmt])
+    if source.size > MAX_BYTES[fmt]:
         raise ReportError(
-            path, f"is too big for a {fmt} file ({size / _MIB:,.0f} MiB;"
+            source.path, f"is too big for a {fmt} file ({source.size / _MIB:,.0f} MiB;"
             f" the most read is {MAX_BYTES[fmt] / _MIB:,.0f} MiB)",
         )
     return fmt

@@ -13,6 +13,7 @@ lacks is missing (None), never zero. What a capture lacks is said in `KernelSour
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -22,7 +23,7 @@ from typing import Any
 
 from viewer.core.jobs import Job
 from viewer.core.model import ReportError
-from viewer.readers import _stamp, ncu_rep
+from viewer.readers import _opened, ncu_rep
 from viewer.readers._child import Child
 from viewer.readers.source_child import COUNTERS
 from viewer.readers.source_model import (
@@ -51,12 +52,13 @@ def read_source(path: str | Path, job: Job | None = None, *,
     """Every function's source counters in the file at `path` (a .ncu-rep: the results at
     `positions`, `Kernel.position`, else all; a source page export: all); ReportError (one line,
     naming the file) when it cannot, or holds none; Cancelled when `job` is."""
-    from viewer.readers import sniff
+    from viewer.readers import _opened, sniff
 
     path = Path(path)
-    fmt = sniff.identify(path)
-    if fmt == sniff.NCU_REP:
-        return read_ncu_rep(path, job, positions=positions)
+    with _opened.opened(path) as source:
+        fmt = sniff.identify_opened(source)
+        if fmt == sniff.NCU_REP:
+            return read_ncu_rep(path, job, positions=positions, source=source)
     if fmt == sniff.SOURCE_PAGE:
         from viewer.readers import source_csv
 
@@ -67,32 +69,36 @@ def read_source(path: str | Path, job: Job | None = None, *,
 
 def read_ncu_rep(path: Path, job: Job | None = None, *, positions: Iterable[int] | None = None,
                  timeout_s: float | None = None, memory_limit: int | None = None,
-                 slice_bytes: int = ncu_rep.SLICE_BYTES) -> list[KernelSource]:
+                 slice_bytes: int = ncu_rep.SLICE_BYTES, source: _opened.Opened | None = None
+                 ) -> list[KernelSource]:
     """The functions of a .ncu-rep's results (`positions`, else all), read child after child
-    as `ncu_rep.read` reads: each child reads a slice of the results, then exits."""
+    as `ncu_rep.read` reads: each child reads a slice of the results, then exits. `source`: the
+    file already opened (viewer.readers._opened), else it is opened here."""
     path = Path(path)
-    found = ncu_rep._report_size(path)
-    stamp = _stamp.stamp(path)
     wanted = None if positions is None else sorted(set(positions))
-    with ncu_rep._opened(path, *found) as (opened, size):
-        limits = ncu_rep._Limits(size, timeout_s, memory_limit, slice_bytes)
+    with contextlib.ExitStack() as stack:
+        if source is None:
+            source = stack.enter_context(_opened.opened(path))
+        plain = stack.enter_context(ncu_rep._plain(source))
+        opened = stack.enter_context(ncu_rep._child_name(plain))
+        limits = ncu_rep._Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"reading the source counters of {path.name}")
         kernels: list[KernelSource] = []
         done, total = 0, None if wanted is None else len(wanted)
         while total is None or done < total:
-            _stamp.check(path, stamp)
-            command = [sys.executable, *CHILD, str(opened), "--parent-pid", str(os.getpid()),
+            source.check()
+            command = [sys.executable, *CHILD, opened, "--parent-pid", str(os.getpid()),
                        "--memory-limit", str(limits.memory), "--first", str(done),
                        "--slice-bytes", str(limits.slice_bytes)]
             if wanted is not None:
                 command += ["--positions", ",".join(map(str, wanted))]
             with Child(command, path, what=WHAT, timeout_s=limits.timeout_s,
                        deadline=limits.deadline, job=job, env=ncu_rep._env(),
-                       cwd=ncu_rep.PACKAGE_ROOT) as child:
+                       cwd=ncu_rep.PACKAGE_ROOT, pass_fds=(plain.fd,)) as child:
                 total, got = _slice(child, limits.memory, done, kernels, job)
             done += got
-        _stamp.check(path, stamp)
+        source.check()
     return kernels
 
 

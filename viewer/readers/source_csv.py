@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 
 from viewer.core.model import ReportError
-from viewer.readers import _gzip
+from viewer.readers import _gzip, _opened
 from viewer.readers._csv_lines import check_lines
 from viewer.readers._text_lines import unended
 from viewer.readers.source_model import (
@@ -70,9 +70,9 @@ def read(path: Path) -> list[KernelSource]:
     its kernel marked cut."""
     path = Path(path)
     try:
-        with _gzip.readable(path, MAX_BYTES) as (plain, ended):
+        with _opened.opened(path) as source, _gzip.readable(source, MAX_BYTES) as (plain, ended):
             try:
-                return _read(plain, ended and not unended(plain))
+                return _read(plain.here, ended and not unended(plain.here))
             except ReportError as exc:
                 raise ReportError(path, exc.reason) from None
     except OSError as exc:

@@ -3,14 +3,11 @@ line with the reason, in bounded time and memory, never read with metrics silent
 
 from __future__ import annotations
 
-import resource
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from tests.costs import run_viewer
 from viewer.core.model import ReportError
 from viewer.readers import _csv_lines, details_csv, raw_csv, read_report
 
@@ -35,26 +32,10 @@ def test_a_600_mb_line_is_refused_at_once_in_little_memory(tmp_path: Path, name:
         f.truncate(f.tell() + 600 * MIB)  # a hole: the rest of the row, never on disk
     with path.open("ab") as f:
         f.write(b"\n")
-    probe = textwrap.dedent(f"""
-        import time
-        from pathlib import Path
-        from viewer.core.model import ReportError
-        from viewer.readers import read_report
-        import pandas
-        start = time.monotonic()
-        try:
-            read_report(Path({str(path)!r}))
-        except ReportError as exc:
-            print(f"{{time.monotonic() - start:.3f}}", exc)
-    """)
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=True)
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    seconds, message = done.stdout.split(" ", 1)
-    assert message.strip() == (f"{path}: line 2 is longer than 8 MiB; no ncu export prints a line"
-                               " that long")
-    assert float(seconds) < 2.0
-    assert peak < 500 * MIB
+    cost = run_viewer("summary", str(path))
+    assert cost.status == 1 and cost.stderr.strip() == (
+        f"error: {path}: line 2 is longer than 8 MiB; no ncu export prints a line that long")
+    assert cost.cpu_s < 2.0 and cost.peak_mib < 500
 
 
 def test_the_line_scan_counts_lines_across_pieces(tmp_path: Path) -> None:

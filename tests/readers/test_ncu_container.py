@@ -49,10 +49,10 @@ def blocks(path: Path) -> tuple[int, list[tuple[int, int, int]]]:
 def bounded(walk: object) -> tuple[object, float, int]:
     """`walk()`'s answer, the seconds it took and the peak bytes it allocated."""
     tracemalloc.start()
-    start = time.monotonic()
+    start = time.thread_time()
     try:
         found = walk()  # type: ignore[operator]
-        return found, time.monotonic() - start, tracemalloc.get_traced_memory()[1]
+        return found, time.thread_time() - start, tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
 
@@ -220,10 +220,10 @@ def damaged_container(draw: st.DrawFn) -> bytes:
 @FUZZ
 @given(data=damaged_container())
 def test_a_damaged_container_never_raises_and_is_walked_in_bounded_time(data: bytes) -> None:
-    start = time.monotonic()
+    start = time.thread_time()
     container = ncu_container.walk(io.BytesIO(data))
     session = ncu_session.container_session(io.BytesIO(data))
-    assert time.monotonic() - start < BOUND_S
+    assert time.thread_time() - start < BOUND_S
     assert container.end in (ncu_container.WHOLE, ncu_container.CUT, ncu_container.DAMAGED)
     assert container.cut_results <= container.results
     assert session is None or isinstance(session, Session)

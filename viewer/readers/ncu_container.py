@@ -18,7 +18,8 @@ Real block headers are small (at most 135,453 bytes and 6 fields; the large fiel
 block's string table), so a header is read in windows of WINDOW bytes and parsed from memory, a
 field longer than a window is seeked over, and a header past MAX_HEADER bytes or MAX_FIELDS
 fields is damage. The blocks walked, the header bytes read and the time are capped too: a walk
-of any file ends within about WALK_S seconds, holding a window and the session parts at most.
+of any file ends within about WALK_S seconds of CPU time (its thread's, so that a loaded machine
+ends no walk early), holding a window and the session parts at most.
 
 The container is whole when every block's header and payload lie inside the file and the file
 ends at a block's end. A file cut inside a block is told so; one cut exactly at a block's end is
@@ -159,7 +160,7 @@ class Walk:
         if len(head := f.read(length)) < length:
             raise _Cut
         self.version = next((v for n, v in fields(head) if n == 1 and isinstance(v, int)), None)
-        deadline = time.monotonic() + self._seconds
+        deadline = time.thread_time() + self._seconds
         budget = _Budget()
         window = _Window(f.tell())
         for _ in range(MAX_BLOCKS):
@@ -167,7 +168,7 @@ class Walk:
             if at == size:
                 self.end = WHOLE
                 return
-            if time.monotonic() > deadline or budget.read > MAX_READ:
+            if time.thread_time() > deadline or budget.read > MAX_READ:
                 return
             if at + 4 > size:
                 raise _Cut

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from viewer import cli
 from viewer.core import shipped
 from viewer.core.display import display_problem
+from viewer.core.terminal_text import visible
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     problem = display_problem(os.environ)
     if problem is not None:
-        print(f"ncu-reader: {problem}", file=sys.stderr)
+        print(visible(f"ncu-reader: {problem}"), file=sys.stderr)
         print("The reading-order summary instead:\n", file=sys.stderr)
         return cli.summarize(args.files or shipped.comparison())
     from viewer.qt.shell.app import run

@@ -8,6 +8,8 @@ and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis/terminal.p
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
 --json, else a readable table of the three readings; with no file, the shipped comparison. Bad
 input: one line on stderr naming the file, exit status 1; the other files are still summarised.
+Every command prints text from a file (names, paths, ncu's words) through
+viewer.core.terminal_text, so none of it reaches the terminal raw; --json keeps it exact.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError, Session
 from viewer.core.names import kernel_names
+from viewer.core.terminal_text import visible, visible_lines
 from viewer.lesson import derivation_check
 from viewer.lesson import terminal as lesson_terminal
 
@@ -86,9 +89,9 @@ def kernel_text(kernel: Kernel) -> str:
     """The three readings of one kernel, in the lesson's order."""
     grid = "x".join(map(str, kernel.grid)) if kernel.grid else fmt.MISSING
     block = "x".join(map(str, kernel.block)) if kernel.block else fmt.MISSING
-    device = kernel.device_label or fmt.MISSING
-    lines = [f"{kernel.label}   grid {grid}  block {block}   device {device}"
-             f"   CC {kernel.cc or fmt.MISSING}"]
+    device = visible(kernel.device_label or fmt.MISSING)
+    lines = [f"{visible(kernel.label)}   grid {grid}  block {block}   device {device}"
+             f"   CC {visible(kernel.cc or fmt.MISSING)}"]
 
     sol = reading.speed_of_light(kernel)
     lines.append(f"  1. Speed Of Light: {sol.verdict or 'no verdict'}")
@@ -139,7 +142,7 @@ def kernel_text(kernel: Kernel) -> str:
 
 
 def comparison_text(first: Kernel, second: Kernel) -> str:
-    a, b = kernel_names([first, second])
+    a, b = (visible(name) for name in kernel_names([first, second]))
     lines = [f"Comparison: {a} against {b}"]
     for diff in reading.compare(first, second):
         lines.append("  " + diff.direction(a, b))
@@ -147,7 +150,7 @@ def comparison_text(first: Kernel, second: Kernel) -> str:
 
 
 def report_text(report: Report) -> str:
-    head = f"{report.source}  ({report.format}, {len(report.kernels)} kernel"
+    head = f"{visible(report.source)}  ({report.format}, {len(report.kernels)} kernel"
     head += "s)" if len(report.kernels) != 1 else ")"
     return "\n\n".join([head] + [kernel_text(k) for k in report.kernels])
 
@@ -166,7 +169,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
         try:
             report = read_report(path)
         except ReportError as exc:
-            print(f"error: {exc}", file=err)
+            print(visible(f"error: {exc}"), file=err)
             status = 1
             continue
         analysis_terminal.warn_of(report, err)
@@ -177,9 +180,9 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
         if as_json:
             print(json.dumps(report_json(kept)), file=out)
         else:
-            print(report_text(kept) + "\n", file=out)
+            print(visible_lines(report_text(kept)) + "\n", file=out)
     if not as_json and len(kernels) == 2:
-        print(comparison_text(*kernels), file=out)
+        print(visible_lines(comparison_text(*kernels)), file=out)
     return analysis_terminal.picked_status(status, kernel, kernels, err)
 
 

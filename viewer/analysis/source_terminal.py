@@ -19,6 +19,7 @@ from viewer.analysis import source as analysis
 from viewer.analysis.terminal import add_kernel_option
 from viewer.core import kernel_filter
 from viewer.core.model import Kernel, ReportError
+from viewer.core.terminal_text import visible, visible_lines
 from viewer.readers.source import KernelSource, read_source
 
 DESCRIPTION = ("Each kernel's source lines and SASS with ncu's per-instruction counters (warp "
@@ -66,20 +67,29 @@ def kernel_text(kernel: KernelSource) -> str:
     t = analysis.table(kernel)
     rows = t.lines or t.sass
     head = "line" if t.lines else "address"
-    out = [kernel.name, *(f"  note: {n}" for n in t.notes), f"  {t.per_thread_note}"]
+    out = [visible(kernel.name), *(f"  note: {visible(n)}" for n in t.notes),
+           f"  {t.per_thread_note}"]
     out.append(f"  {head:>14} {'executed':>12} {'global':>10} {'shared':>10} {'L2 sect.':>10}"
                f" {'samples':>8}  text")
     for r in rows:
-        where = (f"{Path(r.file or '').name}:{r.line}" if t.lines
-                 else f"{r.address or 0:x}"[-14:])
+        where = _place(r) if t.lines else f"{r.address or 0:x}"[-14:]
         out.append(f"  {where:>14} " + " ".join(f"{_cell(r.value(f)):>{w}}" for f, w in zip(
-            FIELDS, (12, 10, 10, 10, 8), strict=True)) + f"  {(r.text or '').strip()[:60]}")
+            FIELDS, (12, 10, 10, 10, 8), strict=True)) + f"  {_text(r, 60)}")
     hot = analysis.hottest(rows, 3)
     if hot:
         out.append("  hottest: " + "; ".join(
-            f"{(Path(r.file or '').name + ':' + str(r.line)) if t.lines else hex(r.address or 0)}"
-            f" {(r.text or '').strip()[:40]}" for r in hot))
+            f"{_place(r) if t.lines else hex(r.address or 0)} {_text(r, 40)}" for r in hot))
     return "\n".join(out)
+
+
+def _place(row: analysis.Row) -> str:
+    """'matmul.py:75': a line's file name (not its folders) and number."""
+    return f"{visible(Path(row.file or '').name)}:{row.line}"
+
+
+def _text(row: analysis.Row, width: int) -> str:
+    """A row's source or SASS text, its first `width` characters, on one line."""
+    return visible((row.text or "").strip()[:width])
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -91,16 +101,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         try:
             kernels = picked(read_source(path), args.kernel)
         except ReportError as exc:
-            print(f"error: {exc}", file=err)
+            print(visible(f"error: {exc}"), file=err)
             status = 1
             continue
         if not kernels:
-            print(f"error: {path}: no kernel named {args.kernel}", file=err)
+            print(visible(f"error: {path}: no kernel named {args.kernel}"), file=err)
             status = 1
             continue
         if args.json:
             print(json.dumps({"file": str(path), "kernels": [kernel_json(k) for k in kernels]}),
                   file=out)
         else:
-            print(f"{path}\n" + "\n\n".join(kernel_text(k) for k in kernels) + "\n", file=out)
+            print(visible_lines(f"{visible(str(path))}\n"
+                                + "\n\n".join(kernel_text(k) for k in kernels)) + "\n", file=out)
     return status

@@ -23,6 +23,7 @@ from viewer.analysis.terminal import add_kernel_option, picked, picked_status, w
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
+from viewer.core.terminal_text import visible, visible_lines
 from viewer.readers.extras import Extras, export_extras
 
 METRICS_DESCRIPTION = ("Print every metric of each kernel: its ncu name, unit, value, and the "
@@ -69,7 +70,7 @@ def _each(args: argparse.Namespace, show: Callable[[Report, Kernel, Extras, Text
                 continue
             extras = _extras(whole, **asked)
         except ReportError as exc:
-            print(f"error: {exc}", file=err)
+            print(visible(f"error: {exc}"), file=err)
             status = 1
             continue
         warn_of(whole, err)
@@ -91,15 +92,17 @@ def metrics_json(report: Report, kernel: Kernel, rows: list[metric_table.MetricR
 
 
 def metrics_text(kernel: Kernel, rows: list[metric_table.MetricRow]) -> str:
-    width = max((len(r.name) for r in rows), default=0)
-    lines = [f"{kernel.label}  ({len(rows):,} metrics)"]
-    for r in rows:
+    names = [visible(r.name) for r in rows]
+    width = max(map(len, names), default=0)
+    lines = [f"{visible(kernel.label)}  ({len(rows):,} metrics)"]
+    for r, name in zip(rows, names, strict=True):
         if r.value is None:  # printed in a unit not understood: as printed, and said so
-            lines.append(f"  {r.name:<{width}}  {r.unit or '':<14} {r.printed or '':>22}  "
-                         f"{r.section or ''}  ({metric_table.UNIT_NOT_UNDERSTOOD})")
+            lines.append(f"  {name:<{width}}  {visible(r.unit or ''):<14} "
+                         f"{visible(r.printed or ''):>22}  {visible(r.section or '')}  "
+                         f"({metric_table.UNIT_NOT_UNDERSTOOD})")
             continue
-        lines.append(f"  {r.name:<{width}}  {r.unit or '':<14} {_value(r.value):>22}  "
-                     f"{r.section or ''}".rstrip())
+        lines.append(f"  {name:<{width}}  {visible(r.unit or ''):<14} {_value(r.value):>22}  "
+                     f"{visible(r.section or '')}".rstrip())
     return "\n".join(lines)
 
 
@@ -116,7 +119,8 @@ def run_metrics(args: argparse.Namespace, out: TextIO | None = None,
         if args.json:
             print(json.dumps(metrics_json(report, kernel, rows)), file=out)
         else:
-            print(f"{report.source}\n{metrics_text(kernel, rows)}\n", file=out)
+            print(visible_lines(f"{visible(report.source)}\n{metrics_text(kernel, rows)}\n"),
+                  file=out)
 
     return _each(args, show, out or sys.stdout, err or sys.stderr, about=True,
                  every_metric=True)
@@ -135,14 +139,14 @@ def advice_json(report: Report, kernel: Kernel, found: tuple[advice.Advice, ...]
 
 
 def advice_text(kernel: Kernel, found: tuple[advice.Advice, ...] | None) -> str:
-    lines = [kernel.label]
+    lines = [visible(kernel.label)]
     if found is None:
         return "\n".join([*lines, f"  {advice.RULES_MISSING}."])
     for a in found:
         scope = f" ({a.speedup_scope})" if a.speedup_scope else ""
         estimate = "no estimate" if a.speedup_pct is None else \
             f"est. speedup {fmt.percent(a.speedup_pct)}{scope}"
-        lines.append(f"  [{a.kind}] {a.heading}: {estimate}")
+        lines.append(f"  [{visible(a.kind)}] {visible(a.heading)}: {estimate}")
         lines.append(f"      {' '.join(a.text.split())}")
         lesson = advice.lesson_reading(a, kernel)
         if lesson is not None:
@@ -158,6 +162,7 @@ def run_advice(args: argparse.Namespace, out: TextIO | None = None,
         if args.json:
             print(json.dumps(advice_json(report, kernel, found)), file=out)
         else:
-            print(f"{report.source}\n{advice_text(kernel, found)}\n", file=out)
+            print(visible_lines(f"{visible(report.source)}\n{advice_text(kernel, found)}\n"),
+                  file=out)
 
     return _each(args, show, out or sys.stdout, err or sys.stderr, rules=True)

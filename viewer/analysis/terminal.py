@@ -14,7 +14,7 @@ import argparse
 import dataclasses
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -22,6 +22,7 @@ from viewer.analysis import roofline, time_by_kernel
 from viewer.core import formatting as fmt
 from viewer.core import kernel_filter, shipped
 from viewer.core.model import Kernel, Report, ReportError
+from viewer.core.terminal_text import visible, visible_lines
 
 ROOFLINE_DESCRIPTION = (
     "Print each kernel's hierarchical FP32 roofline: achieved and peak FP32 work, and at DRAM, "
@@ -69,7 +70,7 @@ def picked(report: Report, spec: str | None, err: TextIO) -> Report | None:
         return report
     kernels = kernel_filter.select(report.kernels, spec)
     if not kernels:
-        print(f"note: {report.source}: no kernel matches -k {spec}", file=err)
+        print(visible(f"note: {report.source}: no kernel matches -k {spec}"), file=err)
         return None
     return dataclasses.replace(report, kernels=kernels)
 
@@ -82,15 +83,16 @@ def warn_of(report: Report, err: TextIO) -> None:
     said = {cut_short(why) for why in report.cut_short}
     for note in report.notes:
         if note not in said:
-            print(f"warning: {report.source}: {note}", file=err)
+            print(visible(f"warning: {report.source}: {note}"), file=err)
     if report.cut_short:
-        print(f"warning: {report.source}: cut short: {'; '.join(report.cut_short)}", file=err)
+        print(visible(f"warning: {report.source}: cut short: {'; '.join(report.cut_short)}"),
+              file=err)
 
 
 def picked_status(status: int, spec: str | None, kernels: Sequence[Kernel], err: TextIO) -> int:
     """`status`, or 1 (said on `err`) when `spec` picked no kernel of any file read."""
     if spec is not None and not kernels and status == 0:
-        print(f"error: no kernel matches -k {spec}", file=err)
+        print(visible(f"error: no kernel matches -k {spec}"), file=err)
         return 1
     return status
 
@@ -113,7 +115,7 @@ def _reports(paths: Sequence[Path], spec: str | None, err: TextIO,
                 whole.add_metrics(read_metrics(whole, [k.index for k in report.kernels], more),
                                   more)
         except ReportError as exc:
-            print(f"error: {exc}", file=err)
+            print(visible(f"error: {exc}"), file=err)
             status = 1
             continue
         out.append(report)
@@ -130,7 +132,7 @@ def roofline_json(report: Report, kernel: Kernel) -> dict[str, object]:
 
 def roofline_text(kernel: Kernel) -> str:
     r = roofline.roofline(kernel)
-    lines = [f"{kernel.label}"]
+    lines = [visible(kernel.label)]
     if r.empty:
         return "\n".join([*lines, f"  {r.missing_text}"])
     share = None if r.achieved_fp32_flop_per_s is None or not r.peak_fp32_flop_per_s else \
@@ -167,8 +169,8 @@ def run_roofline(args: argparse.Namespace, out: TextIO | None = None,
             for kernel in kernels:
                 print(json.dumps(roofline_json(report, kernel), allow_nan=False), file=out)
         else:
-            print(f"{report.source}  ({report.format})", file=out)
-            print("\n".join(roofline_text(k) for k in kernels) + "\n", file=out)
+            print(visible(f"{report.source}  ({report.format})"), file=out)
+            print(visible_lines("\n".join(roofline_text(k) for k in kernels)) + "\n", file=out)
     return status
 
 
@@ -197,11 +199,11 @@ def _counted(count: int, word: str) -> str:
 def by_name_text(report: Report, kernels: Sequence[Kernel]) -> str:
     groups = time_by_kernel.group_by_name(kernels)
     total = time_by_kernel.report_time_ns(kernels)
-    lines = [f"{report.source}  ({report.format}, {_counted(len(kernels), 'kernel')}, "
+    lines = [f"{visible(report.source)}  ({report.format}, {_counted(len(kernels), 'kernel')}, "
              f"{_counted(len(groups), 'name')}, kernel time {fmt.duration(total)})",
              f"  {'total':>10} {'share':>8} {'launches':>9} {'mean':>10}  name"]
     lines += [f"  {fmt.duration(g.total_ns):>10} {fmt.percent(g.share_pct):>8} "
-              f"{g.launches:>9,} {fmt.duration(g.mean_ns):>10}  {g.name}" for g in groups]
+              f"{g.launches:>9,} {fmt.duration(g.mean_ns):>10}  {visible(g.name)}" for g in groups]
     if report.cut_short:
         read = _counted(len(kernels), "kernel")
         lines.append(f"  The file looks cut short: the shares are of the {read} read, not of"
@@ -214,8 +216,7 @@ def print_by_name(paths: Sequence[Path], as_json: bool, spec: str | None,
     """`summary --by-name`: each file's kernels grouped by name; 0 when every file was read."""
     out, err = out or sys.stdout, err or sys.stderr
     reports, status = _reports(paths, spec, err)
-    show: Callable[[Report, Sequence[Kernel]], object] = by_name_json if as_json else by_name_text
     for report in reports:
-        shown = show(report, report.kernels)
-        print(json.dumps(shown, allow_nan=False) if as_json else f"{shown}\n", file=out)
+        print(json.dumps(by_name_json(report, report.kernels), allow_nan=False) if as_json
+              else visible_lines(by_name_text(report, report.kernels)) + "\n", file=out)
     return status

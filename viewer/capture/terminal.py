@@ -26,6 +26,7 @@ from viewer.capture.client import (
 )
 from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
 from viewer.core.jobs import Job
+from viewer.core.terminal_text import visible
 
 DESCRIPTION = ("Capture the app's own matmul kernel(s) with Nsight Compute on this GPU; "
                "the reports go to the captures folder (XDG data home, ncu-reader/captures).")
@@ -75,22 +76,22 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         for request in requests:
             request.validate()
     except RequestError as exc:
-        print(f"capture: {exc}", file=err)
+        print(visible(f"capture: {exc}"), file=err)
         return 2
     route = route_fn()
     if route.kind == "none":
-        print(f"capture: {route.reason}", file=err)
+        print(visible(f"capture: {route.reason}"), file=err)
         return 1
-    print(f"capture: route {route.kind}: {route.reason}", file=err)
+    print(visible(f"capture: route {route.kind}: {route.reason}"), file=err)
     for request in requests:
         def show(fraction: float, message: str, target: str = request.target) -> None:
-            print(f"  {target}: {message}", file=err, flush=True)
+            print(visible(f"  {target}: {message}"), file=err, flush=True)
 
         try:
             sink = ReportSink(captures_dir(), capture_stem(request.target, request.dim,
                                                            request.set))
         except SinkError as exc:
-            print(f"capture: {exc}", file=err)
+            print(visible(f"capture: {exc}"), file=err)
             return 1
         try:
             path = run_capture(route, request, sink, Job(show))
@@ -98,12 +99,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             print("capture: interrupted; nothing was saved.", file=err)
             return 130
         except CaptureCancelled as exc:
-            print(f"capture: {exc}", file=err)
+            print(visible(f"capture: {exc}"), file=err)
             return 130
         except CaptureError as exc:
-            print(f"capture: {exc}", file=err)
+            print(visible(f"capture: {exc}"), file=err)
             return 1
-        print(path, file=out, flush=True)
+        print(visible(str(path)), file=out, flush=True)
     return 0
 
 
@@ -111,5 +112,5 @@ def check(out: TextIO) -> int:
     """`capture --check`: the check-up's findings; exit 0 when every one is fine, else 1."""
     findings = checkup()
     for line in checkup_lines(findings):
-        print(line, file=out)
+        print(visible(line), file=out)
     return 0 if all(f.ok for f in findings) else 1

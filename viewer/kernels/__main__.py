@@ -17,6 +17,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from viewer.core.jobs import Job
+from viewer.core.terminal_text import visible
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
@@ -51,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _fail(command: str, message: str, code: int = 1) -> int:
-    print(f"{PROG} {command}: {message}", file=sys.stderr)
+    print(visible(f"{PROG} {command}: {message}"), file=sys.stderr)
     return code
 
 

@@ -15,6 +15,7 @@ import shlex
 from datetime import datetime
 from pathlib import Path
 
+from viewer.core.terminal_text import visible
 from viewer.kernels import runner
 from viewer.kernels.matmul import KERNEL_FUNCTIONS
 
@@ -81,5 +82,14 @@ def ncu_command(
 
 
 def ncu_command_line(kernel: str, dim: int, report: str | Path, **kwargs: str) -> str:
-    """ncu_command as one shell-quoted line."""
-    return shlex.join(ncu_command(kernel, dim, report, **kwargs))
+    """ncu_command as one shell-quoted line, safe to print (see shell_word)."""
+    return " ".join(shell_word(word) for word in ncu_command(kernel, dim, report, **kwargs))
+
+
+def shell_word(word: str) -> str:
+    """`word` quoted for the shell: shlex.quote's form, or, where it holds a character a
+    terminal must not be sent (a control, a bidirectional override: viewer.core.terminal_text),
+    bash's `$'...'` with that character escaped, so the printed command stays exact."""
+    if visible(word) == word:
+        return shlex.quote(word)
+    return "$'" + visible(word.replace("\\", "\\\\").replace("'", "\\'")) + "'"

@@ -23,6 +23,7 @@ from viewer.analysis.predict import DerivationError
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
+from viewer.core.terminal_text import visible, visible_lines
 from viewer.lesson import exercise, exercise_report, misreads, pair, reference, reveal
 from viewer.lesson.lesson_pair import lesson_pair
 
@@ -96,9 +97,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     try:
         page = lesson_page(args.files or shipped.comparison())
     except (ReportError, pair.NotTheLesson, DerivationError, exercise.ExerciseError) as exc:
-        print(f"lesson: {exc}", file=err)
+        print(visible(f"lesson: {exc}"), file=err)
         return 1
-    print(json.dumps(page, indent=1) if args.json else page_text(page), file=out)
+    print(json.dumps(page, indent=1) if args.json else visible_lines(page_text(page)), file=out)
     return 0
 
 
@@ -197,9 +198,12 @@ def _match(row: Row) -> str:
 def page_text(page: LessonPage) -> str:
     """The page for people, in the lesson's order."""
     rv, sp, ref, ex = page["reveal"], page["speed"], page["reference"], page["exercise"]
-    devices = ", ".join(dict.fromkeys(d or "unknown GPU" for d in rv["devices"].values()))
-    lines = [f"The lesson's predictions, against the counters: {', '.join(rv['files'])}",
-             f"{rv['kernels']['naive']} and {rv['kernels']['tiled']}, {rv['dim']} x {rv['dim']} x "
+    devices = ", ".join(dict.fromkeys(visible(d or "unknown GPU")
+                                      for d in rv["devices"].values()))
+    files = ", ".join(visible(f) for f in rv["files"])
+    naive, tiled = visible(rv["kernels"]["naive"]), visible(rv["kernels"]["tiled"])
+    lines = [f"The lesson's predictions, against the counters: {files}",
+             f"{naive} and {tiled}, {rv['dim']} x {rv['dim']} x "
              f"{rv['dim']} on {rv['tile']} x {rv['tile']} tiles; {devices}", "",
              f"{'kernel':<7} {'prediction':<29} {'derived':>12} {'measured':>12} "
              f"{'difference':>10} {'match':>6} {'T4 (published)':>16}"]

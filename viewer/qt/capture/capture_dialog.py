@@ -38,7 +38,9 @@ from viewer.capture.checkup import Finding, checkup
 from viewer.capture.client import Request, Route
 from viewer.capture.helper import CLOCKS, DIM_MAX, DIM_MIN, SETS, TARGETS, TILE
 from viewer.core.jobs import Job
+from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_run import Captured, CaptureRun
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.workers import Worker
 
@@ -124,7 +126,7 @@ class CaptureDialog(QDialog):
         self.checker = Worker(self, max_threads=1)
         self.run = CaptureRun(route, self)
 
-        self.route_text = QLabel(route_sentence(route), self)
+        self.route_text = plain_label(route_sentence(route), self)
         self.route_text.setObjectName("route")
         self.route_text.setWordWrap(True)
         self.kernel = QComboBox(self)
@@ -136,7 +138,7 @@ class CaptureDialog(QDialog):
         self.clock = QComboBox(self)
         self.clock.addItems(list(CLOCKS))
         self.clock.setCurrentText("base")
-        self.clock_text = QLabel(CLOCK_TEXT, self)
+        self.clock_text = plain_label(CLOCK_TEXT, self)
         self.clock_text.setObjectName("clock_text")
         self.clock_text.setWordWrap(True)
         self.form = form = QFormLayout()
@@ -146,12 +148,12 @@ class CaptureDialog(QDialog):
         form.addRow("C&lock control", self.clock)
         form.addRow("", self.clock_text)
 
-        self.stage = QLabel("", self)
+        self.stage = plain_label("", self)
         self.stage.setObjectName("stage")
         self.stage.setWordWrap(True)
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 1000)
-        self.error = QLabel("", self)
+        self.error = plain_label("", self)
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -258,7 +260,7 @@ class CaptureDialog(QDialog):
 
     def _failed(self, message: str) -> None:
         self.message = message
-        print(f"ncu-reader: {message}", file=sys.stderr)
+        print(visible(f"ncu-reader: {message}"), file=sys.stderr)
         self.error.setText(message)
         self.error.show()
         self.stage.setText("")

@@ -20,6 +20,7 @@ from viewer.analysis.time_by_kernel import KernelGroup, group_by_name
 from viewer.core import formatting as fmt
 from viewer.core.elide import distinct_elisions
 from viewer.qt.kernel_list.kernel_table import NAME_CHARS, NAME_ROOM, stepped_aside
+from viewer.qt.kit.plain_text import plain_tip
 
 if TYPE_CHECKING:
     from viewer.qt.kernel_list.kernel_table import KernelEntry
@@ -119,8 +120,8 @@ class GroupModel(QAbstractTableModel):
             return int(flag | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             longest = row.longest.kernel.label if row.longest else "no timed launch"
-            return (f"{row.group.name} ({row.file_name}): {row.group.launches:,} launches, "
-                    f"{row.cells[3]} mean; picks {longest}")
+            return plain_tip(f"{row.group.name} ({row.file_name}): {row.group.launches:,} "
+                             f"launches, {row.cells[3]} mean; picks {longest}")
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QTableView,
     QVBoxLayout,
@@ -60,6 +59,7 @@ from viewer.qt.kernel_list.kernel_table import (
     kernel_entry,
     stepped_aside,
 )
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 
 __all__ = ["COLUMNS", "FILE_COLUMN", "NAME_ROOM", "NUMERIC_COLUMNS", "Index", "KernelEntry",
@@ -118,8 +118,8 @@ class KernelList(QWidget):
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
-        self.count_label = QLabel(self)
-        self.hint = QLabel(self)
+        self.count_label = plain_label("", self)
+        self.hint = plain_label("", self)
         self.hint.setWordWrap(True)
         self.group_box = QCheckBox("Group by name (G): where the time goes", self)
         self.group_view = GroupView(self)

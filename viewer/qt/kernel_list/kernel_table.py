@@ -25,6 +25,7 @@ from viewer.analysis import reading
 from viewer.core import formatting as fmt
 from viewer.core.elide import distinct_elisions
 from viewer.core.model import Kernel, Report
+from viewer.qt.kit.plain_text import plain_tip
 
 COLUMNS: tuple[str, ...] = ("#", "Kernel", "Duration", "Compute %", "Memory %", "Verdict", "File")
 NUMERIC_COLUMNS = frozenset({0, 2, 3, 4})
@@ -141,8 +142,8 @@ class KernelTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             entry = self._entries[index.row()]
             compute, memory = entry.cells[3], entry.cells[4]  # whole here where hidden
-            return (f"{entry.kernel.display_name}\n{entry.source}\n"
-                    f"Compute {compute}, Memory {memory}")
+            return plain_tip(f"{entry.kernel.display_name}\n{entry.source}\n"
+                             f"Compute {compute}, Memory {memory}")
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

@@ -1,15 +1,17 @@
 """A kernel's name on one line in the width its column gives it, elided in the middle, keeping
-what tells it from the other kernel's (viewer.core.elide); the whole name on hover."""
+what tells it from the other kernel's (viewer.core.elide); the whole name on hover. Both plain
+text: a name is never markup (viewer.qt.kit.plain_text)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from viewer.core.elide import ELLIPSIS, distinct_elisions
+from viewer.qt.kit.plain_text import plain_tip
 
 
 class ElidedName(QLabel):
@@ -19,8 +21,9 @@ class ElidedName(QLabel):
     def __init__(self, name: str, others: Sequence[str] = (), tooltip: str = "",
                  parent: QWidget | None = None) -> None:
         super().__init__(name, parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self._others = [o for o in others if o != name]
-        self.setToolTip(tooltip or name)
+        self.setToolTip(plain_tip(tooltip or name))
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def shown_text(self) -> str:

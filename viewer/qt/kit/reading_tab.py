@@ -40,6 +40,7 @@ from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.reflow import stack_labels
 from viewer.qt.kit.row_pick import Pickable, RowLabel, same_row
 from viewer.qt.kit.style import Role, Style
@@ -111,7 +112,7 @@ class ReadingTab(QWidget):
         self._fitting = False
         self.setAutoFillBackground(True)
         layout = self._outer = QVBoxLayout(self)
-        self._question = QLabel(self.QUESTION)
+        self._question = plain_label(self.QUESTION)
         self._question.setObjectName("question")
         self._question.setWordWrap(True)
         self._question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent,
 from PySide6.QtWidgets import QLabel, QWidget
 
 from viewer.core import metrics
+from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Role, Style
 
 PICK_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space)
@@ -97,7 +98,8 @@ class Pickable(_Widget):
             widget.setCursor(Qt.CursorShape.PointingHandCursor)
         else:
             widget.unsetCursor()
-        widget.setToolTip(f"{row_name(self.row_key)}: {PICK_TIP.lower()}" if on else "")
+        widget.setToolTip(plain_tip(f"{row_name(self.row_key)}: {PICK_TIP.lower()}") if on
+                          else "")
         widget.setAccessibleDescription(PICK_TIP if on else "")
         widget.update()
 
@@ -161,6 +163,7 @@ class RowLabel(Pickable, QLabel):
                  parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
         self._style = style
+        self.setTextFormat(Qt.TextFormat.PlainText)  # a name from a file is never markup
         style.paint_label(self, role, bold=bold, color=color, highlight=highlight)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         pad = style.px(3)

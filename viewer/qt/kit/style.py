@@ -13,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
+from viewer.qt.kit.plain_text import plain_label
+
 Role = Literal["small", "body", "heading", "headline"]
 
 
@@ -122,11 +124,15 @@ class Style:
         label.setStyleSheet(sheet)
 
     def label(self, text: str, role: Role = "body", *, bold: bool = False, color: str = "text",
-              name: str = "", wrap: bool = False, highlight: bool = False,
+              name: str = "", wrap: bool = False, highlight: bool = False, rich: bool = False,
               parent: QWidget | None = None) -> QLabel:
-        """A selectable label painted in this style; `name` becomes its objectName (for tests
-        and styling), `wrap` wraps its words."""
-        label = QLabel(text, parent)
+        """A selectable label painted in this style, showing `text` as plain text (never as
+        markup: viewer.qt.kit.plain_text), or with `rich` as the rich text it is (every piece
+        of it from a file escaped); `name` becomes its objectName (for tests and styling),
+        `wrap` wraps its words."""
+        label = plain_label(text, parent)
+        if rich:
+            label.setTextFormat(Qt.TextFormat.RichText)
         self.paint_label(label, role, bold=bold, color=color, highlight=highlight)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         if name:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QPushButton
 from viewer.core.model import Kernel, Report
 from viewer.lesson.exercise_source import LoadLines, load_lines
 from viewer.lesson.lesson_pair import LessonPair
+from viewer.qt.kit.plain_text import plain_mnemonic, plain_tip
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.readers import sniff
@@ -82,10 +83,10 @@ def line_button(found: LoadLines, style: Style, show: Callable[[str, str], objec
     row = found.row
     if row is None:
         return None
-    button = QPushButton(f"Show {found.place}")
+    button = QPushButton(plain_mnemonic(f"Show {found.place}"))
     button.setObjectName("source_line_button")
     button.setFont(style.font("body"))
-    button.setToolTip(f"{found.place} framed in the Source view (C)")
+    button.setToolTip(plain_tip(f"{found.place} framed in the Source view (C)"))
     button.clicked.connect(lambda _checked=False: show("source", row))
     return button
 

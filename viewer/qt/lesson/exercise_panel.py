@@ -231,8 +231,9 @@ class ExercisePanel(QWidget):
     # ------------------------------------------------------------------ drawing
 
     def _label(self, text: str, role: Role = "body", *, bold: bool = False,
-               color: str = "text", name: str = "") -> QLabel:
-        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=True)
+               color: str = "text", name: str = "", rich: bool = False) -> QLabel:
+        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=True,
+                                  rich=rich)
         label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         return label
 
@@ -346,7 +347,8 @@ class ExercisePanel(QWidget):
             lead, color = f"Right: {self._row_words(state.pick)}.", "shared"
         else:
             lead, color = f"Not this row: {self._row_words(state.pick)}.", "warning"
-        return self._label(self._rich(lead, color, verdict.explanation), name="verdict")
+        return self._label(self._rich(lead, color, verdict.explanation), name="verdict",
+                           rich=True)
 
     def _rich(self, lead: str, color: str, text: str) -> str:
         """A bold coloured lead, then plain text, as rich text."""
@@ -382,7 +384,7 @@ class ExercisePanel(QWidget):
             row.addWidget(self._label(f"{self._rich(lead, color, '')}<b>"
                                       f"{html.escape(option.text, False)}</b><br>"
                                       f"{html.escape(option.explanation, False)}",
-                                      name=f"option_{number}"), 1)
+                                      name=f"option_{number}", rich=True), 1)
             if option.target.step != "none":
                 row.addWidget(self._button("Show", f"go_{number}",
                                            functools.partial(self.go_to, option)),

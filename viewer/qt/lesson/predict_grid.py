@@ -19,6 +19,7 @@ from viewer.lesson import predict_text as text
 from viewer.lesson import reveal as lesson
 from viewer.lesson.lesson_pair import ROLES, LessonPair
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Style
 from viewer.qt.lesson.guess_inputs import FasterBox, GuessEdit
 
@@ -78,7 +79,7 @@ def check_field(edit: QLineEdit, key: str, typed: str, style: Style) -> str:
     warning border and its one-line reason as its tooltip; the reason ('' for none)."""
     problem = text.field_problem(key, typed)
     edit.setProperty("problem", problem)
-    edit.setToolTip(problem)
+    edit.setToolTip(plain_tip(problem))
     edit.setStyleSheet(f"border: {style.px(2)}px solid {style.colors.warning};" if problem
                        else "")
     return problem
@@ -211,8 +212,8 @@ def fill_row(cells: RowCells, shown: text.Shown, style: Style, clicks: QObject) 
     for widget in (cells.name, cells.typed, *cells.cells):
         widget.setProperty("metric", shown.metric)
         tip = text.jump_tip(shown.metric)
-        widget.setToolTip(f"{widget.text()}\n{tip}" if widget is cells.name and
-                          cells.name.objectName() != "name_speed" else tip)
+        widget.setToolTip(plain_tip(f"{widget.text()}\n{tip}" if widget is cells.name and
+                                    cells.name.objectName() != "name_speed" else tip))
         widget.setCursor(Qt.CursorShape.PointingHandCursor)
         widget.installEventFilter(clicks)
 

@@ -23,6 +23,7 @@ from viewer.lesson import reference
 from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
 from viewer.lesson.reference import CrossRow
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Role, Style
 
@@ -126,7 +127,7 @@ class ReferenceTab(ReadingTab):
                            last)
         for number, row in enumerate(rows, 2):
             held = pair is not None and row.moved is False
-            tip = row.words if pair is not None else ""
+            tip = plain_tip(row.words) if pair is not None else ""
             heading = self.label(breakable(row.label), bold=held, wrap=True,
                                  name=f"label_{number}")
             heading.setToolTip(tip)

@@ -23,6 +23,7 @@ class StickyHeader(QWidget):
         self.copies: list[QLabel] = []
         for column, heading in enumerate(self._headings):
             copy = QLabel(heading.text(), self)
+            copy.setTextFormat(heading.textFormat())  # shows the text as the heading does
             copy.setObjectName(f"sticky_{column}")
             copy.setFont(heading.font())
             copy.setStyleSheet(heading.styleSheet())

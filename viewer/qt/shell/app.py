@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QApplication
 from viewer.analysis.reading import READING_ORDER
 from viewer.core import shipped
 from viewer.core.atomic_write import write_atomically
+from viewer.core.terminal_text import visible, visible_lines
 from viewer.qt.shell import window_place
 from viewer.qt.shell.window_place import DESK_SIZE
 
@@ -52,7 +53,7 @@ _OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
 
 def _quiet_offscreen(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
     if message not in _OFFSCREEN_NOISE:
-        print(message, file=sys.stderr)
+        print(visible_lines(message), file=sys.stderr)
 
 
 def quiet_offscreen_noise() -> None:
@@ -93,7 +94,8 @@ def wait_for_loading(window: MainWindow, timeout_s: float = LOAD_TIMEOUT_S,
     timer.start(round(timeout_s * 1000))
 
     def stop(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
-        traceback.print_exception(kind, value, tb)
+        print(visible_lines("".join(traceback.format_exception(kind, value, tb))).rstrip("\n"),
+              file=sys.stderr)
         if failures is not None:
             failures.append(value)
         loop.quit()
@@ -123,7 +125,8 @@ def save_screenshot(window: MainWindow, out: Path) -> None:
 
 def exists_line(out: Path) -> str:
     """The one line that refuses a taken OUT.png."""
-    return f"ncu-reader: {out} exists; name a new file (a screenshot never writes over one)"
+    return visible(f"ncu-reader: {out} exists; name a new file (a screenshot never writes "
+                   "over one)")
 
 
 def start_reading(paths: list[Path]) -> Worker:
@@ -212,7 +215,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except OSError as exc:
         reason = f": {exc.strerror}" if exc.strerror else ""
-        print(f"ncu-reader: {screenshot}: could not write the PNG{reason}", file=sys.stderr)
+        print(visible(f"ncu-reader: {screenshot}: could not write the PNG{reason}"),
+              file=sys.stderr)
         return 1
     window.worker.shutdown()
     return 1 if window.last_error else 0

@@ -29,6 +29,7 @@ from viewer.core.model import Report
 from viewer.lesson.misreads import Misread, compare_misreads
 from viewer.qt.capture.capture_run import provenance_html
 from viewer.qt.kernel_list.kernel_list import KernelEntry
+from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Style
 
 GAP = "&nbsp;&nbsp;"
@@ -143,6 +144,7 @@ class CompareLine(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("compare_line")
+        self.setTextFormat(Qt.TextFormat.RichText)  # built with every name escaped
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                      | Qt.TextInteractionFlag.LinksAccessibleByMouse)
@@ -197,8 +199,8 @@ class CompareLine(QLabel):
         self._render()
         whole = [f"{letter} {e.kernel.display_name or e.kernel.name}"
                  for letter, e in zip("AB" if len(picks) == 2 else " ", picks, strict=False)]
-        self.setToolTip("\n\n".join(m.text for m in self.misreads) if self.misreads
-                        else "\n".join(w.strip() for w in whole))
+        self.setToolTip(plain_tip("\n\n".join(m.text for m in self.misreads) if self.misreads
+                                  else "\n".join(w.strip() for w in whole)))
         self.setVisible(bool(picks))
 
     def _notes_html(self, folded: bool) -> str:

@@ -17,6 +17,7 @@ from viewer.analysis import export as tables
 from viewer.core.atomic_write import write_atomically, write_text_atomically
 from viewer.core.model import Kernel
 from viewer.qt.kit import pictures
+from viewer.qt.kit.plain_text import plain_tip
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def confirm_replace(parent: QWidget, path: Path) -> bool:
     """Ask whether to replace the file at `path`; No is the default."""
     answer = QMessageBox.question(
         parent, "Replace file?",
-        f"{path.name} already exists in {path.parent}.\nReplace it?",
+        plain_tip(f"{path.name} already exists in {path.parent}.\nReplace it?"),
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes

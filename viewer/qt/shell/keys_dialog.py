@@ -7,8 +7,9 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QGridLayout, QLabel, QWidget
+from PySide6.QtWidgets import QDialog, QGridLayout, QWidget
 
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 
 
@@ -47,10 +48,10 @@ class KeysDialog(QDialog):
         grid.setHorizontalSpacing(style.px(24))
         self.rows = key_rows(actions)
         for row, (what, keys) in enumerate(self.rows):
-            key = QLabel(keys, self)
+            key = plain_label(keys, self)
             key.setFont(style.font("body", bold=True))
             key.setAlignment(Qt.AlignmentFlag.AlignRight)
             grid.addWidget(key, row, 0)
-            label = QLabel(what, self)
+            label = plain_label(what, self)
             label.setFont(style.font("body"))
             grid.addWidget(label, row, 1)

@@ -27,10 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.core.model import Kernel, Report
+from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
 from viewer.qt.capture.capture_open import open_capture, shutdown_captures
 from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
 from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
+from viewer.qt.kit.plain_text import plain_title
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style, tab_scroller_sheet
 from viewer.qt.kit.view import Selection, View
@@ -211,7 +213,7 @@ class MainWindow(WindowParts, QMainWindow):
         """The message (one line a file) in the banner over what is shown, and on stderr."""
         self.last_error = message
         for line in message.splitlines():
-            print(f"ncu-reader: {line}", file=sys.stderr)
+            print(visible(f"ncu-reader: {line}"), file=sys.stderr)
         banner = (self.reading.banner if self._pages.currentIndex() == READING_PAGE
                   else self.empty_page.banner)
         banner.show_message(message, self.tab_style)
@@ -385,7 +387,7 @@ class MainWindow(WindowParts, QMainWindow):
         self.status_line.text.setText(self.status_message())
         self.status_line.show_thresholds(self.thresholds())
         files = " + ".join(r.file_name for r in self.reports)
-        self.setWindowTitle(f"{files} - ncu-reader" if files else "ncu-reader")
+        self.setWindowTitle(plain_title(f"{files} - ncu-reader") if files else "ncu-reader")
 
     def export_dialog(self) -> Path | None:
         return exporting.export_dialog(self, self._shown(), self.statusBar(), self.show_error)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from viewer.qt.kit.banner import Banner
+from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import View
@@ -80,7 +81,7 @@ class ReadingPage(QWidget):
 
     def _add(self, page: QWidget, title: str, tip: str) -> None:
         self.tabs.addTab(page, title)
-        self.tabs.setTabToolTip(self.tabs.indexOf(page), tip)
+        self.tabs.setTabToolTip(self.tabs.indexOf(page), plain_tip(tip))
 
     @property
     def views(self) -> list[AnyView]:

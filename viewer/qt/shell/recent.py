@@ -12,6 +12,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu
 
+from viewer.qt.kit.plain_text import plain_mnemonic, plain_tip
+
 KEY = "recent/entries"
 LIMIT = 10
 
@@ -71,8 +73,8 @@ def fill_menu(menu: QMenu, recent: RecentFiles,
     entries = recent.entries()
     for number, entry in enumerate(entries, start=1):
         prefix = f"&{number} " if number < 10 else ""
-        action = menu.addAction(prefix + entry_text(entry))
-        action.setToolTip("\n".join(str(p) for p in entry))
+        action = menu.addAction(prefix + plain_mnemonic(entry_text(entry)))
+        action.setToolTip(plain_tip("\n".join(str(p) for p in entry)))
         action.setStatusTip(" + ".join(str(p) for p in entry))
         action.triggered.connect(_opener(open_paths, entry))
     if not entries:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
+from PySide6.QtWidgets import QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from viewer.core.model import Report
 from viewer.qt.kernel_list.kernel_list import KernelEntry
+from viewer.qt.kit.plain_text import plain_label, plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
 
 
@@ -40,9 +41,9 @@ class StatusLine:
     """The status bar's parts, added to `bar`; progress and Cancel show only while loading."""
 
     def __init__(self, bar: QStatusBar, parent: QWidget) -> None:
-        self.text = QLabel(parent)
+        self.text = plain_label("", parent)
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.thresholds = QLabel(parent)
+        self.thresholds = plain_label("", parent)
         self.progress = QProgressBar(parent)
         self.progress.setRange(0, 1000)
         self.progress.setMaximumWidth(220)
@@ -69,4 +70,4 @@ class StatusLine:
     def show_thresholds(self, text: str) -> None:
         """The first sentence on the line, all of it in the tooltip."""
         self.thresholds.setText(text.split(". ")[0].rstrip(".") if text else "")
-        self.thresholds.setToolTip(text)
+        self.thresholds.setToolTip(plain_tip(text))

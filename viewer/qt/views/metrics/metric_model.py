@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QWidget
 
 from viewer.analysis.metric_table import MetricDiff, MetricRow, OneSided
 from viewer.core import formatting as fmt
+from viewer.qt.kit.plain_text import plain_tip
 
 Index = QModelIndex | QPersistentModelIndex
 ROW_COLUMNS = ("Metric", "Value", "Unit", "Description")
@@ -152,7 +153,7 @@ class MetricModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             item = line.item
             about = item.description if isinstance(item, MetricRow) else None
-            return "\n".join(s for s in (item.name, item.label, about) if s)
+            return plain_tip("\n".join(s for s in (item.name, item.label, about) if s))
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QProgressBar,
@@ -38,6 +37,7 @@ from viewer.analysis.metric_table import MetricDiff, MetricRow
 from viewer.core.elide import wrappable_names
 from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads
+from viewer.qt.kit.plain_text import plain_label, plain_tip
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import ShowsReports
@@ -80,19 +80,19 @@ class MetricsView(ShowsReports, QWidget):
         self.reads.arrived.connect(self._arrived)
         self.reads.progress.connect(self._progress)
 
-        self.heading = QLabel(self)
+        self.heading = plain_label("", self)
         self.heading.setWordWrap(True)
-        self.warnings = QLabel(self)
+        self.warnings = plain_label("", self)
         self.warnings.setObjectName("warnings")
         self.warnings.setWordWrap(True)
-        self.note = QLabel(self)
+        self.note = plain_label("", self)
         self.note.setWordWrap(True)
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 1000)
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search metric names, labels and descriptions")
         self.search.setClearButtonEnabled(True)
-        self.threshold_label = QLabel("Only what changed by more than", self)
+        self.threshold_label = plain_label("Only what changed by more than", self)
         self.threshold = QDoubleSpinBox(self)
         self.threshold.setRange(0.0, 1e6)
         self.threshold.setDecimals(1)
@@ -114,7 +114,7 @@ class MetricsView(ShowsReports, QWidget):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.count = QLabel(self)
+        self.count = plain_label("", self)
 
         self.controls = QGridLayout()
         layout = QVBoxLayout(self)
@@ -289,7 +289,8 @@ class MetricsView(ShowsReports, QWidget):
         path = Path(path)
         replace = False
         if path.exists():
-            answer = QMessageBox.question(self, "Replace?", f"{path.name} exists. Replace it?")
+            answer = QMessageBox.question(self, "Replace?",
+                                          plain_tip(f"{path.name} exists. Replace it?"))
             if answer != QMessageBox.StandardButton.Yes:
                 return None
             replace = True

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from viewer.analysis import roofline
 from viewer.analysis import roofline_words as words
 from viewer.core.model import Kernel, Report
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.reading_tab import NOTHING_SELECTED, WrappedColumn
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
@@ -70,7 +71,7 @@ class RooflineView(ShowsReports, QWidget):
         self.reads.progress.connect(self._on_progress)
         self.setAutoFillBackground(True)
         layout = self._outer = QVBoxLayout(self)
-        self.question = QLabel(self.QUESTION)
+        self.question = plain_label(self.QUESTION)
         self.question.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 from viewer.analysis.source import GLOBAL_LOADS, SHARED_LOADS, Comparison, Row, row_key
 from viewer.core import formatting as fmt
 from viewer.core.elide import wrappable_names
+from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.views.source.source_tree import place_text
 
@@ -78,7 +79,7 @@ class LoadRows(QWidget):
             text = text[:47] + "\u2026"
         words = f"{place_text(row)}  {text}  \u2014 {per_thread_text(row.per_thread(kind))}"
         label = style.label(words, role, name=name, highlight=marked, bold=marked, wrap=True)
-        label.setToolTip(row.text or "")
+        label.setToolTip(plain_tip(row.text or ""))
         self._rows.setdefault(row_key(row), []).append(label)
         return label
 

@@ -12,7 +12,6 @@ from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QStyle,
     QTreeView,
     QVBoxLayout,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from viewer.analysis import source as analysis
 from viewer.analysis.source import SourceTable
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 from viewer.qt.views.source.source_tree import (
     COLUMNS,
@@ -46,11 +46,11 @@ class SourcePane(QWidget):
         self.function: KernelSource | None = None
         self.quiet = False  # the notes said elsewhere (the comparison's sentences)
         self.table: SourceTable | None = None
-        self.heading = QLabel(self)
+        self.heading = plain_label("", self)
         self.heading.setObjectName(f"name_{side}")
-        self.notes = QLabel(self)
+        self.notes = plain_label("", self)
         self.notes.setObjectName(f"notes_{side}")
-        self.per_thread = QLabel(self)
+        self.per_thread = plain_label("", self)
         self.per_thread.setObjectName(f"per_thread_{side}")
         for label in (self.heading, self.notes, self.per_thread):
             label.setWordWrap(True)

@@ -17,6 +17,7 @@ from viewer.analysis import source as analysis
 from viewer.analysis.source import GLOBAL_LOADS, L2_EXCESSIVE, SHARED_LOADS, Row, row_key
 from viewer.analysis.stalls import REASONS
 from viewer.core import formatting as fmt
+from viewer.qt.kit.plain_text import plain_tip
 from viewer.readers.source import INST_EXECUTED, L2_SECTORS, SAMPLES
 
 Index = QModelIndex | QPersistentModelIndex
@@ -221,9 +222,9 @@ class SourceTree(QAbstractItemModel):
         if role == Qt.ItemDataRole.FontRole and (key in self.hot or marked):
             return self.bold
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 0:
-            return place_text(row) if row.address is None else row_key(row)
+            return plain_tip(place_text(row) if row.address is None else row_key(row))
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == 1:
-            return " ".join(row.opcodes) if row.address is None else row.text
+            return plain_tip(" ".join(row.opcodes) if row.address is None else row.text or "")
         if role == TOP:
             return row
         return None

@@ -22,7 +22,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
-    QLabel,
     QProgressBar,
     QScrollArea,
     QSplitter,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from viewer.analysis import source as analysis
 from viewer.analysis.source import GLOBAL_LOADS, row_key
 from viewer.core.model import Kernel, Report
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import ShowsReports
@@ -93,10 +93,10 @@ class SourceView(ShowsReports, QWidget):
         self.page_worker.done.connect(self._page_read)
         self.page_worker.failed.connect(self._page_failed)
 
-        self.question = QLabel(self.QUESTION, self)
+        self.question = plain_label(self.QUESTION, self)
         self.question.setObjectName("question")
         self.question.setWordWrap(True)
-        self.status = QLabel(self)
+        self.status = plain_label("", self)
         self.status.setObjectName("status")
         self.status.setWordWrap(True)
         self.progress_bar = QProgressBar(self)

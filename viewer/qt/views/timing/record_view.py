@@ -17,6 +17,7 @@ from viewer.analysis.timing_record import (
     recorded_heading,
     recorded_ratio_text,
 )
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Role, Style
 
 _LEFT, _RIGHT = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
@@ -93,7 +94,7 @@ class RecordView(QWidget):
 
     def _cell(self, text: str, row: int, index: int, name: str, font: QFont, tint: str,
               vertical: Qt.AlignmentFlag) -> None:
-        label = QLabel(text, self)
+        label = plain_label(text, self)
         label.setObjectName(name)
         label.setFont(font)
         label.setStyleSheet(f"color: {tint};")

@@ -18,6 +18,7 @@ from viewer.analysis.timing import (
     run_cells,
     warnings_text,
 )
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.views.timing.timing_plot import kernel_color
@@ -90,7 +91,7 @@ class RunNumbers(QScrollArea):
         for row, timing in enumerate(result.kernels, 1):
             cells = {}
             for column, (name, text) in enumerate(zip(COLUMNS, run_cells(timing), strict=True)):
-                label = QLabel(text, self.numbers)
+                label = plain_label(text, self.numbers)
                 label.setObjectName(cell_name(name, timing.kernel))
                 label.setFont(style.font("body", bold=name in ("kernel", "median")))
                 tint = style.colors.text

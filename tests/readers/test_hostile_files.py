@@ -10,6 +10,7 @@ bound: it holds on a loaded machine where wall time would not.
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import threading
 import zlib
@@ -181,3 +182,28 @@ def test_a_gzipped_file_swapped_while_it_is_read_is_read_as_it_was(tmp_path: Pat
     assert not isinstance(report, ReportError), report
     assert [dict(k.metrics) for k in report.kernels] == [
         dict(k.metrics) for k in read_report(NAIVE_CSV).kernels]
+
+
+def test_zeros_after_a_report_cost_no_more_than_the_report(tmp_path: Path) -> None:
+    """4 GiB of zeros after the shipped report (a download that wrote its size first): ncu_report
+    worked through them for 50 s in 4 GiB; the blocks that make sense are read, and said so."""
+    path = tmp_path / "padded.ncu-rep"
+    path.write_bytes(NAIVE_REP.read_bytes())
+    with path.open("r+b") as f:
+        f.truncate(4 * (1 << 30) - 1)
+    cost = run_viewer("summary", "--json", str(path))
+    assert cost.status == 0, cost.stderr
+    doc = json.loads(cost.stdout)
+    assert [k["metrics"] for k in doc["kernels"]] == [
+        k["metrics"] for k in json.loads(run_viewer("summary", "--json", str(NAIVE_REP)).stdout)
+        ["kernels"]]
+    assert doc["cut_short"] == [f"its blocks stop making sense at byte {NAIVE_REP.stat().st_size:,}"
+                                f" of {path.stat().st_size:,}: the results before that are read"]
+    assert cost.cpu_s < REFUSE_CPU_S and cost.peak_mib < REFUSE_MIB
+
+
+def test_a_report_whose_blocks_stop_before_any_result_is_refused(tmp_path: Path) -> None:
+    data = NAIVE_REP.read_bytes()
+    path = tmp_path / "zeroed.ncu-rep"
+    path.write_bytes(data[:64] + bytes(len(data) - 64))
+    refused(path, "before any result: the report looks corrupt")

@@ -63,7 +63,7 @@ def test_every_real_report_is_whole(report: Path) -> None:
     _, spans = blocks(report)
     assert container == ncu_container.Container(
         end=ncu_container.WHOLE, version=7, results=sum(r for _, _, r in spans), cut_results=0,
-        command_line=True)
+        command_line=True, whole_to=report.stat().st_size)
     assert container.cut_reasons(container.results) == []
     with report.open("rb") as f:
         f.read(100)  # the walk starts at the file's start wherever the file was left

@@ -88,6 +88,14 @@ class Container:
     results: int
     cut_results: int
     command_line: bool
+    whole_to: int = 0  # where the last whole block (else the file header) ends
+
+    @property
+    def damaged_past_results(self) -> bool:
+        """Whether the blocks stop making sense after whole results, in a file version whose
+        blocks are known: what ncu_report makes of the rest is garbage at best, minutes of
+        work at worst (4 GiB of zeros after a report kept it busy for 50 s)."""
+        return self.end == DAMAGED and self.version in KNOWN_VERSIONS
 
     def cut_reasons(self, read: int) -> list[str]:
         """Why the file looks cut short, given the `read` results ncu_report made of it."""
@@ -126,7 +134,8 @@ def walk(source: Path | BinaryIO, seconds: float = WALK_S) -> Container:
                     _holds(part, COMMAND_LINE) for part in block.details)
     except (OSError, ValueError):
         return Container(STOPPED, None, results, cut_results, command_line)
-    return Container(blocks.end, blocks.version, results, cut_results, command_line)
+    return Container(blocks.end, blocks.version, results, cut_results, command_line,
+                     blocks.whole_to)
 
 
 class Walk:
@@ -138,6 +147,7 @@ class Walk:
         self._seconds = seconds
         self.end = STOPPED
         self.version: int | None = None
+        self.whole_to = 0
 
     def __iter__(self) -> Iterator[Block]:
         self.end = STOPPED
@@ -160,6 +170,7 @@ class Walk:
         if len(head := f.read(length)) < length:
             raise _Cut
         self.version = next((v for n, v in fields(head) if n == 1 and isinstance(v, int)), None)
+        self.whole_to = f.tell()
         deadline = time.thread_time() + self._seconds
         budget = _Budget()
         window = _Window(f.tell())
@@ -186,6 +197,7 @@ class Walk:
             yield Block(results, details, end <= size)
             if end > size:
                 raise _Cut
+            self.whole_to = end
             window.i += end - (window.at + window.i)
 
 

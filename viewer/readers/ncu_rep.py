@@ -27,6 +27,7 @@ passed over and counted in `Report.skipped`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import importlib.util
 import json
@@ -113,7 +114,8 @@ def read(path: Path, job: Job | None = None, *,
         if job is not None:
             job.progress(0.0, f"opening {path.name}")
         records, skipped = _run(path, plain, source, limits, job, asked, None)
-        notes = _cut_short(records, skipped, ncu_container.walk(plain.here))
+        notes = _damage_note(plain) + _cut_short(records, skipped,
+                                                 ncu_container.walk(plain.here))
         session = ncu_session.read(plain.here, NCU_REP)
     if not records:
         if skipped:
@@ -207,14 +209,51 @@ def _plain(source: _opened.Opened) -> Iterator[_opened.Opened]:
     copy of a gzip-compressed one (removed after); its magic checked."""
     if not _gzip.is_gzip(source.pread(len(NCU_REP_MAGIC))):
         _check_magic(source, source.path)
-        yield source
+        with _whole_part(source, source.path) as whole:
+            yield whole
         return
     with _gzip.decompressed(source, MAX_BYTES[NCU_REP]) as (copy, ended):
         if not ended:
             raise ReportError(source.path, "is gzip-compressed and cut short: "
                               + _gzip.CUT_SHORT_GZIP)
         _check_magic(copy, source.path)
-        yield copy
+        with _whole_part(copy, source.path) as whole:
+            yield whole
+
+
+@contextlib.contextmanager
+def _whole_part(plain: _opened.Opened, named: Path) -> Iterator[_opened.Opened]:
+    """`plain`, or where its blocks stop making sense after whole results
+    (`Container.damaged_past_results`), a private copy of the whole blocks before the damage;
+    ReportError (naming `named`) when no result comes before it."""
+    container = ncu_container.walk(plain.here)
+    if not container.damaged_past_results or container.whole_to >= plain.size:
+        yield plain
+        return
+    if not container.results:
+        raise ReportError(named, f"its blocks stop making sense at byte {container.whole_to:,}"
+                          f" of {plain.size:,}, before any result: the report looks corrupt")
+    with _gzip.private_folder() as folder:
+        copy = folder / "report.ncu-rep"
+        fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            at = 0
+            while at < container.whole_to:
+                piece = plain.pread(min(1 << 20, container.whole_to - at), at)
+                if not piece:
+                    break
+                out.write(piece)
+                at += len(piece)
+        with _opened.opened(copy) as whole:
+            yield dataclasses.replace(whole, whole_of=plain.size)
+
+
+def _damage_note(plain: _opened.Opened) -> list[str]:
+    """The note on a report read from its whole blocks only (`_whole_part`)."""
+    if not plain.whole_of:
+        return []
+    return [cut_short(f"its blocks stop making sense at byte {plain.size:,} of"
+                      f" {plain.whole_of:,}: the results before that are read")]
 
 
 @contextlib.contextmanager

@@ -29,7 +29,7 @@ _CHUNK = 1 << 20
 _MIB = 1 << 20
 MAX_LAYERS = 4
 """Gzip inside gzip this deep is unwrapped; deeper is refused."""
-MAX_MEMBERS = 1 << 16
+MAX_MEMBERS = 1 << 12
 """Members of one gzip stream (`cat a.gz b.gz` makes two); real files have one."""
 RATIO_FROM = 64 * _MIB
 MAX_RATIO = 250

@@ -103,12 +103,13 @@ def _read_export(fmt: str, source: _Opened) -> Report:
     """A text or CSV export, compressed or not (decompressed once), and its session; its errors
     and its Report name the file. One rewritten while it was read is refused."""
     from viewer.core.model import ReportError
-    from viewer.readers import _gzip, _text_lines, ncu_session, sniff
+    from viewer.readers import _gzip, _opened, _text_lines, ncu_session, sniff
 
     path = source.path
-    with _gzip.readable(source, sniff.MAX_BYTES[fmt]) as (plain, ended):
+    with _gzip.readable(source, sniff.MAX_BYTES[fmt]) as (plain, ended), \
+            _opened.named(plain) as here:
         try:
-            report = _read_text(fmt, plain.here)
+            report = _read_text(fmt, here)
         except ReportError as exc:
             source.check()
             raise ReportError(path, exc.reason) from None
@@ -116,7 +117,7 @@ def _read_export(fmt: str, source: _Opened) -> Report:
         if not ended and not report.cut_short:
             _text_lines.mark_cut_short(report, _gzip.CUT_SHORT_GZIP)
         try:
-            report.session = ncu_session.read(plain.here, fmt)
+            report.session = ncu_session.read(here, fmt)
         except (OSError, ReportError):
             report.session = None  # a session is optional: a file that cannot give it has none
     source.check()

@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shutil
 import stat
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +62,29 @@ class Opened:
                                            expected, now, strict=True) if a != b]
         raise ReportError(self.path, f"was rewritten {since} (its {', '.join(what)} changed):"
                           " open it again")
+
+
+@contextlib.contextmanager
+def named(source: Opened) -> Iterator[Path]:
+    """A name for `source` that opens the same file as `here` does and ends in the file's own
+    name (a reader that names what it read, from a path's name or stem, names the file and not
+    its descriptor): a link in a private folder to `here`, removed after; `path` itself where
+    /proc is missing."""
+    if source.here == source.path:
+        yield source.path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="ncu-reader-"))
+    try:
+        name = source.path.name
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            name = "report"
+        link = folder / (name or "report")
+        os.symlink(source.here, link)
+        yield link
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _stamp_of(info: os.stat_result) -> FileStamp:

@@ -207,3 +207,32 @@ def test_a_report_whose_blocks_stop_before_any_result_is_refused(tmp_path: Path)
     path = tmp_path / "zeroed.ncu-rep"
     path.write_bytes(data[:64] + bytes(len(data) - 64))
     refused(path, "before any result: the report looks corrupt")
+
+
+@pytest.mark.parametrize("source", [NAIVE_CSV, NAIVE_TXT, PROFILES / "naive.raw.csv",
+                                    ROOT / "tests/data/corpus/h200/workloads-kernels-and-graph"
+                                    ".details.csv"], ids=lambda p: p.name)
+def test_an_export_cut_at_any_byte_shows_no_wrong_number(tmp_path: Path, source: Path) -> None:
+    """Cut anywhere (a download stopped halfway): refused in one line, or read with cut_short
+    said and every value shown equal to the whole file's. A details CSV cut inside a quoted value
+    (where nearly every byte cut lands) was refused whole; its whole lines are read now."""
+    data = source.read_bytes()
+    whole = read_report(source)
+    values = {(k.index, name): value for k in whole.kernels for name, value in k.metrics.items()}
+    read = tried = 0
+    for at in range(len(data) // 3, len(data) - 1, max(1, len(data) // 40)):
+        tried += 1
+        path = tmp_path / f"cut-{at}-{source.name}"
+        path.write_bytes(data[:at])
+        try:
+            report = read_report(path)
+        except ReportError as exc:
+            assert str(exc).startswith(f"{path}: ") and "\n" not in str(exc)
+            continue
+        read += 1
+        assert report.cut_short, f"cut at byte {at} of {len(data)} read as whole"
+        for kernel in report.kernels:
+            for name, value in kernel.metrics.items():
+                assert values.get((kernel.index, name)) == value, (at, kernel.index, name)
+    if source.suffix == ".csv" and "raw" not in source.name:
+        assert read == tried, "a details CSV cut in its rows is read as far as it goes"

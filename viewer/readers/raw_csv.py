@@ -145,9 +145,8 @@ def read(path: Path) -> Report:
     report = Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
     if (unread_note := as_printed.note()) is not None:
         report.notes.append(unread_note)
-    cut = _cut_row(path, len(header.columns), identity[-1]["ID"])
-    if cut is None and unended(path):
-        cut = UNENDED
+    cut = (f"{UNENDED}: that line is left out" if unended(path)
+           else _cut_row(path, len(header.columns), identity[-1]["ID"]))
     if cut is not None:
         mark_cut_short(report, cut)
     return report

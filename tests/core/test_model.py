@@ -20,6 +20,9 @@ from viewer.core.model import Kernel, Metrics, Report, ReportError, function_nam
         ("vector_add", "vector_add"),
         ("void at::native::(anonymous namespace)::elementwise_kernel<128, 4>(int, float)",
          "elementwise_kernel"),
+        # An unmatched bracket before the argument list (an ESC sequence in a hostile name) once
+        # hid it, leaving 'long)' of the last argument as the name.
+        ("matmul\x1b[2Jnaive(Array<float, 1, C>, unsigned long long)", "matmul\x1b[2Jnaive"),
     ],
 )
 def test_function_name(display: str, name: str) -> None:

@@ -278,16 +278,13 @@ def function_name(display_name: str) -> str:
     'matmul_naive[abi:v1,cw51...](Array<float, 2, C>)' -> 'matmul_naive'.
     """
     text = display_name.strip()
-    depth, last_group = 0, 0
-    for i, ch in enumerate(text):  # the argument list is the last top-level '(...)' group
-        if ch in "<[(":
-            if ch == "(" and depth == 0:
-                last_group = i
-            depth += 1
-        elif ch in ">])":
-            depth = max(0, depth - 1)
-    if last_group > 0:
-        text = text[:last_group]
+    if text.endswith(")"):  # the argument list: the trailing '(...)' group, found from its end
+        depth = 0
+        for i in range(len(text) - 1, 0, -1):
+            depth += {")": 1, "(": -1}.get(text[i], 0)
+            if depth == 0:
+                text = text[:i]
+                break
     text = text.replace("(anonymous namespace)", "")
     while True:
         stripped = _TAGS.sub("", text)

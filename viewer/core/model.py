@@ -271,6 +271,27 @@ def _asked(before: frozenset[str] | None, names: Iterable[str] | None) -> frozen
 _TAGS = re.compile(r"\[[^\[\]]*\]")
 
 
+def _arguments_at(text: str) -> int:
+    """Where the argument list starts: a trailing '(...)' group matched from its end
+    (parentheses alone, so an unmatched bracket before it cannot hide it), else the last '('
+    at bracket depth 0; len(text) where there is none."""
+    if text.endswith(")"):
+        depth = 0
+        for i in range(len(text) - 1, 0, -1):
+            depth += {")": 1, "(": -1}.get(text[i], 0)
+            if depth == 0:
+                return i
+    depth, last_group = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<[(":
+            if ch == "(" and depth == 0:
+                last_group = i
+            depth += 1
+        elif ch in ">])":
+            depth = max(0, depth - 1)
+    return last_group if last_group > 0 else len(text)
+
+
 def function_name(display_name: str) -> str:
     """The bare function name of a demangled kernel name.
 
@@ -278,13 +299,7 @@ def function_name(display_name: str) -> str:
     'matmul_naive[abi:v1,cw51...](Array<float, 2, C>)' -> 'matmul_naive'.
     """
     text = display_name.strip()
-    if text.endswith(")"):  # the argument list: the trailing '(...)' group, found from its end
-        depth = 0
-        for i in range(len(text) - 1, 0, -1):
-            depth += {")": 1, "(": -1}.get(text[i], 0)
-            if depth == 0:
-                text = text[:i]
-                break
+    text = text[:_arguments_at(text)]
     text = text.replace("(anonymous namespace)", "")
     while True:
         stripped = _TAGS.sub("", text)

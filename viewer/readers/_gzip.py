@@ -14,8 +14,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shutil
-import tempfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -177,21 +175,11 @@ def _inner_name(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def private_folder() -> Iterator[Path]:
-    """A temporary folder only this user can enter, removed with what it holds."""
-    folder = Path(tempfile.mkdtemp(prefix="ncu-reader-"))
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-@contextlib.contextmanager
 def decompressed(source: _opened.Opened, limit: int) -> Iterator[tuple[_opened.Opened, bool]]:
     """A private decompressed copy of the gzip file `source` (at most `limit` bytes, its
     layers unwrapped), opened, and whether its compressed data ended as it should; the copy is
     removed after."""
-    with private_folder() as folder:
+    with _opened.private_folder() as folder:
         copy = folder / _inner_name(source.path)
         stream = Layers(source, limit)
         fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)

@@ -65,6 +65,16 @@ class Opened:
 
 
 @contextlib.contextmanager
+def private_folder() -> Iterator[Path]:
+    """A temporary folder only this user can enter, removed with what it holds."""
+    folder = Path(tempfile.mkdtemp(prefix="ncu-reader-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
 def named(source: Opened) -> Iterator[Path]:
     """A name for `source` that opens the same file as `here` does and ends in the file's own
     name (a reader that names what it read, from a path's name or stem, names the file and not
@@ -73,8 +83,7 @@ def named(source: Opened) -> Iterator[Path]:
     if source.here == source.path:
         yield source.path
         return
-    folder = Path(tempfile.mkdtemp(prefix="ncu-reader-"))
-    try:
+    with private_folder() as folder:
         name = source.path.name
         try:
             name.encode("utf-8")
@@ -83,8 +92,6 @@ def named(source: Opened) -> Iterator[Path]:
         link = folder / (name or "report")
         os.symlink(source.here, link)
         yield link
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _stamp_of(info: os.stat_result) -> FileStamp:

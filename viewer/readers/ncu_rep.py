@@ -233,7 +233,7 @@ def _whole_part(plain: _opened.Opened, named: Path) -> Iterator[_opened.Opened]:
     if not container.results:
         raise ReportError(named, f"its blocks stop making sense at byte {container.whole_to:,}"
                           f" of {plain.size:,}, before any result: the report looks corrupt")
-    with _gzip.private_folder() as folder:
+    with _opened.private_folder() as folder:
         copy = folder / "report.ncu-rep"
         fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb") as out:
@@ -265,7 +265,7 @@ def _child_name(plain: _opened.Opened) -> Iterator[str]:
     try:
         str(here).encode("utf-8")
     except UnicodeEncodeError:
-        with _gzip.private_folder() as folder:
+        with _opened.private_folder() as folder:
             link = folder / "report.ncu-rep"
             os.symlink(here.resolve(), link)
             yield str(link)

@@ -273,8 +273,9 @@ def test_the_child_dies_with_its_parent(tmp_path: Path) -> None:
     fifo = tmp_path / "never-written.ncu-rep"
     os.mkfifo(fifo)
     parent = subprocess.Popen(
-        [sys.executable, "-c", "import contextlib, sys; from viewer.readers import ncu_rep;"
-         " ncu_rep._child_name = contextlib.contextmanager(lambda plain: iter([sys.argv[1]]));"
+        [sys.executable, "-c", "import contextlib, sys;"
+         " from viewer.readers import ncu_rep, ncu_rep_file;"
+         " ncu_rep_file.child_name = contextlib.contextmanager(lambda plain: iter([sys.argv[1]]));"
          " ncu_rep.read(sys.argv[2])", str(fifo), str(NAIVE)], cwd=ROOT)
     child = None
     try:

@@ -27,7 +27,6 @@ passed over and counted in `Report.skipped`.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import importlib.util
 import json
@@ -35,17 +34,17 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from viewer.core.jobs import Job
 from viewer.core.metrics import KNOWN_METRICS
 from viewer.core.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
-from viewer.readers import _gzip, _opened, _workloads, ncu_container, ncu_session
+from viewer.readers import _opened, _workloads, ncu_container, ncu_rep_file, ncu_session
 from viewer.readers._child import Child
 from viewer.readers._text_lines import cut_short
-from viewer.readers.sniff import MAX_BYTES, NCU_REP, NCU_REP_MAGIC
+from viewer.readers.sniff import NCU_REP
 
 FORMAT = NCU_REP
 CHILD_MODULE = "viewer.readers.ncu_rep_child"
@@ -109,12 +108,12 @@ def read(path: Path, job: Job | None = None, *,
     with contextlib.ExitStack() as stack:
         if source is None:
             source = stack.enter_context(_opened.opened(path))
-        plain = stack.enter_context(_plain(source))
+        plain = stack.enter_context(ncu_rep_file.plain(source))
         limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"opening {path.name}")
         records, skipped = _run(path, plain, source, limits, job, asked, None)
-        notes = _damage_note(plain) + _cut_short(records, skipped,
+        notes = ncu_rep_file.damage_note(plain) + _cut_short(records, skipped,
                                                  ncu_container.walk(plain.here))
         session = ncu_session.read(plain.here, NCU_REP)
     if not records:
@@ -162,7 +161,7 @@ def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | No
     asked = None if names is None else frozenset(names)
     if not wanted:
         return {}
-    with _opened.opened(path) as source, _plain(source) as plain:
+    with _opened.opened(path) as source, ncu_rep_file.plain(source) as plain:
         source.check(stamp, since="since it was opened")
         limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
@@ -192,7 +191,7 @@ def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
     asked = {"rules": rules, "instances": sorted(set(instances)), "about": about}
     if not wanted:
         return {}
-    with _opened.opened(path) as source, _plain(source) as plain:
+    with _opened.opened(path) as source, ncu_rep_file.plain(source) as plain:
         source.check(stamp, since="since it was opened")
         limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
@@ -203,88 +202,18 @@ def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
     return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
 
 
-@contextlib.contextmanager
-def _plain(source: _opened.Opened) -> Iterator[_opened.Opened]:
-    """The report `source` as the child reads it: the file itself, or a private decompressed
-    copy of a gzip-compressed one (removed after); its magic checked."""
-    if not _gzip.is_gzip(source.pread(len(NCU_REP_MAGIC))):
-        _check_magic(source, source.path)
-        with _whole_part(source, source.path) as whole:
-            yield whole
-        return
-    with _gzip.decompressed(source, MAX_BYTES[NCU_REP]) as (copy, ended):
-        if not ended:
-            raise ReportError(source.path, "is gzip-compressed and cut short: "
-                              + _gzip.CUT_SHORT_GZIP)
-        _check_magic(copy, source.path)
-        with _whole_part(copy, source.path) as whole:
-            yield whole
-
-
-@contextlib.contextmanager
-def _whole_part(plain: _opened.Opened, named: Path) -> Iterator[_opened.Opened]:
-    """`plain`, or where its blocks stop making sense after whole results
-    (`Container.damaged_past_results`), a private copy of the whole blocks before the damage;
-    ReportError (naming `named`) when no result comes before it."""
-    container = ncu_container.walk(plain.here)
-    if not container.damaged_past_results or container.whole_to >= plain.size:
-        yield plain
-        return
-    if not container.results:
-        raise ReportError(named, f"its blocks stop making sense at byte {container.whole_to:,}"
-                          f" of {plain.size:,}, before any result: the report looks corrupt")
-    with _opened.private_folder() as folder:
-        copy = folder / "report.ncu-rep"
-        fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            at = 0
-            while at < container.whole_to:
-                piece = plain.pread(min(1 << 20, container.whole_to - at), at)
-                if not piece:
-                    break
-                out.write(piece)
-                at += len(piece)
-        with _opened.opened(copy) as whole:
-            yield dataclasses.replace(whole, whole_of=plain.size)
-
-
-def _damage_note(plain: _opened.Opened) -> list[str]:
-    """The note on a report read from its whole blocks only (`_whole_part`)."""
-    if not plain.whole_of:
-        return []
-    return [cut_short(f"its blocks stop making sense at byte {plain.size:,} of"
-                      f" {plain.whole_of:,}: the results before that are read")]
-
-
-@contextlib.contextmanager
-def _child_name(plain: _opened.Opened) -> Iterator[str]:
-    """The name the child opens `plain` by: its descriptor's (the child inherits it), or where
-    /proc is missing its path, through a private link when the name is not UTF-8 (which
-    ncu_report refuses); the link removed after."""
-    here = plain.here
-    try:
-        str(here).encode("utf-8")
-    except UnicodeEncodeError:
-        with _opened.private_folder() as folder:
-            link = folder / "report.ncu-rep"
-            os.symlink(here.resolve(), link)
-            yield str(link)
-        return
-    yield str(here)
-
-
 def _run(path: Path, plain: _opened.Opened, source: _opened.Opened, limits: _Limits,
          job: Job | None, names: frozenset[str] | None, positions: Sequence[int] | None,
          extras: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Kernel records and the count of skipped results, read child after child (each opens
-    `plain`, see `_plain`; `source`, the file as opened, must not change meanwhile)."""
+    `plain`, see `ncu_rep_file.plain`; `source`, the file as opened, must not change meanwhile)."""
     records: list[dict[str, Any]] = []
     skipped: dict[str, int] = {}
     done, wanted = 0, None if positions is None else len(positions)
     with contextlib.ExitStack() as stack:
         options = _options(lambda: Path(stack.enter_context(
             tempfile.TemporaryDirectory(prefix="ncu-reader-"))), names, positions, extras)
-        opened = stack.enter_context(_child_name(plain))
+        opened = stack.enter_context(ncu_rep_file.child_name(plain))
         while wanted is None or done < wanted:
             source.check()
             command = [sys.executable, *CHILD, opened,
@@ -370,15 +299,6 @@ def _read_slice(child: Child, limits: _Limits, done: int, records: list[dict[str
     if total is None or count is None or got != count:
         raise ReportError(child.path, f"{WHAT} stopped before it read every kernel")
     return total, got
-
-
-NOT_NCU_REP = "not a .ncu-rep report (it does not start with NVR)"
-
-
-def _check_magic(plain: _opened.Opened, named: Path) -> None:
-    """ReportError naming `named` when `plain` is not a .ncu-rep."""
-    if plain.pread(len(NCU_REP_MAGIC)) != NCU_REP_MAGIC:
-        raise ReportError(named, NOT_NCU_REP)
 
 
 def _metrics_of(path: Path, record: dict[str, Any]) -> dict[str, float]:

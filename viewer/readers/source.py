@@ -23,7 +23,7 @@ from typing import Any
 
 from viewer.core.jobs import Job
 from viewer.core.model import ReportError
-from viewer.readers import _opened, ncu_rep
+from viewer.readers import _opened, ncu_rep, ncu_rep_file
 from viewer.readers._child import Child
 from viewer.readers.source_child import COUNTERS
 from viewer.readers.source_model import (
@@ -79,8 +79,8 @@ def read_ncu_rep(path: Path, job: Job | None = None, *, positions: Iterable[int]
     with contextlib.ExitStack() as stack:
         if source is None:
             source = stack.enter_context(_opened.opened(path))
-        plain = stack.enter_context(ncu_rep._plain(source))
-        opened = stack.enter_context(ncu_rep._child_name(plain))
+        plain = stack.enter_context(ncu_rep_file.plain(source))
+        opened = stack.enter_context(ncu_rep_file.child_name(plain))
         limits = ncu_rep._Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"reading the source counters of {path.name}")

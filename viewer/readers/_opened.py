@@ -33,15 +33,13 @@ NOT_REGULAR = ("is not a regular file (a pipe, a device or a socket): save the r
 @dataclass(frozen=True)
 class Opened:
     """One open report file: `path` as named (for every message), its descriptor, its size and
-    stamp when opened, and `here`, a name that opens this same file; `whole_of`, for a copy of
-    the whole part of a damaged file, that file's size."""
+    stamp when opened, and `here`, a name that opens this same file."""
 
     path: Path
     fd: int
     size: int
     stamp: FileStamp
     here: Path
-    whole_of: int = 0  # a private copy of a file's first bytes: that file's size
 
     def pread(self, size: int, at: int = 0) -> bytes:
         """At most `size` bytes from offset `at` (the descriptor's own offset left alone)."""

@@ -109,13 +109,12 @@ def read(path: Path, job: Job | None = None, *,
         if source is None:
             source = stack.enter_context(_opened.opened(path))
         plain = stack.enter_context(ncu_rep_file.plain(source))
-        limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
+        limits = _Limits(plain.file.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"opening {path.name}")
-        records, skipped = _run(path, plain, source, limits, job, asked, None)
-        notes = ncu_rep_file.damage_note(plain) + _cut_short(records, skipped,
-                                                 ncu_container.walk(plain.here))
-        session = ncu_session.read(plain.here, NCU_REP)
+        records, skipped = _run(path, plain.file, source, limits, job, asked, None)
+        notes = plain.damage_note() + _cut_short(records, skipped, plain.container)
+        session = ncu_session.read(plain.file.here, NCU_REP)
     if not records:
         if skipped:
             raise ReportError(path, _workloads.no_kernel(skipped))
@@ -163,10 +162,10 @@ def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | No
         return {}
     with _opened.opened(path) as source, ncu_rep_file.plain(source) as plain:
         source.check(stamp, since="since it was opened")
-        limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
+        limits = _Limits(plain.file.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"reading more of {path.name}")
-        records, skipped = _run(path, plain, source, limits, job, asked, wanted)
+        records, skipped = _run(path, plain.file, source, limits, job, asked, wanted)
     if skipped:
         raise ReportError(path, "a result asked for is not a kernel: the report changed")
     values = Metrics.table(_metrics_of(path, r) for r in records)
@@ -193,10 +192,11 @@ def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
         return {}
     with _opened.opened(path) as source, ncu_rep_file.plain(source) as plain:
         source.check(stamp, since="since it was opened")
-        limits = _Limits(plain.size, timeout_s, memory_limit, slice_bytes)
+        limits = _Limits(plain.file.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"reading more of {path.name}")
-        records, skipped = _run(path, plain, source, limits, job, frozenset(), wanted, asked)
+        records, skipped = _run(path, plain.file, source, limits, job, frozenset(), wanted,
+                                asked)
     if skipped:
         raise ReportError(path, "a result asked for is not a kernel: the report changed")
     return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}

@@ -5,9 +5,9 @@ name a child opens it by."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from viewer.core.model import ReportError
@@ -16,8 +16,25 @@ from viewer.readers._text_lines import cut_short
 from viewer.readers.sniff import MAX_BYTES, NCU_REP, NCU_REP_MAGIC
 
 
+@dataclass(frozen=True)
+class Plain:
+    """The report as the children read it: `file`, its container as walked once, and where
+    `file` holds only the whole blocks before damage, the damaged file's size (`whole_of`)."""
+
+    file: _opened.Opened
+    container: ncu_container.Container
+    whole_of: int = 0
+
+    def damage_note(self) -> list[str]:
+        """The note on a report read from its whole blocks only (`whole_part`)."""
+        if not self.whole_of:
+            return []
+        return [cut_short(f"its blocks stop making sense at byte {self.file.size:,} of"
+                          f" {self.whole_of:,}: the results before that are read")]
+
+
 @contextlib.contextmanager
-def plain(source: _opened.Opened) -> Iterator[_opened.Opened]:
+def plain(source: _opened.Opened) -> Iterator[Plain]:
     """The report `source` as the child reads it: the file itself, or a private decompressed
     copy of a gzip-compressed one (removed after); its magic checked."""
     if not _gzip.is_gzip(source.pread(len(NCU_REP_MAGIC))):
@@ -35,13 +52,13 @@ def plain(source: _opened.Opened) -> Iterator[_opened.Opened]:
 
 
 @contextlib.contextmanager
-def whole_part(plain: _opened.Opened, named: Path) -> Iterator[_opened.Opened]:
+def whole_part(plain: _opened.Opened, named: Path) -> Iterator[Plain]:
     """`plain`, or where its blocks stop making sense after whole results
     (`Container.damaged_past_results`), a private copy of the whole blocks before the damage;
     ReportError (naming `named`) when no result comes before it."""
     container = ncu_container.walk(plain.here)
     if not container.damaged_past_results or container.whole_to >= plain.size:
-        yield plain
+        yield Plain(plain, container)
         return
     if not container.results:
         raise ReportError(named, f"its blocks stop making sense at byte {container.whole_to:,}"
@@ -58,15 +75,7 @@ def whole_part(plain: _opened.Opened, named: Path) -> Iterator[_opened.Opened]:
                 out.write(piece)
                 at += len(piece)
         with _opened.opened(copy) as whole:
-            yield dataclasses.replace(whole, whole_of=plain.size)
-
-
-def damage_note(plain: _opened.Opened) -> list[str]:
-    """The note on a report read from its whole blocks only (`whole_part`)."""
-    if not plain.whole_of:
-        return []
-    return [cut_short(f"its blocks stop making sense at byte {plain.size:,} of"
-                      f" {plain.whole_of:,}: the results before that are read")]
+            yield Plain(whole, ncu_container.walk(whole.here), whole_of=plain.size)
 
 
 @contextlib.contextmanager

@@ -79,7 +79,7 @@ def read_ncu_rep(path: Path, job: Job | None = None, *, positions: Iterable[int]
     with contextlib.ExitStack() as stack:
         if source is None:
             source = stack.enter_context(_opened.opened(path))
-        plain = stack.enter_context(ncu_rep_file.plain(source))
+        plain = stack.enter_context(ncu_rep_file.plain(source)).file
         opened = stack.enter_context(ncu_rep_file.child_name(plain))
         limits = ncu_rep._Limits(plain.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:

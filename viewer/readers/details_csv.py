@@ -27,11 +27,9 @@ from __future__ import annotations
 import csv
 import io
 import math
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 import pandas as pd
@@ -39,7 +37,7 @@ import pandas as pd
 from viewer.core import metrics, units
 from viewer.core.model import Dim3, Kernel, Metrics, Printed, Report, ReportError, function_name
 from viewer.readers import _as_printed
-from viewer.readers._csv_lines import LONGEST_LINE, check_lines
+from viewer.readers._csv_lines import UpToLastLine, check_first_row, check_lines
 from viewer.readers._cut import Kept
 from viewer.readers._text_lines import UNENDED, mark_cut_short, unended
 from viewer.readers._workloads import export_kind, no_kernel
@@ -58,8 +56,6 @@ OPTIONAL = (BLOCK_SIZE, GRID_SIZE, DEVICE, CC)
 _REPEATED = (ID, KERNEL_NAME, BLOCK_SIZE, GRID_SIZE, DEVICE, CC, SECTION, LABEL, UNIT)
 # Rows read at once (about 100 a kernel).
 CHUNK_ROWS = 200_000
-# Blank lines passed over in search of the first row under the header.
-FIRST_ROW_LINES = 1000
 # Values sampled to decide whether the file writes decimals with a comma.
 DECIMAL_SAMPLE = 5000
 
@@ -133,10 +129,10 @@ def read_chunks(path: Path, header: CsvHeader, columns: list[str] | None,
     seen = 0
     try:
         with path.open("rb") as whole:
-            f = _UpToLastLine(whole)
+            f = UpToLastLine(whole)
             f.seek(header.offset)
             f.readline()
-            _check_first_row(path, f, line + 1, len(names))
+            check_first_row(path, f, line + 1, len(names))
             with pd.read_csv(
                 f, header=None, names=[*names, extra], dtype=dtype, na_filter=False,
                 engine="c", low_memory=False, encoding="utf-8", encoding_errors="replace",
@@ -154,41 +150,6 @@ def read_chunks(path: Path, header: CsvHeader, columns: list[str] | None,
         raise _unreadable(path, exc, line, len(names)) from None
     except OSError as exc:
         raise ReportError(path, f"cannot be read ({exc.strerror or exc})") from None
-
-
-class _UpToLastLine:
-    """A binary file read up to its last newline: a file cut short mid-line (its last line has
-    no newline) is read as the whole lines before the cut, never as a row cut in two (inside
-    a quoted value, where a byte cut of ncu's CSV nearly always lands, the parser would refuse
-    the whole file). The cut is said by the caller (`_text_lines.unended`)."""
-
-    def __init__(self, f: BinaryIO) -> None:
-        self._f = f
-        size = f.seek(0, os.SEEK_END)
-        start = max(0, size - LONGEST_LINE - 1)
-        f.seek(start)
-        tail = f.read()
-        newline = tail.rfind(b"\n")
-        self.end = start + newline + 1 if newline >= 0 else 0
-        f.seek(0)
-
-    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
-        return self._f.seek(offset, whence)
-
-    def tell(self) -> int:
-        return self._f.tell()
-
-    def read(self, size: int = -1) -> bytes:
-        left = max(0, self.end - self._f.tell())
-        return self._f.read(left if size is None or size < 0 else min(size, left))
-
-    def readline(self, size: int = -1) -> bytes:
-        left = max(0, self.end - self._f.tell())
-        return self._f.readline(left if size is None or size < 0 else min(size, left))
-
-    def __iter__(self) -> Iterator[bytes]:
-        while line := self.readline():
-            yield line
 
 
 def _header_columns(path: Path, header: CsvHeader) -> tuple[tuple[str, ...], int]:
@@ -211,20 +172,6 @@ def _header_columns(path: Path, header: CsvHeader) -> tuple[tuple[str, ...], int
     if names != tuple(c.strip() for c in found) or any('"' in n for n in names):
         raise ReportError(path, "its CSV header row does not parse as CSV (a quote left open?)")
     return names, number
-
-
-def _check_first_row(path: Path, f: _UpToLastLine, line: int, fields: int) -> None:
-    """Refuse a first row with more fields than the header: pandas would take its first fields
-    for an index (no error, and slow: minutes for 100,000 fields). Leaves `f` where it was."""
-    start, number = f.tell(), line
-    text = f.readline()
-    while text and not text.strip() and number < line + FIRST_ROW_LINES:
-        text, number = f.readline(), number + 1
-    f.seek(start)
-    found = next(csv.reader([text.decode("utf-8", "replace").rstrip("\r\n")]), [])
-    if len(found) > fields:
-        raise ReportError(path, f"line {number:,} has {len(found):,} fields, more than its"
-                          f" header's {fields:,}: the file is damaged")
 
 
 _TOO_MANY = re.compile(r"Expected \d+ fields in line (\d+), saw (\d+)")

@@ -71,13 +71,16 @@ def summary(kernel: Kernel) -> dict[str, float | None]:
 
 @dataclass(frozen=True)
 class MemoryUnit:
-    """A unit's row; `elapsed_pct` its percent per elapsed cycle where known (a row per active
-    cycle scaled by SM Active Cycles over Elapsed Cycles), the measure Memory Throughput takes."""
+    """A unit's row; `elapsed_pct` its percent per elapsed cycle, the measure Memory Throughput
+    takes: the report's own where it holds one (`elapsed_metric` names it), else a row per
+    active cycle scaled by SM Active Cycles over Elapsed Cycles (`elapsed_metric` None), an
+    estimate that only ranks the units and is never printed."""
 
     name: str
     metric: str
     pct: float | None
     elapsed_pct: float | None = None
+    elapsed_metric: str | None = None
 
 
 @dataclass(frozen=True)
@@ -170,14 +173,16 @@ class SpeedOfLight:
         text = (f"{row} reads above Memory Throughput {m} because it is a percent of the cycles "
                 f"the unit was active ({_suffix(unit.metric)}), while Memory Throughput is a "
                 f"percent of every elapsed cycle ({_suffix(M['memory_throughput_pct'])})")
+        if unit.elapsed_metric is not None:
+            return (text + f": per elapsed cycle the report holds {unit.name} at "
+                    f"{fmt.percent(unit.elapsed_pct)} ({unit.elapsed_metric}).")
         active, elapsed = self.sm_active_cycles, self.elapsed_cycles
-        if active is None or not elapsed or unit.pct is None:
+        if active is None or not elapsed:
             return text + "."
-        share = active / elapsed
-        return (text + f": the SMs were active on {fmt.percent(100 * share)} of the elapsed "
-                f"cycles (SM Active Cycles {fmt.count(active)} of Elapsed Cycles "
-                f"{fmt.count(elapsed)}), which brings {unit.name} to about "
-                f"{fmt.percent(unit.pct * share)} per elapsed cycle.")
+        return (text + f": the SMs were active on {fmt.percent(100 * active / elapsed)} of the "
+                f"elapsed cycles (SM Active Cycles {fmt.count(active)} of Elapsed Cycles "
+                f"{fmt.count(elapsed)}); the report does not hold {unit.name}'s own figure per "
+                "elapsed cycle, so its row is not on Memory Throughput's scale.")
 
 
 def _suffix(metric: str) -> str:
@@ -185,10 +190,18 @@ def _suffix(metric: str) -> str:
     return metric.rsplit(".", 1)[-1]
 
 
-def _unit(name: str, key: str, pct: float | None, share: float | None) -> MemoryUnit:
+# The report's own per-elapsed-cycle figure of a unit whose row is per active cycle.
+_ELAPSED_OF = {M["l1tex_throughput_pct"]: metrics.L1TEX_ELAPSED}
+
+
+def _unit(kernel: Kernel, name: str, key: str, share: float | None) -> MemoryUnit:
     metric = M[key]
+    pct = value(kernel, key)
     if pct is None or not metric.endswith("_active"):
-        return MemoryUnit(name, metric, pct, pct)
+        return MemoryUnit(name, metric, pct, pct, metric if pct is not None else None)
+    held = _ELAPSED_OF.get(metric)
+    if held is not None and (exact := kernel.metric(held)) is not None:
+        return MemoryUnit(name, metric, pct, exact, held)
     return MemoryUnit(name, metric, pct, None if share is None else pct * share)
 
 
@@ -197,7 +210,7 @@ def speed_of_light(kernel: Kernel) -> SpeedOfLight:
     memory = value(kernel, "memory_throughput_pct")
     active, elapsed = kernel.metric(SM_ACTIVE_CYCLES), kernel.metric(ELAPSED_CYCLES)
     share = active / elapsed if active is not None and elapsed else None
-    units = tuple(_unit(name, key, value(kernel, key), share) for name, key in (
+    units = tuple(_unit(kernel, name, key, share) for name, key in (
         ("L1/TEX", "l1tex_throughput_pct"), ("L2", "l2_throughput_pct"),
         ("DRAM", "dram_throughput_pct")))
     launch = grid(kernel)

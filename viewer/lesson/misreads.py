@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from viewer.analysis import reading
 from viewer.analysis.metric_table import SM_FREQUENCY
 from viewer.core import formatting as fmt
+from viewer.core import metrics
 from viewer.core.elide import elide_middle
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
@@ -102,10 +103,11 @@ def _memory_vs_dram(kernel: Kernel) -> Misread | None:
             "memory-is-dram")
     if busiest is None or busiest.name == "DRAM":
         unit = f"that unit is not DRAM ({_NO_UNIT_ROWS})"
-    elif sol.above_headline and busiest.elapsed_pct is not None:  # its row: per active cycle
-        unit = (f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak "
-                f"per active cycle, about {fmt.percent(busiest.elapsed_pct)} per elapsed cycle "
-                "as Memory Throughput counts")
+    elif sol.above_headline and (per := metrics.per_cycle(busiest.metric)) is not None:
+        unit = f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak {per}"
+        if busiest.elapsed_metric is not None and busiest.elapsed_metric != busiest.metric:
+            unit += (f", {fmt.percent(busiest.elapsed_pct)} per elapsed cycle as Memory "
+                     f"Throughput counts ({busiest.elapsed_metric})")
     else:
         unit = f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak"
     return Misread("memory_throughput_pct", (

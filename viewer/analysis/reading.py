@@ -339,16 +339,34 @@ class MemoryChart:
 
     @property
     def floor_note(self) -> str:
-        """How DRAM traffic sits against the compulsory floor, in words ('' when unknown)."""
-        times = self.times_compulsory
-        if times is None:
+        """DRAM traffic against the compulsory floor, in words from the two counters: bytes
+        read against A and B, bytes written against C ('' when unknown)."""
+        times, dim = self.times_compulsory, self.problem_dim
+        read, written = self.dram_bytes_read, self.dram_bytes_write
+        if times is None or dim is None or read is None or written is None:
             return ""
-        if times < 1:
-            return ("below the floor: part of A, B or C did not cross DRAM while the kernel ran "
-                    "(already in L2, or written back after it ended)")
-        return (f"{times:.2f}x the floor: the caches kept most re-reads of A and B away "
-                "from DRAM" if times < 2 else
-                f"{times:.2f}x the floor: re-reads of A and B reached DRAM")
+        matrix = compulsory_dram_bytes(dim) // 3  # one of A, B and C
+        lead = "below the floor" if times < 1 else f"{times:.2f}x the floor"
+        read_words = f"DRAM read {_bytes(read)} against A and B's {_bytes(2 * matrix)}, so "
+        if read < 2 * matrix:
+            read_words += "part of A and B did not cross DRAM while the kernel ran"
+        elif read < 4 * matrix:
+            read_words += "A and B crossed it at least once and the caches kept most re-reads"
+        else:
+            read_words += "re-reads of A and B reached DRAM"
+        written_words = f"it wrote {_bytes(written)} against C's {_bytes(matrix)}, so "
+        if written == 0:
+            written_words += "C was not written back to DRAM while the kernel ran"
+        elif written < matrix:
+            written_words += "only part of C was written back to DRAM while the kernel ran"
+        else:
+            written_words += "C was written back"
+        return f"{lead}: {read_words}; {written_words}"
+
+
+def _bytes(n: float) -> str:
+    """'2,104,320 B': exact, since the floor's sizes differ from the counters in a few bytes."""
+    return f"{fmt.count(n)} B"
 
 
 _HIT_RATE = re.compile(r"_hit_rate\.pct$")
@@ -386,7 +404,7 @@ def memory_chart(kernel: Kernel) -> MemoryChart:
     arrows = (
         Traffic("Kernel", "Shared memory", "shared load instructions",
                 v["shared_load_instructions"], "instruction", M["shared_load_instructions"],
-                "a shared load fetches no sector"),
+                "a shared load fetches no sector from L2 or DRAM"),
         Traffic("Kernel", "L1/TEX", "global load requests", v["global_load_requests"],
                 "request", M["global_load_requests"]),
         Traffic("Kernel", "L1/TEX", "global load sectors", v["global_load_sectors"], "sector",

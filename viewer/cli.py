@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from viewer.analysis import predict, reading, source_terminal, tables_terminal
+from viewer.analysis import chart_layout, predict, reading, source_terminal, tables_terminal
 from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
 from viewer.core import formatting as fmt
@@ -115,6 +115,7 @@ def kernel_text(kernel: Kernel) -> str:
         _row("L1/TEX Hit Rate", fmt.percent(chart.l1tex_hit_rate_pct)),
         _row("L2 Hit Rate", fmt.percent(chart.l2_hit_rate_pct)),
     ]
+    lines += [_wrap(note) for _, note in chart_layout.hit_rate_notes(chart)]
     if chart.compulsory_bytes is not None:
         lines.append(_row("DRAM bytes / compulsory floor",
                           f"{fmt.size(chart.dram_bytes)} / {fmt.size(chart.compulsory_bytes)}"

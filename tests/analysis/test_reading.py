@@ -247,11 +247,23 @@ def test_a_unit_row_above_memory_throughput_is_told_why() -> None:
             "is a percent of the cycles the unit was active "
             "(pct_of_peak_sustained_active), while Memory Throughput is a percent of every "
             "elapsed cycle (pct_of_peak_sustained_elapsed)") in text
-    assert "SM Active Cycles 109,882.19 of Elapsed Cycles 123,795" in text
-    assert "about 77.34 % per elapsed cycle" in text  # within Memory Throughput, as it must be
+    # the report's own figure per elapsed cycle, never an estimate below the busiest unit's
+    assert ("per elapsed cycle the report holds L1/TEX at 78.74 % "
+            "(l1tex__throughput.avg.pct_of_peak_sustained_elapsed)") in text
+    assert "77.34" not in text
     scale = reading.speed_of_light(_real(BASIC)).explanation
     assert ("L2 Cache Throughput 0.96 % reads above Memory Throughput 0.50 % though both are "
             "per elapsed cycle") in scale
+
+
+def test_without_the_units_own_elapsed_figure_no_estimate_is_printed() -> None:
+    """naive.details.txt lacks l1tex__throughput...elapsed: the SMs' share of the cycles is
+    said, and no percent for L1/TEX per elapsed cycle is made from it (SM cycles are not
+    L1/TEX's: the .ncu-rep's real figure is 78.74 %, the estimate would say 77.34 %)."""
+    text = reading.speed_of_light(_real("profiles/naive.details.txt")).explanation
+    assert "SM Active Cycles 109,882.19 of Elapsed Cycles 123,795" in text
+    assert "the report does not hold L1/TEX's own figure per elapsed cycle" in text
+    assert "77.34" not in text
 
 
 def test_the_busiest_unit_is_read_per_elapsed_cycle_as_memory_throughput_is() -> None:

@@ -41,8 +41,18 @@ def test_memory_throughput_is_not_dram_bandwidth_where_l1tex_is_busiest(h200) ->
     # percents side by side
     assert found.text == ("Memory Throughput 78.74 % is the busiest memory unit against its own "
                           "peak, not DRAM bandwidth: here the busiest is L1/TEX, at 87.13 % of "
-                          "its own peak per active cycle, about 77.34 % per elapsed cycle as "
-                          "Memory Throughput counts, and DRAM Throughput is 0.70 %.")
+                          "its own peak per active cycle, 78.74 % per elapsed cycle as Memory "
+                          "Throughput counts (l1tex__throughput.avg.pct_of_peak_sustained_elapsed"
+                          "), and DRAM Throughput is 0.70 %.")
+
+
+def test_a_busiest_unit_per_elapsed_cycle_is_never_called_per_active() -> None:
+    """workloads' `scale` kernel: L2 is the busiest, and its metric is lts__throughput's
+    pct_of_peak_sustained_elapsed."""
+    report = read_report(CORPUS / "h200" / "workloads-kernels-and-graph.details.txt")
+    (found,) = misreads.misreads(report.kernels[0])
+    assert "the busiest is L2, at 0.96 % of its own peak per elapsed cycle," in found.text
+    assert "per active" not in found.text
 
 
 def test_on_the_t4_table_the_unit_is_not_named_because_the_table_does_not_name_it(t4) -> None:

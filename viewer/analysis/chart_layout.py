@@ -26,7 +26,9 @@ INSTRUCTIONS = "load instructions"
 BYTES = "bytes"
 # How many decades of traffic below the largest arrow still get a wider line than the thinnest.
 WIDTH_DECADES = 3.0
-SHARED_NOTE = "a shared load fetches no sector: it never reaches L1/TEX, L2 or DRAM"
+# Shared memory sits in the L1/TEX unit (Turing's 96 KB of L1 and shared, Hopper's too): a shared
+# load fetches no sector from L2 or DRAM, and it does use L1/TEX's data pipe.
+SHARED_NOTE = "a shared load fetches no sector from L2 or DRAM, and it does use the L1/TEX unit"
 
 
 @dataclass(frozen=True)
@@ -155,20 +157,53 @@ def chart_band(kernel: Kernel, name: str) -> ChartBand:
     boxes = (
         ChartBox("kernel", "Kernel"),
         ChartBox("shared", "Shared memory"),
-        ChartBox("l1tex", "L1/TEX", (_hit_line(chart.l1tex_hit_rate_pct),)),
-        ChartBox("l2", "L2", (_hit_line(chart.l2_hit_rate_pct),)),
+        ChartBox("l1tex", "L1/TEX", _hit_lines("l1tex_hit_rate_pct", chart.l1tex_hit_rate_pct)),
+        ChartBox("l2", "L2", _hit_lines("l2_hit_rate_pct", chart.l2_hit_rate_pct)),
         ChartBox("dram", "DRAM", dram_lines(chart, kernel)),
     )
-    note = SHARED_NOTE if shared is not None else ""
+    note = shared_note(kernel) if shared is not None else ""
     return ChartBand(name, caption(kernel, chart), boxes, arrows, note)
+
+
+def shared_note(kernel: Kernel) -> str:
+    """SHARED_NOTE, and how much of L1/TEX's throughput shared wavefronts took where the report
+    holds l1tex__data_pipe_lsu_wavefronts_mem_shared (nothing said of it where it does not)."""
+    shared = kernel.metric(metrics.SHARED_WAVEFRONTS)
+    if shared is None:
+        return SHARED_NOTE
+    text = (f"{SHARED_NOTE}: shared wavefronts took {_kept(shared)} of L1/TEX's peak "
+            f"{metrics.per_cycle(metrics.SHARED_WAVEFRONTS)}")
+    whole = kernel.metric(metrics.L1TEX_ELAPSED)
+    return text + (f", of the {_kept(whole)} L1/TEX reached" if whole is not None else "")
+
+
+def _kept(pct: float) -> str:
+    """'60.99 %' that a wrapped note never breaks before its '%'."""
+    return fmt.percent(pct).replace(" ", "\u00a0")
 
 
 def _amount_lines(verb: str, nbytes: float | None) -> tuple[str, ...]:
     return (f"{verb} {fmt.size(nbytes)}",) if nbytes is not None else (f"{verb}:", NOT_IN_REPORT)
 
 
-def _hit_line(pct: float | None) -> str:
-    return f"hit {fmt.percent(pct)}" if pct is not None else f"hit rate {NOT_IN_REPORT}"
+def _hit_lines(key: str, pct: float | None) -> tuple[str, ...]:
+    """'hit 97.91 %'; a rate above 100 % is marked as not measured (the memory tab's row and
+    `summary` say why: reading.hit_rate_note)."""
+    if pct is None:
+        return (f"hit rate {NOT_IN_REPORT}",)
+    over = reading.hit_rate_note(metrics.SUMMARY_METRICS[key], pct) is not None
+    return (f"hit {fmt.percent(pct)}",) + (OVER_100_LINES if over else ())
+
+
+OVER_100_LINES = ("over 100 %:", "not measured")
+
+
+def hit_rate_notes(chart: reading.MemoryChart) -> tuple[tuple[str, str], ...]:
+    """(summary key, what it means) of each of the chart's hit rates above 100 %."""
+    found = ((key, reading.hit_rate_note(metrics.SUMMARY_METRICS[key], pct)) for key, pct in (
+        ("l1tex_hit_rate_pct", chart.l1tex_hit_rate_pct),
+        ("l2_hit_rate_pct", chart.l2_hit_rate_pct)))
+    return tuple((key, note) for key, note in found if note is not None)
 
 
 DRAM_SUM = "dram__bytes.sum"  # ncu's read + written, as one metric (the T4 table holds it)

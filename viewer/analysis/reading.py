@@ -71,13 +71,16 @@ def summary(kernel: Kernel) -> dict[str, float | None]:
 
 @dataclass(frozen=True)
 class MemoryUnit:
-    """A unit's row; `elapsed_pct` its percent per elapsed cycle where known (a row per active
-    cycle scaled by SM Active Cycles over Elapsed Cycles), the measure Memory Throughput takes."""
+    """A unit's row; `elapsed_pct` its percent per elapsed cycle, the measure Memory Throughput
+    takes: the report's own where it holds one (`elapsed_metric` names it), else a row per
+    active cycle scaled by SM Active Cycles over Elapsed Cycles (`elapsed_metric` None), an
+    estimate that only ranks the units and is never printed."""
 
     name: str
     metric: str
     pct: float | None
     elapsed_pct: float | None = None
+    elapsed_metric: str | None = None
 
 
 @dataclass(frozen=True)
@@ -170,14 +173,16 @@ class SpeedOfLight:
         text = (f"{row} reads above Memory Throughput {m} because it is a percent of the cycles "
                 f"the unit was active ({_suffix(unit.metric)}), while Memory Throughput is a "
                 f"percent of every elapsed cycle ({_suffix(M['memory_throughput_pct'])})")
+        if unit.elapsed_metric is not None:
+            return (text + f": per elapsed cycle the report holds {unit.name} at "
+                    f"{fmt.percent(unit.elapsed_pct)} ({unit.elapsed_metric}).")
         active, elapsed = self.sm_active_cycles, self.elapsed_cycles
-        if active is None or not elapsed or unit.pct is None:
+        if active is None or not elapsed:
             return text + "."
-        share = active / elapsed
-        return (text + f": the SMs were active on {fmt.percent(100 * share)} of the elapsed "
-                f"cycles (SM Active Cycles {fmt.count(active)} of Elapsed Cycles "
-                f"{fmt.count(elapsed)}), which brings {unit.name} to about "
-                f"{fmt.percent(unit.pct * share)} per elapsed cycle.")
+        return (text + f": the SMs were active on {fmt.percent(100 * active / elapsed)} of the "
+                f"elapsed cycles (SM Active Cycles {fmt.count(active)} of Elapsed Cycles "
+                f"{fmt.count(elapsed)}); the report does not hold {unit.name}'s own figure per "
+                "elapsed cycle, so its row is not on Memory Throughput's scale.")
 
 
 def _suffix(metric: str) -> str:
@@ -185,10 +190,18 @@ def _suffix(metric: str) -> str:
     return metric.rsplit(".", 1)[-1]
 
 
-def _unit(name: str, key: str, pct: float | None, share: float | None) -> MemoryUnit:
+# The report's own per-elapsed-cycle figure of a unit whose row is per active cycle.
+_ELAPSED_OF = {M["l1tex_throughput_pct"]: metrics.L1TEX_ELAPSED}
+
+
+def _unit(kernel: Kernel, name: str, key: str, share: float | None) -> MemoryUnit:
     metric = M[key]
+    pct = value(kernel, key)
     if pct is None or not metric.endswith("_active"):
-        return MemoryUnit(name, metric, pct, pct)
+        return MemoryUnit(name, metric, pct, pct, metric if pct is not None else None)
+    held = _ELAPSED_OF.get(metric)
+    if held is not None and (exact := kernel.metric(held)) is not None:
+        return MemoryUnit(name, metric, pct, exact, held)
     return MemoryUnit(name, metric, pct, None if share is None else pct * share)
 
 
@@ -197,7 +210,7 @@ def speed_of_light(kernel: Kernel) -> SpeedOfLight:
     memory = value(kernel, "memory_throughput_pct")
     active, elapsed = kernel.metric(SM_ACTIVE_CYCLES), kernel.metric(ELAPSED_CYCLES)
     share = active / elapsed if active is not None and elapsed else None
-    units = tuple(_unit(name, key, value(kernel, key), share) for name, key in (
+    units = tuple(_unit(kernel, name, key, share) for name, key in (
         ("L1/TEX", "l1tex_throughput_pct"), ("L2", "l2_throughput_pct"),
         ("DRAM", "dram_throughput_pct")))
     launch = grid(kernel)
@@ -326,16 +339,34 @@ class MemoryChart:
 
     @property
     def floor_note(self) -> str:
-        """How DRAM traffic sits against the compulsory floor, in words ('' when unknown)."""
-        times = self.times_compulsory
-        if times is None:
+        """DRAM traffic against the compulsory floor, in words from the two counters: bytes
+        read against A and B, bytes written against C ('' when unknown)."""
+        times, dim = self.times_compulsory, self.problem_dim
+        read, written = self.dram_bytes_read, self.dram_bytes_write
+        if times is None or dim is None or read is None or written is None:
             return ""
-        if times < 1:
-            return ("below the floor: part of A, B or C did not cross DRAM while the kernel ran "
-                    "(already in L2, or written back after it ended)")
-        return (f"{times:.2f}x the floor: the caches kept most re-reads of A and B away "
-                "from DRAM" if times < 2 else
-                f"{times:.2f}x the floor: re-reads of A and B reached DRAM")
+        matrix = compulsory_dram_bytes(dim) // 3  # one of A, B and C
+        lead = "below the floor" if times < 1 else f"{times:.2f}x the floor"
+        read_words = f"DRAM read {_bytes(read)} against A and B's {_bytes(2 * matrix)}, so "
+        if read < 2 * matrix:
+            read_words += "part of A and B did not cross DRAM while the kernel ran"
+        elif read < 4 * matrix:
+            read_words += "A and B crossed it at least once and the caches kept most re-reads"
+        else:
+            read_words += "re-reads of A and B reached DRAM"
+        written_words = f"it wrote {_bytes(written)} against C's {_bytes(matrix)}, so "
+        if written == 0:
+            written_words += "C was not written back to DRAM while the kernel ran"
+        elif written < matrix:
+            written_words += "only part of C was written back to DRAM while the kernel ran"
+        else:
+            written_words += "C was written back"
+        return f"{lead}: {read_words}; {written_words}"
+
+
+def _bytes(n: float) -> str:
+    """'2,104,320 B': exact, since the floor's sizes differ from the counters in a few bytes."""
+    return f"{fmt.count(n)} B"
 
 
 _HIT_RATE = re.compile(r"_hit_rate\.pct$")
@@ -373,7 +404,7 @@ def memory_chart(kernel: Kernel) -> MemoryChart:
     arrows = (
         Traffic("Kernel", "Shared memory", "shared load instructions",
                 v["shared_load_instructions"], "instruction", M["shared_load_instructions"],
-                "a shared load fetches no sector"),
+                "a shared load fetches no sector from L2 or DRAM"),
         Traffic("Kernel", "L1/TEX", "global load requests", v["global_load_requests"],
                 "request", M["global_load_requests"]),
         Traffic("Kernel", "L1/TEX", "global load sectors", v["global_load_sectors"], "sector",

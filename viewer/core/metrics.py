@@ -105,6 +105,10 @@ WAVES_PER_SM = LABELS[(LAUNCH, "Waves Per SM")]
 BARRIER_COUNT = "launch__barrier_count"  # barriers per block
 DEVICE_SMS = "device__attribute_multiprocessor_count"
 BARRIER_STALL = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+# L1/TEX per elapsed cycle, Memory Throughput's measure (its row, above, is per active cycle).
+L1TEX_ELAPSED = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"
+# The L1/TEX data pipe's shared-memory wavefronts: how much of L1/TEX shared loads and stores use.
+SHARED_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed"
 
 
 def label(metric: str) -> str:
@@ -221,8 +225,17 @@ KNOWN_METRICS: frozenset[str] = frozenset(LABELS.values()) | frozenset(SUMMARY_M
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
     "launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
-    WAVES_PER_SM, BARRIER_COUNT, BARRIER_STALL, DEVICE_SMS,
+    WAVES_PER_SM, BARRIER_COUNT, BARRIER_STALL, DEVICE_SMS, L1TEX_ELAPSED, SHARED_WAVEFRONTS,
 }
+
+
+def per_cycle(metric: str) -> str | None:
+    """'per active cycle' or 'per elapsed cycle', as a percent-of-peak metric's name says
+    (its '.pct_of_peak_sustained_active' or '_elapsed'); None for a metric that says neither."""
+    for measure in ("active", "elapsed"):
+        if metric.endswith(f".pct_of_peak_sustained_{measure}"):
+            return f"per {measure} cycle"
+    return None
 
 
 # What the metrics the app reads hold, where it is not a count; a metric whose name says percent

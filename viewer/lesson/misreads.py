@@ -1,13 +1,14 @@
 """The lesson's misreads, caught next to the number they are misread from.
 
 Each is worded from the values in front of the reader, never a fixed sentence: Memory Throughput
-read as DRAM bandwidth (and, where DRAM is itself the busiest unit, the two rows agreeing); a
-capture of a kernel's first launch; a request ratio read without the sector count; two reports
-from different GPUs, clock controls or ncu versions; a capture whose clocks were not locked, against
-the lesson's rule (under Duration, and on the compare line); durations from a profiled run when
-bare ones are on offer. A report's clock control and ncu version are read from the report's own
-session first (viewer.readers.ncu_session), its capture record second. What neither says stays
-unknown: no warning is made from a guess.
+read as DRAM bandwidth (and, where DRAM is itself the busiest unit, the two rows agreeing); a hit
+rate above 100 % read as one (under its memory row); a capture of a kernel's first launch; a
+request ratio read without the sector count; two reports from different GPUs, clock controls or
+ncu versions; a capture whose clocks were not locked, against the lesson's rule (under Duration,
+and on the compare line); durations from a profiled run when bare ones are on offer. A report's
+clock control and ncu version are read from the report's own session first
+(viewer.readers.ncu_session), its capture record second. What neither says stays unknown: no
+warning is made from a guess.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from viewer.analysis import reading
+from viewer.analysis.chart_layout import hit_rate_notes
 from viewer.analysis.metric_table import SM_FREQUENCY
 from viewer.core import formatting as fmt
+from viewer.core import metrics
 from viewer.core.elide import elide_middle
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
@@ -79,6 +82,8 @@ class Misread:
 def misreads(kernel: Kernel, report: Report | None = None) -> list[Misread]:
     """The misreads one kernel's values invite; with its `report`, a first-launch capture too."""
     found = [m for m in (_memory_vs_dram(kernel),) if m is not None]
+    found += [Misread(key, note, "hit-rate-over-100")
+              for key, note in hit_rate_notes(reading.memory_chart(kernel))]
     if report is not None:
         found += [m for m in (_first_launch(kernel, report), _clocks_not_locked(kernel, report))
                   if m is not None]
@@ -102,10 +107,11 @@ def _memory_vs_dram(kernel: Kernel) -> Misread | None:
             "memory-is-dram")
     if busiest is None or busiest.name == "DRAM":
         unit = f"that unit is not DRAM ({_NO_UNIT_ROWS})"
-    elif sol.above_headline and busiest.elapsed_pct is not None:  # its row: per active cycle
-        unit = (f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak "
-                f"per active cycle, about {fmt.percent(busiest.elapsed_pct)} per elapsed cycle "
-                "as Memory Throughput counts")
+    elif sol.above_headline and (per := metrics.per_cycle(busiest.metric)) is not None:
+        unit = f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak {per}"
+        if busiest.elapsed_metric is not None and busiest.elapsed_metric != busiest.metric:
+            unit += (f", {fmt.percent(busiest.elapsed_pct)} per elapsed cycle as Memory "
+                     f"Throughput counts ({busiest.elapsed_metric})")
     else:
         unit = f"the busiest is {busiest.name}, at {fmt.percent(busiest.pct)} of its own peak"
     return Misread("memory_throughput_pct", (

@@ -156,8 +156,7 @@ def _floor_reading(measured: float, floor: int) -> str:
     times = measured / floor
     text = f"{fmt.size(measured)} against the {floor:,}-byte floor: {times:.2f}x"
     if times < 1:
-        return text + (", below it: part of A, B or C did not cross DRAM while the kernel ran "
-                       "(already in L2, or written back after it ended)")
+        return text + ", below it: part of A, B or C did not cross DRAM while the kernel ran"
     if times < FLOOR_NEAR:
         return text + ", so the caches kept most re-reads of A and B away from DRAM"
     return text + ", so re-reads of A and B reached DRAM"

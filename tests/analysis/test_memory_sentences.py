@@ -1,0 +1,144 @@
+"""The memory chart's and the memory rows' sentences, true of the report they are about: checked
+on the shipped H200 pair, on exports made from it, and over every report in the corpus."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from viewer.analysis import chart_layout as cl
+from viewer.analysis import reading
+from viewer.cli import kernel_text
+from viewer.core import formatting as fmt
+from viewer.core import metrics
+from viewer.core.model import Kernel
+from viewer.lesson import misreads
+from viewer.readers import read_report
+
+ROOT = Path(__file__).resolve().parents[2]
+PROFILES = ROOT / "profiles"
+CORPUS = ROOT / "tests" / "data" / "corpus"
+NOT_REPORTS = (".md", ".json", ".py", ".session.txt", ".source.csv", ".source-cuda-sass.csv")
+
+
+def first(path: Path) -> Kernel:
+    return read_report(path).kernels[0]
+
+
+def test_a_shared_load_uses_l1tex_and_the_chart_says_how_much(tmp_path: Path) -> None:
+    """tiled.ncu-rep: shared wavefronts are 60.99 % of L1/TEX's peak, of its 70.95 %: the
+    busiest unit is busy mostly with shared traffic, so shared loads do reach L1/TEX."""
+    note = cl.chart_band(first(PROFILES / "tiled.ncu-rep"), "tiled").shared_note
+    assert "never reaches" not in note
+    assert note.replace("\u00a0", " ") == (
+        "a shared load fetches no sector from L2 or DRAM, and it does use the L1/TEX unit: "
+        "shared wavefronts took 60.99 % of L1/TEX's peak per elapsed cycle, of the 70.95 % "
+        "L1/TEX reached")
+    # an export without the wavefront metric says nothing of it
+    text = (PROFILES / "tiled.raw.csv").read_text()
+    without = tmp_path / "tiled.raw.csv"
+    without.write_text(text.replace(f'"{metrics.SHARED_WAVEFRONTS}"', '"renamed__away.sum"', 1))
+    raw = first(without)
+    assert raw.metric(metrics.SHARED_WAVEFRONTS) is None
+    assert cl.chart_band(raw, "tiled").shared_note == cl.SHARED_NOTE
+
+
+def over_100(tmp_path: Path) -> Path:
+    """profiles/tiled.details.txt with its L2 Hit Rate printed as 101.14 %, as ncu does."""
+    text = (PROFILES / "tiled.details.txt").read_text()
+    changed = re.sub(r"(L2 Hit Rate +% +)95\.97", r"\g<1>101.14", text)
+    assert changed != text
+    path = tmp_path / "tiled-over-100.details.txt"
+    path.write_text(changed)
+    return path
+
+
+def test_an_l2_hit_rate_over_100_percent_is_noted_wherever_it_is_shown(tmp_path: Path) -> None:
+    kernel = first(over_100(tmp_path))
+    assert cl.chart_band(kernel, "tiled").box("l2").lines == ("hit 101.14 %",
+                                                               *cl.OVER_100_LINES)
+    (found,) = [m for m in misreads.misreads(kernel) if m.kind == "hit-rate-over-100"]
+    assert found.key == "l2_hit_rate_pct"  # under the memory tab's L2 Hit Rate row
+    assert found.text.startswith("ncu reports lts__t_sector_hit_rate.pct at 101.14 %, above")
+    words = " ".join(kernel_text(kernel).split())
+    assert "L2 Hit Rate 101.14 % ncu reports lts__t_sector_hit_rate.pct at 101.14 %" in words
+    shipped = first(PROFILES / "tiled.details.txt")  # 95.97 %: nothing to say
+    assert cl.chart_band(shipped, "tiled").box("l2").lines == ("hit 95.97 %",)
+    assert not [m for m in misreads.misreads(shipped) if m.kind == "hit-rate-over-100"]
+
+
+def test_the_dram_floor_note_says_what_the_two_counters_show() -> None:
+    """naive.ncu-rep: 2,104,320 B read (at least A and B), 0 B written against C's 1,048,576 B;
+    ncu flushes the caches before each pass by default, so nothing says A or B was in L2."""
+    note = reading.memory_chart(first(PROFILES / "naive.ncu-rep")).floor_note
+    assert "already in L2" not in note and "after it ended" not in note
+    assert note == ("below the floor: DRAM read 2,104,320 B against A and B's 2,097,152 B, so A "
+                    "and B crossed it at least once and the caches kept most re-reads; it wrote "
+                    "0 B against C's 1,048,576 B, so C was not written back to DRAM while the "
+                    "kernel ran")
+
+
+# ---------------------------------------------------------------- every report in the corpus
+
+def _reports() -> list[Path]:
+    found = [*sorted(CORPUS.rglob("*")), *sorted(PROFILES.iterdir())]
+    return [p for p in found if p.is_file() and not p.name.endswith(NOT_REPORTS)
+            and (p.suffix != ".toml" or p.name == "t4-reference.toml")]
+
+
+_UNIT_ROWS = {u: metrics.SUMMARY_METRICS[k] for u, k in (
+    ("L1/TEX", "l1tex_throughput_pct"), ("L2", "l2_throughput_pct"),
+    ("DRAM", "dram_throughput_pct"))}
+# A percent the words state as a metric's: (pattern with the percent as its last group, metric).
+_STATED: tuple[tuple[str, str], ...] = (
+    (r"per elapsed cycle the report holds L1/TEX at (\S+ %)", metrics.L1TEX_ELAPSED),
+    (r"(\S+ %) per elapsed cycle as Memory Throughput counts", metrics.L1TEX_ELAPSED),
+    (r"shared wavefronts took (\S+ %)", metrics.SHARED_WAVEFRONTS),
+    (r"of the (\S+ %) L1/TEX reached", metrics.L1TEX_ELAPSED),
+    *((rf"{re.escape(label)} (\S+ %)", metric) for (section, label), metric
+      in metrics.LABELS.items() if section == metrics.SOL and "pct" in metric),
+    *((rf"the busiest is {re.escape(unit)}, at (\S+ %)", metric)
+      for unit, metric in _UNIT_ROWS.items()),
+)
+
+
+def _sentences(kernel: Kernel) -> str:
+    band = cl.chart_band(kernel, "k")
+    chart = reading.memory_chart(kernel)
+    parts = [reading.speed_of_light(kernel).explanation, band.caption, band.shared_note,
+             chart.floor_note, *(m.text for m in misreads.misreads(kernel)),
+             *(note for _, note in cl.hit_rate_notes(chart)),
+             *(" ".join(box.lines) for box in band.boxes)]
+    return "\n".join(parts).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("path", _reports(), ids=lambda p: p.name)
+def test_every_percent_and_every_per_cycle_is_the_metrics_own(path: Path) -> None:
+    try:
+        report = read_report(path)
+    except Exception:  # a file no reader takes (a range report) states nothing
+        pytest.skip("not a report")
+    for kernel in report.kernels:
+        text = _sentences(kernel)
+        for pattern, metric in _STATED:
+            for match in re.finditer(pattern, text):
+                assert match.group(1) == fmt.percent(kernel.metric(metric)), (kernel.name,
+                                                                             match.group(0))
+        for match in re.finditer(r"ncu reports (\S+) at (\S+ %)", text):
+            assert match.group(2) == fmt.percent(kernel.metric(match.group(1)))
+        # "per active" / "per elapsed" said of a row matches its metric's name
+        for unit, metric in _UNIT_ROWS.items():
+            for match in re.finditer(rf"the busiest is {re.escape(unit)}, at \S+ % of its own "
+                                     r"peak (per \w+ cycle)", text):
+                assert match.group(1) == metrics.per_cycle(metric), (kernel.name, unit)
+        for (section, label), metric in metrics.LABELS.items():
+            if section != metrics.SOL:
+                continue
+            row = rf"{re.escape(label)} \S+ % reads above Memory Throughput \S+ % "
+            if re.search(row + "because it is a percent of the cycles the unit was active", text):
+                assert metrics.per_cycle(metric) == "per active cycle", (kernel.name, label)
+            if re.search(row + "though both are per elapsed cycle", text):
+                assert metrics.per_cycle(metric) == "per elapsed cycle", (kernel.name, label)
+        assert not re.search(r"about \S+ % per elapsed cycle", text)  # never an estimate

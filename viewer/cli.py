@@ -94,7 +94,8 @@ def kernel_text(kernel: Kernel) -> str:
              f"   CC {visible(kernel.cc or fmt.MISSING)}"]
 
     sol = reading.speed_of_light(kernel)
-    lines.append(f"  1. Speed Of Light: {sol.verdict or 'no verdict'}")
+    lines.append(f"  1. Speed Of Light: {sol.verdict or 'no verdict'}; busiest memory unit "
+                 f"{reading.busiest_words(sol)}")
     lines += [
         _row("Compute (SM) Throughput", fmt.percent(sol.compute_pct)),
         _row("Memory Throughput", fmt.percent(sol.memory_pct)),

@@ -149,3 +149,18 @@ def test_each_kernel_of_a_many_kernel_report_has_its_captures_roofline(tmp_path:
         assert all(got[k] == pytest.approx(want[k], rel=1e-12) for k in want)
     basic = with_roofline_metrics(build(tmp_path / "basic.ncu-rep", 5, BASIC))
     assert all(roofline.roofline(k).empty for k in basic.kernels)
+
+
+def test_the_l1_point_says_it_counts_no_shared_memory_loads() -> None:
+    """The L1 point's bytes are global and local loads (mem_lgds): the tiled kernel's shared
+    loads, which still carry its operands to the registers, are not in them."""
+    from viewer.analysis import roofline_words
+
+    pair = [roofline.roofline(read_report(ROOT / "profiles" / f"{name}.raw.csv").kernels[0])
+            for name in ("naive", "tiled")]
+    hidden = roofline_words.hidden_words(pair[0], pair[1], ("naive", "tiled"))
+    assert hidden is not None and "L1 intensity rises 15.5-fold" in hidden
+    assert "each byte L1 delivers to the SMs feeds" not in hidden
+    assert "the L1 point counts only those" in hidden and "not shared-memory loads" in hidden
+    assert "tiled executes 5,242,880 shared load instructions" in hidden
+    assert "naive executes" not in hidden  # it executes none

@@ -109,3 +109,18 @@ def test_sampled_counts_alone_give_shares_of_the_samples(naive: Kernel) -> None:
     assert found.stalls[0].samples == 5101
     assert found.stalls[0].share_pct == pytest.approx(100 * 5101 / sum(sampled.values()))
     assert sum(s.share_pct for s in found.stalls) == pytest.approx(100.0)
+
+
+def test_long_scoreboard_on_coalesced_loads_names_what_is_left(naive: Kernel,
+                                                                tiled: Kernel) -> None:
+    """The lesson: both matmuls are already coalesced (2 and 4 sectors per request), so
+    "coalesce the loads" is the wrong advice; what is left is the number of loads and reuse."""
+    for kernel, ratio, requests in ((naive, "2.00", "8,388,608"), (tiled, "4.00", "524,288")):
+        stall = stalls.stalls(kernel).get("long_scoreboard")
+        assert stall is not None
+        assert "coalesce the loads" not in stall.sentence
+        assert f"already coalesced: {ratio} sectors per request" in stall.sentence
+        assert f"({requests} global load requests)" in stall.sentence
+    change = next(c for c in stalls.compare(stalls.stalls(naive), stalls.stalls(tiled))
+                  if c.reason.key == "long_scoreboard")
+    assert "coalesce the loads" not in change.advice

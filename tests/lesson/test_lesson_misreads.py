@@ -215,3 +215,26 @@ def test_profiled_durations_are_flagged_when_bare_times_are_on_offer() -> None:
     assert note is not None and note.key == "duration_ns" and "replays it" in note.text
 
 
+
+
+def test_where_the_report_records_its_command_line_the_first_launch_note_says_what_it_records(
+        ) -> None:
+    """ncu's own command line in the .ncu-rep names no --launch-skip: the first launch was
+    profiled, and the note says so rather than "nothing records it"."""
+    corpus = Path(__file__).parents[1] / "data" / "corpus" / "h200"
+    report = read_report(corpus / "workloads-kernels-and-graph.ncu-rep")
+    assert report.session is not None and "--launch-skip" not in str(report.session.command_line)
+    (first,) = [m for m in misreads.misreads(report.kernels[0], report) if m.kind == "first-launch"]
+    assert "nothing records it" not in first.text
+    assert "profiler command line names no --launch-skip, so the capture skipped none" in first.text
+    # Several launches of one kernel in that report: the first is flagged, the later ones not.
+    scale = report.kernels[0]
+    again = dataclasses.replace(report, kernels=[dataclasses.replace(scale, index=i)
+                                                 for i in range(3)])
+    assert "first-launch" in kinds(misreads.misreads(again.kernels[0], again))
+    assert "first-launch" not in kinds(misreads.misreads(again.kernels[1], again))
+    # A command line that skips launches of its -k filter: past the first, nothing is said.
+    skipping = dataclasses.replace(report, session=dataclasses.replace(
+        report.session, command_line=report.session.command_line.replace(
+            "--set basic", "--set basic -k regex:scale --launch-skip 4")))
+    assert "first-launch" not in kinds(misreads.misreads(skipping.kernels[0], skipping))

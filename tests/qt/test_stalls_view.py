@@ -60,7 +60,7 @@ def test_the_bars_are_the_plain_layers_sorted_with_a_sentence_each(qtbot, path: 
     assert shown_bars["bar_long_scoreboard"].text == stall_text(expected.stalls[0])
     for stall in expected.stalls:
         sentence = view.findChild(QLabel, f"sentence_{stall.reason.key}").text()
-        assert stall.reason.meaning[1:] in sentence and stall.reason.fix in sentence
+        assert stall.reason.meaning[1:] in sentence and stall.advice[1:] in sentence
     assert f"{expected.cycles_per_instruction:.2f}" in view.findChild(QLabel, "total").text()
 
 

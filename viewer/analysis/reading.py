@@ -2,12 +2,15 @@
 
 1. Speed Of Light: Compute (SM) Throughput against Memory Throughput gives the verdict; the L1/TEX,
    L2 and DRAM throughput rows name the busiest memory unit, so Memory Throughput is never read as
-   DRAM bandwidth. Both rows low on a grid below one wave is a small grid, not latency (ncu's
-   SOLBottleneck rule says "Small Grid" there too); a unit row above Memory Throughput is told why.
+   DRAM bandwidth (busiest_words: the one wording of it, the window's and the terminal's). Both
+   rows low on a grid below one wave is a small grid, not latency (ncu's SOLBottleneck rule says
+   "Small Grid" there too, and decides where the report lacks the SM count); "latency" only
+   where a small grid is ruled out. A unit row above Memory Throughput is told why.
 2. The memory chart: the traffic that crossed each arrow from the kernel through shared memory,
    L1/TEX and L2 to DRAM, and sectors per request.
 3. Occupancy: theoretical against achieved, the block limits that set the theoretical figure, and
-   what can (and cannot) explain the gap.
+   what can (and cannot) explain the gap: "could have filled the machine" only on a grid of a
+   full wave or more; below one, what the small grid explains; barriers never for one warp.
 
 Every value comes from the kernel's metrics; a metric the report lacks stays None, and the text
 says what is missing instead of inventing a number.
@@ -43,6 +46,8 @@ SM_COUNT = metrics.LABELS[(metrics.LAUNCH, "# SMs")]  # ncu's Launch Statistics 
 DEVICE_SMS = metrics.DEVICE_SMS  # the device's own count, where the launch row is missing
 ELAPSED_CYCLES = metrics.LABELS[(metrics.SOL, "Elapsed Cycles")]
 SM_ACTIVE_CYCLES = metrics.LABELS[(metrics.SOL, "SM Active Cycles")]
+# Both rows low where the report cannot say whether the grid fills the GPU.
+SMALL_OR_LATENCY = "small grid or latency-bound"
 
 
 def value(kernel: Kernel, key: str) -> float | None:
@@ -83,20 +88,56 @@ class MemoryUnit:
     elapsed_metric: str | None = None
 
 
+# ncu's SOLBottleneck rule where it finds a small grid, as an export prints it.
+_SMALL_GRID_RULE = re.compile(r"grid is too small to fill the available resources on this "
+                              r"device, resulting in only ([0-9]+(?:[.,][0-9]+)?) full waves")
+
+
+def small_grid_rule(kernel: Kernel) -> float | None:
+    """The full waves ncu's own Small Grid rule states, where the export carries that rule."""
+    for rule in kernel.rules or ():
+        message = rule.get("rule_message")
+        text = str(message.get("message") or "") if isinstance(message, dict) else ""
+        match = _SMALL_GRID_RULE.search(text)
+        if match:
+            return float(match.group(1).replace(",", "."))
+    return None
+
+
 @dataclass(frozen=True)
 class Grid:
-    """The launch against the GPU: blocks (launch__grid_size), the GPU's SMs and ncu's waves per
-    SM (launch__waves_per_multiprocessor), each None where the report lacks it."""
+    """The launch against the GPU: blocks (launch__grid_size), the GPU's SMs, ncu's waves per
+    SM (launch__waves_per_multiprocessor), the blocks per SM that fit (the binding block limit)
+    and the full waves ncu's Small Grid rule states, each None where the report lacks it."""
 
     blocks: float | None
     sms: float | None
     waves: float | None
+    per_sm: float | None = None
+    rule_waves: float | None = None
+
+    @property
+    def capacity(self) -> float | None:
+        """Blocks the GPU holds at once: SMs x blocks per SM that fit."""
+        return None if self.sms is None or self.per_sm is None else self.sms * self.per_sm
+
+    @property
+    def full_waves(self) -> float | None:
+        """ncu's waves per SM, else blocks over the GPU's capacity; None when unknown."""
+        if self.waves is not None:
+            return self.waves
+        capacity = self.capacity
+        return None if self.blocks is None or not capacity else self.blocks / capacity
 
     @property
     def small(self) -> bool | None:
-        """Below one wave: from ncu's waves, else fewer blocks than SMs; None when unknown."""
-        if self.waves is not None:
-            return self.waves < SMALL_GRID_WAVES
+        """Below one full wave: from ncu's waves, else blocks against SMs x blocks per SM, else
+        ncu's Small Grid rule, else fewer blocks than SMs; None when the report cannot tell."""
+        waves = self.full_waves
+        if waves is not None:
+            return waves < SMALL_GRID_WAVES
+        if self.rule_waves is not None:
+            return True
         if self.blocks is not None and self.sms is not None and self.blocks < self.sms:
             return True
         return None
@@ -105,11 +146,29 @@ class Grid:
     def text(self) -> str:
         """'16 blocks on 132 SMs: 0.02 waves per SM', with what the report holds."""
         on = f" on {fmt.count(self.sms)} SMs" if self.sms is not None else ""
+        waves = self.full_waves
         if self.waves is not None:
             tail = f"{fmt.count(self.waves)} waves per SM"
+        elif waves is not None:
+            tail = (f"{waves:.2f} waves per SM ({fmt.count(self.per_sm)} blocks per SM fit, "
+                    f"{fmt.count(self.capacity)} at once)")
+        elif self.rule_waves is not None:
+            tail = (f"ncu's own Small Grid rule says {fmt.count(self.rule_waves)} full waves "
+                    "across all SMs")
         else:
             tail = "fewer blocks than SMs, so some SMs get none"
         return f"{fmt.count(self.blocks)} blocks{on}: {tail}"
+
+    @property
+    def unknown_text(self) -> str:
+        """Why the report cannot tell whether the grid fills the GPU."""
+        lacks = [name for name, v in (("the grid size", self.blocks),
+                                      (f"the SM count ({SM_COUNT})", self.sms),
+                                      ("the block limits", self.per_sm)) if v is None]
+        holds = f"the report holds {fmt.count(self.blocks)} blocks but lacks " \
+            if self.blocks is not None else "the report lacks "
+        return (f"{holds}{' and '.join(lacks)} and ncu's waves per SM "
+                f"({metrics.WAVES_PER_SM}), so it cannot rule out a small grid")
 
 
 def grid(kernel: Kernel) -> Grid:
@@ -117,8 +176,10 @@ def grid(kernel: Kernel) -> Grid:
     if blocks is None and kernel.grid is not None:
         blocks = float(kernel.grid[0] * kernel.grid[1] * kernel.grid[2])
     sms = kernel.metric(SM_COUNT)
+    fits = [v for v in (kernel.metric(m) for m in metrics.BLOCK_LIMITS) if v is not None]
     return Grid(blocks, sms if sms is not None else kernel.metric(DEVICE_SMS),
-                kernel.metric(metrics.WAVES_PER_SM))
+                kernel.metric(metrics.WAVES_PER_SM), min(fits) if fits else None,
+                small_grid_rule(kernel))
 
 
 @dataclass(frozen=True)
@@ -128,7 +189,8 @@ class SpeedOfLight:
     dram_pct: float | None
     duration_ns: float | None
     units: tuple[MemoryUnit, ...]
-    verdict: str | None  # "compute-bound", "memory-bound", "latency-bound", "small grid", None
+    verdict: str | None  # "compute-bound", "memory-bound", "latency-bound", "small grid",
+    # SMALL_OR_LATENCY (the report cannot tell which), None
     explanation: str
     grid: Grid | None = None
     sm_active_cycles: float | None = None
@@ -245,6 +307,11 @@ def _verdict(compute: float | None, memory: float | None, launch: Grid,
             return "small grid", (
                 f"{launch.text} — the grid does not fill the GPU; a small grid, not latency, "
                 f"bounds it. {both}.")
+        if launch.small is None:
+            return SMALL_OR_LATENCY, (
+                f"{both}: neither ceiling is the problem, and {launch.unknown_text}: a grid "
+                "under one full wave leaves SMs idle and would explain both rows. Where the grid "
+                f"fills the GPU, the kernel is stalled on latency, {_stall_words(held)}.")
         return "latency-bound", (
             f"{both}: neither ceiling is the problem; the kernel is stalled on latency, "
             f"{_stall_words(held)}.")
@@ -262,15 +329,29 @@ def _verdict(compute: float | None, memory: float | None, launch: Grid,
         "the busiest memory unit is the nearer ceiling.")
 
 
+ACTIVE_WORDS = " of its active cycles"
+
+
+def busiest_words(sol: SpeedOfLight) -> str:
+    """The busiest memory unit in one phrase, the one wording the window and the terminal show:
+    'L1/TEX at 87.13 %' (with ACTIVE_WORDS where its row reads per active cycle above Memory
+    Throughput), or why the unit rows the report holds cannot name it."""
+    busiest = sol.busiest_shown
+    if busiest is not None:
+        active = busiest.metric.endswith("_active") and bool(sol.above_headline)
+        return f"{busiest.name} at {fmt.percent(busiest.pct)}" + (ACTIVE_WORDS if active else "")
+    missing = [u.name for u in sol.units if u.pct is None]
+    if len(missing) == len(sol.units):
+        return f"unknown: unit rows {fmt.NOT_IN_REPORT}"
+    return (f"{' or '.join(missing)}, {fmt.NOT_IN_REPORT}: Memory Throughput "
+            f"{fmt.percent(sol.memory_pct)} is above every unit row shown")
+
+
 def _busiest_text(sol: SpeedOfLight) -> str:
     busiest = sol.busiest_shown
-    if busiest is None and sol.busiest_unit is not None:
-        missing = " and ".join(u.name for u in sol.units if u.pct is None)
-        return (f"Memory Throughput {fmt.percent(sol.memory_pct)} is above every unit row the "
-                f"report holds ({missing} not in it), so the busiest unit is one it does not "
-                f"show; DRAM Throughput is {fmt.percent(sol.dram_pct)}.")
     if busiest is None:
-        return "The report shows no per-unit throughput rows, so the busiest unit is unknown."
+        return f"The busiest memory unit: {busiest_words(sol)}; DRAM Throughput is " \
+            f"{fmt.percent(sol.dram_pct)}."
     dram = fmt.percent(sol.dram_pct)
     if dram == fmt.percent(sol.memory_pct):
         not_dram = f"DRAM Throughput is {dram} too: here the headline is DRAM's."
@@ -281,7 +362,7 @@ def _busiest_text(sol: SpeedOfLight) -> str:
     above = sol.above_headline  # then "the busiest unit" would set two percents side by side
     if above:
         return " ".join((*above, not_dram))
-    text = f"The busiest memory unit is {busiest.name} at {fmt.percent(busiest.pct)}"
+    text = f"The busiest memory unit is {busiest_words(sol)}"
     return f"{text}; {not_dram}" if busiest.name != "DRAM" else f"{text}."
 
 
@@ -437,6 +518,8 @@ class Occupancy:
     explanation: str
     barriers: float | None = None  # barriers per block (launch__barrier_count)
     barrier_stall: float | None = None  # warps waiting at one, per issued instruction
+    grid: Grid | None = None  # the launch against the GPU: does it hold a full wave?
+    warps_per_block: int | None = None  # from the block size; a block of one waits at no barrier
 
     @property
     def gap_pct(self) -> float | None:
@@ -461,8 +544,62 @@ def occupancy(kernel: Kernel) -> Occupancy:
     occ = Occupancy(value(kernel, "theoretical_occupancy_pct"),
                     value(kernel, "achieved_occupancy_pct"), limits,
                     kernel.metric(metrics.WAVES_PER_SM), "",
-                    kernel.metric(metrics.BARRIER_COUNT), kernel.metric(metrics.BARRIER_STALL))
+                    kernel.metric(metrics.BARRIER_COUNT), kernel.metric(metrics.BARRIER_STALL),
+                    grid(kernel), _warps_per_block(kernel))
     return replace(occ, explanation=_occupancy_text(occ))
+
+
+WARP_SIZE = 32
+
+
+def _warps_per_block(kernel: Kernel) -> int | None:
+    if kernel.block is None:
+        return None
+    threads = kernel.block[0] * kernel.block[1] * kernel.block[2]
+    return -(-threads // WARP_SIZE)
+
+
+def _barrier_words(occ: Occupancy) -> str | None:
+    """'barriers (warps waited at one 3.12 cycles per issued instruction)', where a barrier can
+    be a reason: None for a kernel without one, or a block of one warp (it waits at none)."""
+    if occ.barriers == 0 or occ.warps_per_block == 1:
+        return None
+    if occ.barrier_stall is None:
+        return "barriers"
+    return (f"barriers (warps waited at one {occ.barrier_stall:.2f} cycles per issued "
+            "instruction)")
+
+
+def _small_grid_gap(occ: Occupancy, launch: Grid, gap: float) -> str:
+    """What a grid under one full wave explains of the gap between theoretical and achieved."""
+    head = (f"Achieved is {gap:.2f} points below theoretical on a grid under one full wave "
+            f"({launch.text}), so the launch cannot fill the machine")
+    blocks, sms, per_sm, waves = launch.blocks, launch.sms, launch.per_sm, launch.full_waves
+    if blocks is not None and sms is not None and per_sm is not None and blocks < sms:
+        return (f"{head}: fewer blocks than SMs, so an SM holds at most one block of the "
+                f"{fmt.count(per_sm)} per SM the block limits allow, and the small grid, not "
+                "the workload, keeps achieved below theoretical.")
+    if waves is None or per_sm is None or occ.theoretical_pct is None:
+        return (f"{head}: some SMs run short of warps whatever the workload does, and the "
+                "small grid explains the gap before barriers or a slow block need to.")
+    capacity = launch.capacity
+    share = blocks / capacity if blocks is not None and capacity else waves
+    share_pts = occ.theoretical_pct * (1 - share)
+    text = (f"{head}: an SM holds on average {share * per_sm:.2f} of the {fmt.count(per_sm)} "
+            f"blocks the block limits allow ({fmt.percent(100 * share)}), so the small grid "
+            f"accounts for about {share_pts:.2f} points")
+    if share_pts >= gap:
+        return f"{text}, which covers the whole gap."
+    reasons = [r for r in (_barrier_words(occ), "blocks ending at different times with none "
+                           "left to take their place", "one block taking longer than its "
+                           "neighbours") if r is not None]
+    listed = ", ".join(reasons[:-1]) + " and " + reasons[-1]
+    one_warp = (" (a block of one warp waits at no barrier)" if occ.warps_per_block == 1
+                else " (the kernel has no barrier: launch__barrier_count is 0)"
+                if occ.barriers == 0 else "")
+    return (f"{text}; for the other {gap - share_pts:.2f}, {listed} are the usual "
+            f"reasons{one_warp}; registers and shared memory are not, because the block limits "
+            "already priced them in.")
 
 
 def _occupancy_text(occ: Occupancy) -> str:
@@ -479,28 +616,35 @@ def _occupancy_text(occ: Occupancy) -> str:
     if gap is None:
         parts.append("The gap between theoretical and achieved occupancy is unknown: the report "
                      "lacks one of the two.")
+    elif gap >= OCCUPANCY_GAP_PCT and occ.grid is not None and occ.grid.small:
+        parts.append(_small_grid_gap(occ, occ.grid, gap))
     elif gap >= OCCUPANCY_GAP_PCT:
         tail = ""
-        waves = occ.waves_per_sm
-        if waves is not None and waves < 1:
-            tail = (f" ({fmt.count(waves)} waves per SM: fewer blocks than the machine holds at "
-                    "once, so some SMs run short of warps)")
-        elif waves is not None and waves % 1 != 0:
+        waves = occ.grid.full_waves if occ.grid is not None else occ.waves_per_sm
+        if waves is not None and waves % 1 != 0:
             tail = f" ({fmt.count(waves)} waves per SM: the last wave is partial)"
         reasons = [f"an uneven tail{tail}", "one block taking longer than its neighbours"]
-        if occ.barriers != 0:
-            stall = ""
-            if occ.barrier_stall is not None:
-                stall = (f" (warps waited at one {occ.barrier_stall:.2f} cycles per issued "
-                         "instruction)")
-            reasons.insert(0, f"barriers{stall}")
+        one_warp = occ.warps_per_block == 1
+        barrier = _barrier_words(occ)
+        if barrier is not None:
+            reasons.insert(0, barrier)
         listed = ", ".join(reasons[:-1]) + " and " + reasons[-1]
+        if waves is not None:
+            filled = (f"Achieved is {gap:.2f} points below theoretical: the launch could have "
+                      "filled the machine and the workload did not.")
+        else:
+            why = occ.grid.unknown_text if occ.grid is not None else "the report lacks the grid"
+            filled = (f"Achieved is {gap:.2f} points below theoretical. Whether the launch could "
+                      f"have filled the machine is unknown: {why}; if it could, the workload "
+                      "did not.")
         parts.append(
-            f"Achieved is {gap:.2f} points below theoretical: the launch could have filled the "
-            f"machine and the workload did not. {listed[:1].upper()}{listed[1:]} are the usual "
+            f"{filled} {listed[:1].upper()}{listed[1:]} are the usual "
             "reasons; registers and shared memory are not, because the block limits already "
             "priced them in.")
-        if occ.barriers == 0:
+        if one_warp:
+            parts.append("A block of one warp waits at no barrier, so barriers are not among "
+                         "them.")
+        elif occ.barriers == 0:
             parts.append("The kernel has no barrier (launch__barrier_count is 0), so barriers "
                          "are not among them.")
     else:

@@ -9,7 +9,8 @@
   `smsp__cycles_elapsed.avg.per_second`.
 - Each memory level's traffic (bytes/s) against its peak (bytes per cycle x the level's clock):
   DRAM `dram__bytes.sum.*`, L2 `derived__lts__lts2xbar_bytes.sum.*` (L2 to the crossbar), L1
-  `derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.*` (L1 to the SM: local, global, shared).
+  `derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.*` (L1 to the SM for local, global and
+  distributed shared memory: an SM's own shared-memory loads, LDS, are not in it).
 - Arithmetic intensity at a level: achieved work / that level's traffic, in FLOP per byte.
 
 A value the report lacks stays None: a `--set basic` capture holds none of these; ROOFLINE_SETS
@@ -36,6 +37,7 @@ SMSP_CLOCK = "smsp__cycles_elapsed.avg.per_second"
 DURATION = SUMMARY_METRICS["duration_ns"]
 DRAM_BYTES = "dram__bytes.sum"
 DRAM_READ, DRAM_WRITE = SUMMARY_METRICS["dram_bytes_read"], SUMMARY_METRICS["dram_bytes_write"]
+SHARED_LOADS = SUMMARY_METRICS["shared_load_instructions"]  # bytes the L1 point does not count
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ LEVELS: tuple[LevelMetrics, ...] = (
 
 ROOFLINE_METRICS: frozenset[str] = frozenset({
     FFMA_PEAK_X2, FFMA_PEAK, SM_CLOCK, FADD, FMUL, FFMA, FFMA_X2, SMSP_CLOCK, DURATION,
-    DRAM_BYTES, DRAM_READ, DRAM_WRITE,
+    DRAM_BYTES, DRAM_READ, DRAM_WRITE, SHARED_LOADS,
     *(name for level in LEVELS for name in (level.traffic, level.peak, level.clock))})
 """Every metric name the roofline and the day-30 flaw read (ask the reader for them)."""
 
@@ -114,6 +116,7 @@ class Roofline:
     peak_fp32_flop_per_s: float | None
     achieved_fp32_flop_per_s: float | None
     levels: tuple[Level, ...]
+    shared_load_instructions: float | None = None  # warp-wide LDS: not in the L1 point's bytes
 
     def level(self, key: str) -> Level:
         return next(level for level in self.levels if level.key == key)
@@ -182,7 +185,7 @@ def roofline(kernel: Kernel) -> Roofline:
         levels.append(Level(lm.key, lm.name, traffic,
                             _product(kernel.metric(lm.peak), kernel.metric(lm.clock)),
                             _ratio(achieved, traffic)))
-    return Roofline(peak_fp32(kernel), achieved, tuple(levels))
+    return Roofline(peak_fp32(kernel), achieved, tuple(levels), kernel.metric(SHARED_LOADS))
 
 
 def intensity_change(first: Roofline, second: Roofline) -> dict[str, float | None]:

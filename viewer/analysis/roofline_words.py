@@ -7,7 +7,7 @@ measured DRAM bytes, and which side of the DRAM ridge each puts the kernel.
 
 from __future__ import annotations
 
-from viewer.analysis.roofline import DayThirty, Roofline, intensity_change
+from viewer.analysis.roofline import LEVELS, SHARED_LOADS, DayThirty, Roofline, intensity_change
 from viewer.core import formatting as fmt
 
 SAME_WITHIN = 0.10  # a change under 10 % reads as "the same"
@@ -56,7 +56,26 @@ def hidden_words(first: Roofline, second: Roofline, names: tuple[str, str]) -> s
             f"{fmt.intensity(second.level('dram').intensity)} FLOP/byte), yet {level.name} "
             f"intensity {change_words(ratio)} from {names[0]} to {names[1]} "
             f"({fmt.intensity(a.intensity)} -> {fmt.intensity(b.intensity)} FLOP/byte): "
-            f"each byte {level.name} delivers to the SMs feeds that many times the FLOP.")
+            f"{_delivers(level.key, level.name, (first, second), names)}")
+
+
+_L1_BYTES = next(lv.traffic for lv in LEVELS if lv.key == "l1").rsplit(".", 1)[0]
+
+
+def _delivers(key: str, name: str, pair: tuple[Roofline, Roofline], names: tuple[str, str]
+              ) -> str:
+    """What a level's bytes are, so its intensity is not read as more than it counts."""
+    if key != "l1":
+        return f"each byte {name} delivers to the SMs feeds that many times the FLOP."
+    text = ("each byte of global and local loads L1 hands the SMs feeds that many times the "
+            f"FLOP; the L1 point counts only those ({_L1_BYTES}), not shared-memory loads")
+    shared = [f"{kernel} executes {fmt.count(rf.shared_load_instructions)} shared load "
+              "instructions" for rf, kernel in zip(pair, names, strict=True)
+              if rf.shared_load_instructions]
+    if not shared:
+        return text + "."
+    return (f"{text}, and {' and '.join(shared)} ({SHARED_LOADS}), whose bytes reach the "
+            "registers through LDS outside that count.")
 
 
 def kernel_words(rf: Roofline, name: str) -> str:

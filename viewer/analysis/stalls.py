@@ -1,5 +1,6 @@
 """Warp stalls: why a warp waited between two of its instructions, as ncu's Warp State Statistics
-section shows it, one plain sentence each on what the reason means and what usually fixes it.
+section shows it, one plain sentence each on what the reason means and what usually fixes it
+(Long Scoreboard's, where the report's loads are already coalesced, says what is left).
 
 ncu's WarpStateStats section charts `smsp__average_warps_issue_stalled_<reason>_per_issue_active
 .ratio`: warps stalled for that reason per cycle that issued an instruction, that is the cycles a
@@ -12,9 +13,10 @@ the Source Counters section's) gets shares of the samples and no cycles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from viewer.core.metrics import BARRIER_STALL
+from viewer.core import formatting as fmt
+from viewer.core.metrics import BARRIER_STALL, SUMMARY_METRICS
 from viewer.core.model import Kernel
 
 TOTAL = "smsp__average_warp_latency_per_inst_issued.ratio"
@@ -104,6 +106,30 @@ REASONS: tuple[Reason, ...] = (
            "nothing specific"),
 )
 
+# A warp's 32 lanes reading consecutive 32-bit words: 128 bytes, four 32-byte sectors per request.
+COALESCED_SECTORS = 4.0
+NEAR_IDEAL = 1.1  # sectors per request within this factor of COALESCED_SECTORS: coalesced
+_REQUESTS = SUMMARY_METRICS["global_load_requests"]
+_SECTORS = SUMMARY_METRICS["global_load_sectors"]
+_SHARED_LOADS = SUMMARY_METRICS["shared_load_instructions"]
+
+
+def coalesced_fix(kernel: Kernel) -> str | None:
+    """Long Scoreboard's fix where the report's loads are already coalesced (sectors per request
+    near the ideal): what is left, from its counts; None where they are not, or unknown."""
+    requests, sectors = kernel.metric(_REQUESTS), kernel.metric(_SECTORS)
+    if not requests or sectors is None or sectors / requests > COALESCED_SECTORS * NEAR_IDEAL:
+        return None
+    shared = kernel.metric(_SHARED_LOADS)
+    reuse = (f"more reuse per loaded value through shared memory (it already executes "
+             f"{fmt.count(shared)} shared load instructions)" if shared else
+             "reuse of each loaded value through shared memory (the lesson's tiling)")
+    return (f"here the loads are already coalesced: {sectors / requests:.2f} sectors per request "
+            f"({_SECTORS} over {_REQUESTS}; a fully coalesced warp load of 32-bit words is "
+            f"{COALESCED_SECTORS:.0f}), so what is left is the number of loads "
+            f"({fmt.count(requests)} global load requests) and {reuse}")
+
+
 STALL_METRICS: frozenset[str] = frozenset(
     {TOTAL} | {r.metric for r in REASONS} | {r.sampled_metric for r in REASONS})
 """Every metric name the stall view reads (ask the reader for them)."""
@@ -118,11 +144,17 @@ class Stall:
     cycles_per_instruction: float | None
     share_pct: float | None
     samples: float | None
+    fix: str | None = None  # what the report's own values leave to fix, where they say
+
+    @property
+    def advice(self) -> str:
+        """'usually fixed by: ...', or what this report's values leave to fix."""
+        return self.fix or f"usually fixed by: {self.reason.fix}"
 
     @property
     def sentence(self) -> str:
-        """What it means and what usually fixes it, in one sentence."""
-        return f"{self.reason.label}: {self.reason.meaning}; {self.reason.fix}."
+        """What it means and what fixes it, in one sentence."""
+        return f"{self.reason.label}: {self.reason.meaning}; {self.advice}."
 
 
 @dataclass(frozen=True)
@@ -160,6 +192,8 @@ def stalls(kernel: Kernel) -> Stalls:
         whole = sum(v for v in samples.values() if v is not None)
         found = [Stall(r, None, _share(samples[r.key], whole), samples[r.key])
                  for r in REASONS if samples[r.key] is not None]
+    fixes = {"long_scoreboard": coalesced_fix(kernel)}
+    found = [replace(s, fix=fixes.get(s.reason.key)) for s in found]
     found.sort(key=lambda s: -(s.share_pct or 0.0))
     return Stalls(tuple(found), total)
 
@@ -181,6 +215,7 @@ class StallChange:
     first: float | None
     second: float | None
     by: str  # "cycles" or "share"
+    advice: str = ""  # as each kernel's Stall words it, "A: ...; B: ..." where they differ
 
     @property
     def change(self) -> float | None:
@@ -201,8 +236,16 @@ def compare(first: Stalls, second: Stalls) -> tuple[StallChange, ...]:
             return None
         return stall.cycles_per_instruction if by_cycles else stall.share_pct
 
+    def advice(reason: Reason) -> str:
+        said = [(side, s.advice) for side, s in zip("AB", (first.get(reason.key),
+                                                            second.get(reason.key)),
+                                                     strict=True) if s is not None]
+        if len({text for _, text in said}) == 1:
+            return said[0][1]
+        return "; ".join(f"{side}: {text}" for side, text in said)
+
     changes = [StallChange(r, value(first, r), value(second, r),
-                           "cycles" if by_cycles else "share") for r in keys]
+                           "cycles" if by_cycles else "share", advice(r)) for r in keys]
     changes.sort(key=lambda c: -abs(c.change) if c.change is not None else 0.0)
     return tuple(changes)
 

@@ -2,17 +2,18 @@
 
 Each is worded from the values in front of the reader, never a fixed sentence: Memory Throughput
 read as DRAM bandwidth (and, where DRAM is itself the busiest unit, the two rows agreeing); a hit
-rate above 100 % read as one (under its memory row); a capture of a kernel's first launch; a
-request ratio read without the sector count; two reports from different GPUs, clock controls or
-ncu versions; a capture whose clocks were not locked, against the lesson's rule (under Duration,
-and on the compare line); durations from a profiled run when bare ones are on offer. A report's
-clock control and ncu version are read from the report's own session first
-(viewer.readers.ncu_session), its capture record second. What neither says stays unknown: no
-warning is made from a guess.
+rate above 100 % read as one (under its memory row); a capture of a kernel's first launch (from its
+record, else from the profiler command line the report itself records); a request ratio read
+without the sector count; two reports from different GPUs, clock controls or ncu versions; a
+capture whose clocks were not locked, against the lesson's rule (under Duration, and on the compare
+line); durations from a profiled run when bare ones are on offer. A report's clock control and ncu
+version are read from the report's own session first (viewer.readers.ncu_session), its capture
+record second. What neither says stays unknown: no warning is made from a guess.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from viewer.analysis import reading
@@ -38,6 +39,9 @@ _CLOCK_RULE = ("--clock-control base pins the clocks for the collection; without
 _NO_UNIT_ROWS = ("this report holds no L1/TEX or L2 throughput row to name it; the lesson, of its "
                  "T4 naive kernel: \"that unit is L1TEX, not DRAM\"")
 
+# ncu's --launch-skip (-s) and kernel filters (-k, --kernel-name, --kernel-id) on its command line.
+_SKIP = re.compile(r"(?:^|\s)(?:--launch-skip|-s)(?:=|\s+)(\d+)(?=\s|$)")
+_FILTER = re.compile(r"(?:^|\s)(?:-k|--kernel-name|--kernel-id|--kernel-regex)(?:=|\s+)(\S+)")
 _NAME_CHARS = 40  # a kernel named in a sentence, elided in the middle past this
 _REQUESTS = SUMMARY_METRICS["global_load_requests"]
 _SECTORS = SUMMARY_METRICS["global_load_sectors"]
@@ -129,6 +133,9 @@ def _first_launch(kernel: Kernel, report: Report) -> Misread | None:
         text = (f"This is the first launch of {name}, and the capture skipped none "
                 f"({facts.record}): lazy module loading made it pay its own load, a cost you "
                 "will never pay again. Skip past the warm-ups.")
+    elif facts.launch_skip is None and report.session is not None \
+            and report.session.command_line:
+        return _skip_on_command_line(name, report.session.command_line, len(same))
     elif facts.launch_skip is None and len(same) > 1:
         text = (f"This is the first of the {len(same)} launches of {name} in this "
                 "report. If the capture skipped none (nothing records it), lazy module loading "
@@ -136,6 +143,30 @@ def _first_launch(kernel: Kernel, report: Report) -> Misread | None:
     else:
         return None
     return Misread("duration_ns", text, "first-launch")
+
+
+def _skip_on_command_line(name: str, command_line: str, launches: int) -> Misread | None:
+    """The first launch of `name` in a report whose own profiler command line is known: what
+    that line records of the launches skipped."""
+    skip = _SKIP.search(command_line)
+    picked = _FILTER.search(command_line)
+    if skip is not None and int(skip.group(1)) > 0:
+        if picked is not None:
+            return None  # the skip counts this filter's launches: past the first
+        if launches < 2:
+            return None
+        return Misread("duration_ns", (
+            f"This is the first of the {launches} launches of {name} in this report. Its "
+            f"profiler command line skips {skip.group(1)} launches (--launch-skip) but names no "
+            "kernel filter (-k), so it counted every kernel's launches: whether this one is the "
+            f"first launch of {name}, which lazy module loading makes pay its own load, it does "
+            "not say."), "first-launch")
+    filtered = f" (its filter: -k {picked.group(1)})" if picked is not None else ""
+    return Misread("duration_ns", (
+        f"This is the first launch of {name}: the report's profiler command line names no "
+        f"--launch-skip{filtered}, so the capture skipped none and profiled the kernel's first "
+        "launch, which lazy module loading made pay its own load, a cost you will never pay "
+        "again. Skip past the warm-ups."), "first-launch")
 
 
 def _clocks_not_locked(kernel: Kernel, report: Report) -> Misread | None:

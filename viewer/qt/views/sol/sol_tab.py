@@ -21,7 +21,7 @@ from viewer.qt.kit.reading_tab import ReadingTab
 
 VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
                   "compute- and memory-bound": "memory", "latency-bound": "latency",
-                  "small grid": "latency"}
+                  "small grid": "latency", reading.SMALL_OR_LATENCY: "latency"}
 
 # The percent rows: (summary key, bar colour, indented under Memory Throughput). Each row is
 # labelled as the report prints it (viewer.core.metrics).
@@ -34,7 +34,7 @@ _ROWS = (
 )
 
 
-ACTIVE_WORDS = " of its active cycles"
+ACTIVE_WORDS = reading.ACTIVE_WORDS
 
 
 def threshold_text() -> str:
@@ -44,18 +44,7 @@ def threshold_text() -> str:
             "launch is under one wave of blocks.")
 
 
-def busiest_text(sol: reading.SpeedOfLight) -> str:
-    """'L1/TEX at 87.15 %', or why the rows shown cannot name the busiest unit."""
-    busiest = sol.busiest_shown
-    if busiest is not None:
-        active = busiest.metric.endswith("_active") and bool(sol.above_headline)
-        return f"{busiest.name} at {fmt.percent(busiest.pct)}" + (
-            ACTIVE_WORDS if active else "")
-    missing = [u.name for u in sol.units if u.pct is None]
-    if len(missing) == len(sol.units):
-        return f"unknown: unit rows {NOT_IN_REPORT}"
-    return (f"{' or '.join(missing)}, {NOT_IN_REPORT}: Memory Throughput "
-            f"{fmt.percent(sol.memory_pct)} is above every unit row shown")
+busiest_text = reading.busiest_words  # the one wording, the terminal's too
 
 
 def duration_ratio(first: Kernel, second: Kernel, first_name: str, second_name: str) -> str:

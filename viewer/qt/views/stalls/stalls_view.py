@@ -103,7 +103,7 @@ class StallsView(OnDemandTab):
             grid.addWidget(self.bar(f"bar_{stall.reason.key}", value, full, stall_text(stall),
                                     color="latency", emphasis=number == 0,
                                     text_sample="100.00 cycles (100.00 %)"), row, 1)
-            grid.addWidget(self._sentence(stall.reason.meaning, stall.reason.fix,
+            grid.addWidget(self._sentence(stall.reason.meaning, stall.advice,
                                           f"sentence_{stall.reason.key}"), row + 1, 0, 1, 2)
             row += 2
         layout.addLayout(grid)
@@ -139,13 +139,13 @@ class StallsView(OnDemandTab):
                                         value_text(value, change.by),
                                         color="latency" if side else "neutral",
                                         text_sample="100.00 cycles"), row + 1 + side, 1, 1, 2)
-            grid.addWidget(self._sentence(change.reason.meaning, change.reason.fix,
+            grid.addWidget(self._sentence(change.reason.meaning, change.advice,
                                           f"sentence_{key}"), row + 3, 0, 1, 3)
             row += 4
         layout.addLayout(grid)
 
-    def _sentence(self, meaning: str, fix: str, name: str) -> QLabel:
-        text = f"{meaning[0].upper()}{meaning[1:]}. Usually fixed by: {fix}."
+    def _sentence(self, meaning: str, advice: str, name: str) -> QLabel:
+        text = f"{meaning[0].upper()}{meaning[1:]}. {advice[0].upper()}{advice[1:]}."
         label = self.label(text, "small" if not self.style_.projector else "body",
                            color="secondary", wrap=True, name=name)
         label.setContentsMargins(0, 0, 0, self.style_.px(6))

@@ -116,7 +116,8 @@ def _read_export(fmt: str, source: _Opened) -> Report:
         if not ended and not report.cut_short:
             _text_lines.mark_cut_short(report, _gzip.CUT_SHORT_GZIP)
         try:
-            report.session = ncu_session.read(plain.here, fmt)
+            # a reader's own session (a published table's provenance) stands where ncu's is absent
+            report.session = ncu_session.read(plain.here, fmt) or report.session
         except (OSError, ReportError):
             report.session = None  # a session is optional: a file that cannot give it has none
     source.check()

@@ -323,6 +323,17 @@ def test_question_2_says_the_open_reports_loads_and_the_lessons(window) -> None:
     assert "1,088" not in text_of(panel, "verdict")
 
 
+def test_question_2_says_both_load_counts_with_the_question(window) -> None:
+    """Before any answer: the lesson's count of the source (1,088 for tiled, attributed) and the
+    report's SASS count (704), since the question's "more" is true of the first only."""
+    panel = panel_of(window)
+    panel.set_question(1)
+    assert panel.state.verdict is None
+    lead = text_of(panel, "question_lead")
+    assert "The lesson counts loads in the kernels' source" in lead and "1,088" in lead
+    assert "matmul_tiled 704 (64 global, 640 shared): fewer." in lead
+
+
 def test_question_4_is_answered_by_its_own_choices(window, qtbot) -> None:
     panel = panel_of(window)
     panel.set_question(3)

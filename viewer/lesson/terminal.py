@@ -59,6 +59,7 @@ class QuestionPage(TypedDict):
     hints: list[str]
     solution: str
     view: str  # the view the question is about ('' for none)
+    with_the_question: str  # counts said before any answer ('' for none)
     in_this_report: str  # what the open pair shows of it ('' for nothing)
     machine_answer: str | None
     options: list[Row]
@@ -160,6 +161,7 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
             "rule": ex.rule,
             "questions": [{"id": q.id, "text": q.text, "hints": q.hints, "solution": q.solution,
                            "view": q.view,
+                           "with_the_question": exercise_report.lead_words(q.report, here),
                            "in_this_report": exercise_report.report_words(q.report, here),
                            "machine_answer": exercise.machine_answer(q),
                            "options": [asdict(o) for o in q.options]} for q in ex.questions],
@@ -252,6 +254,8 @@ def page_text(page: LessonPage) -> str:
               _wrap(ex["rule"], "  ")]
     for q in ex["questions"]:
         lines.append(_wrap(q["text"], "     ", f"  {q['id'] + '.':<3}"))
+        if q["with_the_question"]:
+            lines.append(_wrap(f"counts: {q['with_the_question']}", "       "))
         rows = [f"{o['target']['label']} ({o['target']['step']})" for o in q["options"]
                 if o["correct"] and o["target"]["step"] != "none"]
         chosen = [o["text"] for o in q["options"] if o["correct"] and o["target"]["step"] == "none"]

@@ -43,7 +43,7 @@ from viewer.lesson.exercise import (
     choose,
 )
 from viewer.lesson.exercise import machine_answer as machine_words
-from viewer.lesson.exercise_report import report_words
+from viewer.lesson.exercise_report import lead_words, report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.flow_layout import FlowLayout
 from viewer.qt.kit.reading_tab import WrappedColumn
@@ -262,6 +262,10 @@ class ExercisePanel(QWidget):
         # in a room the question is read once and the verdict often: body size keeps both near
         layout.addWidget(self._label(question.text, "body" if style.projector else "heading",
                                      bold=True, name="question_text"))
+        lead = lead_words(question.report, self.pair)
+        if lead:
+            layout.addWidget(self._label(self._rich("Counts:", "text", lead),
+                                         name="question_lead", rich=True))
         machine = machine_words(question)
         if machine:
             layout.addWidget(self._label(self._rich("This machine:", "text", machine),

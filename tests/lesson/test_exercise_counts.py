@@ -62,3 +62,13 @@ def test_question_4_attributes_the_nsys_rep_to_the_lessons_page() -> None:
     assert q.solution.startswith('The lesson\'s answer: "The .nsys-rep, not the .ncu-rep files."')
     assert "This app ships two .ncu-rep files" in q.solution
     assert not any(p.name.endswith(".nsys-rep") for p in shipped.profiles_dir().iterdir())
+
+
+def test_each_questions_first_hint_points_at_its_own_rows() -> None:
+    hints = {q.id: q.hints for q in exercise.load_exercise(TOML).questions}
+    assert "Memory Throughput beside DRAM Throughput" in hints["1"][0]
+    assert "Sectors moved (global loads)" in hints["2"][0]
+    assert "Block Limit rows" in hints["3"][0]
+    assert "Run it yourself" in hints["4"][0]
+    assert len({h[0] for h in hints.values()}) == 4  # no two questions share their first hint
+    assert hints["2"][1].startswith("The lesson's Hint 2:")

@@ -41,3 +41,20 @@ def test_an_answer_after_the_question_is_settled_changes_nothing() -> None:
     right.answered(False)
     right.solution_shown()
     assert right.outcome == FIRST_TRY and right.wrong == 0
+
+
+def test_the_end_summary_comes_once_every_question_is_settled() -> None:
+    from viewer.lesson.exercise_score import Tally, end_summary
+
+    first, after, open_ = Tally(), Tally(), Tally()
+    first.answered(True)
+    after.answered(False)
+    after.answered(True)
+    assert end_summary(["1", "2", "3"], [first, after, open_], ["a", "b", "c"]) == []
+    open_.solution_shown()
+    assert end_summary(["1", "2", "3"], [first, after, open_], ["SOL", "Memory", "Three"]) == [
+        "Exercise done. Score: 1 of 3 right on the first try, 1 after tries, 1 solution shown, "
+        "0 open.",
+        "Q1: right on the first try.",
+        "Q2: right after 1 wrong try. Read again: Memory",
+        "Q3: solution shown. Read again: Three"]

@@ -95,3 +95,16 @@ def test_files_that_are_not_the_lessons_kernels_are_said_plainly(files: list[Pat
 def test_lesson_is_a_command_of_the_tree() -> None:
     assert "lesson" in cli.COMMANDS
     assert "lesson" in cli.parser().format_help()
+
+
+def test_a_1024_pair_says_its_size_before_setting_the_t4_beside_it(pair_1024) -> None:
+    """N = 1024 (made from the 512 exports, tests/lesson/conftest.py) beside the T4's 512."""
+    status, out, err = lesson(*pair_1024)
+    assert status == 0, err
+    assert "match      T4 at N=512" in out
+    assert "The T4 column is the lesson's table at N = 512, not this pair's N = 1024" in out
+    assert "T4 at N = 512, here at N = 1024: each report's own values" in out
+    assert "Sizes differ: the T4 table is N = 512, this pair N = 1024" in out
+    assert "sectors per request, derived                              2.0          4.0" in out
+    assert ("request and sector counts do at one size, and these are N = 512 and N = 1024, so "
+            "theirs differ by the size as well") in " ".join(out.split())

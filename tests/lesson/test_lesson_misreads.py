@@ -79,7 +79,8 @@ def test_t4_against_h200_warns_of_different_gpus_clocks_and_ncu_versions(t4, h20
     assert kinds(found) == ["different-gpu", "different-clocks", "different-ncu"]
     gpu, clocks, ncu = (m.text for m in found)
     assert "Tesla T4 (CC 7.5)" in gpu and "NVIDIA H200 (CC 9.0)" in gpu
-    assert "naive --clock-control base (the published provenance in t4-reference.toml)" in clocks
+    assert ("naive --clock-control base (t4-reference.toml, the published provenance's "
+            "clock_control)") in clocks
     session = h200[0].session  # the report's own session comes before its record
     assert session is not None
     assert (f"matmul_naive --clock-control {session.clock_control} ({h200[0].file_name}, "

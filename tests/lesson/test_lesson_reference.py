@@ -61,7 +61,9 @@ def test_the_summary_says_what_moved_what_did_not_and_where_the_order_changed(t4
     assert order == ("The order between the two kernels held on 11 of 12 rows; it changed on "
                      "Memory Throughput (tiled higher on the T4, naive higher here).")
     assert separation == ("Sectors moved separate the kernels more than Duration does on both "
-                          "GPUs: 8.05x against 1.58x on the T4, 8.00x against 1.43x here.")
+                          "GPUs: 8.05x against 1.58x on the T4 by its table (the lesson: "
+                          '"Duration differs by 1.59x, sectors moved by 8.05x"), 8.00x against '
+                          "1.43x here.")
 
 
 def test_the_t4_against_itself_moved_nothing(t4) -> None:
@@ -92,3 +94,32 @@ def test_the_provenance_is_read_from_the_file(tmp_path: Path) -> None:
 def test_only_a_published_reference_goes_first(h200) -> None:
     with pytest.raises(ValueError, match="published reference"):
         reference.cross_gpu(h200, h200)
+
+
+def test_a_1024_pair_names_the_size_first_and_scales_the_counts(t4, pair_1024) -> None:
+    """A pair at N = 1024 (made from the 512 exports: tests/lesson/conftest.py): its requests and
+    sectors are 8x the T4's because of the size, not the GPU, and the words say so first."""
+    here = [read_report(path).kernels[0] for path in pair_1024]
+    rows = reference.cross_gpu(t4, here)
+    words = reference.summary_words(rows)
+    assert words[0].startswith("Sizes differ: the T4 table is N = 512, this pair N = 1024")
+    assert "(1024/512)^3 = 8x" in words[0] and "(1024/512)^2 = 4x" in words[0]
+    moved = next(w for w in words if w.startswith("Moved"))
+    assert REQUESTS not in moved and SECTORS not in moved
+    row = by_metric(rows)[REQUESTS]
+    assert row.here == (67_108_864, 4_194_304) and row.moved is False
+    assert row.words == (
+        f"{REQUESTS}: did not move (within 1 %): naive 8,388,608 x 8 = 67,108,864 -> 67,108,864, "
+        "tiled 524,288 x 8 = 4,194,304 -> 4,194,304 (T4 at N = 512 scaled by (1024/512)^3 = 8, "
+        "since counts grow as N^3, -> here at N = 1024)")
+    assert "T4 at N = 512 -> here at N = 1024" in by_metric(rows)["gpu__time_duration.sum"].words
+
+
+def test_the_t4_sectors_per_request_is_the_lesson_s_figure(t4, h200) -> None:
+    row = by_metric(reference.cross_gpu(t4, h200))["sectors_per_request"]
+    assert [reference.t4_figure(row, v) for v in row.t4] == ["2.0", "4.0"]  # the lesson's "2.0 4.0"
+
+
+def test_the_separation_quotes_the_lesson_s_own_figures(t4, h200) -> None:
+    separation = reference.summary_words(reference.cross_gpu(t4, h200))[-1]
+    assert 'the lesson: "Duration differs by 1.59x, sectors moved by 8.05x"' in separation

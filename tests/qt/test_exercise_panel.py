@@ -323,6 +323,40 @@ def test_question_2_says_the_open_reports_loads_and_the_lessons(window) -> None:
     assert "1,088" not in text_of(panel, "verdict")
 
 
+def test_question_2_says_both_load_counts_with_the_question(window) -> None:
+    """Before any answer: the lesson's count of the source (1,088 for tiled, attributed) and the
+    report's SASS count (704), since the question's "more" is true of the first only."""
+    panel = panel_of(window)
+    panel.set_question(1)
+    assert panel.state.verdict is None
+    lead = text_of(panel, "question_lead")
+    assert "The lesson counts loads in the kernels' source" in lead and "1,088" in lead
+    assert "matmul_tiled 704 (64 global, 640 shared): fewer." in lead
+
+
+def test_hints_and_the_solution_are_drawn_as_rich_text_not_shown_as_markup(window) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    panel.show_hint()
+    panel.show_solution()
+    step(window, "memory").row_picked.emit("global_load_sectors")
+    for name in ("hint_1", "solution", "report_words", "question_lead"):
+        label = panel.findChild(QLabel, name)
+        assert label.textFormat() == Qt.TextFormat.RichText, name
+        assert "<b style=" in label.text() and "&lt;b" not in label.text(), name
+
+
+def test_the_end_summary_shows_at_the_top_once_every_question_is_settled(window) -> None:
+    panel = panel_of(window)
+    for index in range(len(DAY42.questions)):
+        assert not shown(panel, "end_summary")
+        panel.set_question(index)
+        panel.show_solution()
+    summary = text_of(panel, "end_summary")
+    assert summary.startswith("Exercise done. Score: 0 of 4 right on the first try")
+    assert "Q4: solution shown." in summary
+
+
 def test_question_4_is_answered_by_its_own_choices(window, qtbot) -> None:
     panel = panel_of(window)
     panel.set_question(3)

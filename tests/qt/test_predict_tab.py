@@ -60,8 +60,10 @@ def expected_cells(row) -> list[str]:
     derived = predict_text.figure(row.quantity, row.derived)
     if row.quantity == "dram_bytes":
         derived = "\u2265 " + derived
-    return [derived, predict_text.figure(row.quantity, row.measured),
-            predict_text.guess_verdict(row.guess, row.measured)[0], row.reading]
+    verdict = (predict_text.floor_verdict(row.guess, row.measured, row.derived)
+               if row.quantity == "dram_bytes" else
+               predict_text.guess_verdict(row.guess, row.measured))[0]
+    return [derived, predict_text.figure(row.quantity, row.measured), verdict, row.reading]
 
 
 def test_nothing_measured_or_derived_is_on_the_page_before_reveal(tab, pair) -> None:
@@ -103,6 +105,28 @@ def test_typed_predictions_are_revealed_beside_the_lessons_values(tab, pair, qtb
     assert tab.rows["speed"].typed.text() == "matmul_tiled, 2.00x"
     assert not child(tab, QLineEdit, "guess_naive.requests").isVisible()  # locked, shown as typed
     assert not child(tab, QPushButton, "reveal").isEnabled()
+
+
+def test_the_dram_floor_is_checked_as_a_floor(tab, qtbot) -> None:
+    """3.15 MB typed is the derived floor (>= 3.15 MB): right as derived, never "off by"; a
+    lower figure the measured 2.10 MB is above is consistent with it."""
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.dram_bytes"), "3.15 MB")
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_tiled.dram_bytes"), "1 MB")
+    qtbot.mouseClick(child(tab, QPushButton, "reveal"), Qt.MouseButton.LeftButton)
+    assert cells(tab, "naive.dram_bytes")[2] == (
+        "\u2713 the floor as derived; measured 0.67x of it, below it")
+    assert cells(tab, "tiled.dram_bytes")[2] == (
+        "\u2713 consistent: measured at or above your floor (2.10x)")
+
+
+def test_the_speed_row_says_you_vs_measured_in_its_cell(tab, qtbot) -> None:
+    box = child(tab, QComboBox, "faster")
+    box.setCurrentIndex(box.findData("naive"))
+    qtbot.keyClicks(child(tab, QLineEdit, "guess_speed"), "1.43x")
+    qtbot.mouseClick(child(tab, QPushButton, "reveal"), Qt.MouseButton.LeftButton)
+    assert cells(tab, "speed")[2] == (
+        "\u2717 matmul_naive is not the faster; ratio \u2713 within 1 %")
+    assert "wrong" in cells(tab, "speed")[-1]  # the reading says it too, and the cell agrees
 
 
 def test_projector_mode_reveals_one_row_at_a_time(tab, qtbot) -> None:

@@ -61,15 +61,18 @@ def test_the_t4_rows_sit_beside_the_shipped_pair(qtbot, pair, t4) -> None:
     tab = make(qtbot, pair, NAMES)
     rows = reference.cross_gpu(t4, pair)
     assert len(rows) == 12  # the lesson's table
-    expected = [[breakable(r.label), *(fmt.by_unit(v, r.unit) for v in (*r.t4, *r.here)),
-                 MOVED[r.moved]] for r in rows]
+    expected = [[breakable(r.label), *(reference.t4_figure(r, v) for v in r.t4),
+                 *(fmt.by_unit(v, r.unit) for v in r.here), MOVED[r.moved]] for r in rows]
     assert table(tab, len(rows), 4) == expected
     requests = next(r for r in rows if r.metric == REQUESTS)
     shown = table(tab, len(rows), 4)[rows.index(requests)]
     assert shown[1:] == ["8,388,608", "524,288", "8,388,608", "524,288", "did not move"]
     duration = table(tab, len(rows), 4)[[r.label for r in rows].index("Duration")]
     assert duration[1:3] == ["1.18 ms", "744.64 us"] and duration[-1] == "moved"
-    assert text(tab, "device_0") == "Tesla T4" and text(tab, "device_1") == "NVIDIA H200"
+    assert text(tab, "device_0") == "Tesla T4, N = 512"
+    assert text(tab, "device_1") == "NVIDIA H200, N = 512"
+    spr = table(tab, len(rows), 4)[[r.metric for r in rows].index("sectors_per_request")]
+    assert spr[1:5] == ["2.0", "4.0", "2.00", "4.00"]  # the lesson prints "2.0 4.0"
 
 
 def test_what_moved_and_what_did_not_is_said_in_the_lessons_words(qtbot, pair, t4) -> None:
@@ -100,7 +103,7 @@ def test_the_t4_open_shows_its_rows_alone(qtbot, t4) -> None:
     tab = make(qtbot, t4, ["naive", "tiled"])
     rows = reference.cross_gpu(t4, t4)
     assert table(tab, len(rows), 2) == [
-        [breakable(r.label), *(fmt.by_unit(v, r.unit) for v in r.t4)] for r in rows]
+        [breakable(r.label), *(reference.t4_figure(r, v) for v in r.t4)] for r in rows]
 
 
 def test_without_the_pair_the_t4_stands_alone(qtbot, pair, t4) -> None:
@@ -108,7 +111,7 @@ def test_without_the_pair_the_t4_stands_alone(qtbot, pair, t4) -> None:
     assert text(tab, "needs_pair") == NEEDS_PAIR
     rows = reference.cross_gpu(t4, t4)
     assert table(tab, len(rows), 2) == [
-        [breakable(r.label), *(fmt.by_unit(v, r.unit) for v in r.t4)] for r in rows]
+        [breakable(r.label), *(reference.t4_figure(r, v) for v in r.t4)] for r in rows]
     assert tab.findChild(QLabel, "value_2_3") is None
     assert tab.findChild(QLabel, "provenance") is not None
 

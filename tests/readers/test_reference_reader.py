@@ -208,3 +208,19 @@ def test_a_damaged_reference_raises_nothing_but_a_one_line_report_error(data: by
             assert "\n" not in str(exc) and str(path) in str(exc)
         else:
             assert [k.name for k in report.kernels]  # what reads is a whole table
+
+
+def test_summary_json_gives_the_tables_clock_control() -> None:
+    """The lesson's table was captured with --clock-control base; summary --json says so."""
+    import contextlib
+    import io
+    import json
+
+    from viewer import cli
+    from viewer.core import shipped
+
+    out = io.StringIO()
+    parsed = cli.parse(["summary", str(shipped.reference()), "--json"])
+    with contextlib.redirect_stdout(out):
+        assert parsed.run(parsed) == 0
+    assert json.loads(out.getvalue())["clock_control"] == "base"

@@ -50,7 +50,7 @@ def capture_facts(report: Report) -> CaptureFacts:
     if isinstance(first, PublishedKernel) and first.published is not None:
         p = first.published
         return CaptureFacts(p.clock_control, ncu_short(p.ncu), p.launch_skip,
-                            f"the published provenance in {Path(p.source).name}")
+                            f"the published provenance in {Path(report.source).name}")
     path = Path(report.source)
     record = read_provenance(path)
     if record is not None:

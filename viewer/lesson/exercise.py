@@ -87,6 +87,7 @@ class Question:
     machine: Machine | None = None
     view: str = ""  # the view the question is about ('' for none)
     report: str = ""  # a reading of the open report (viewer.lesson.exercise_report.READINGS)
+    reread: str = ""  # the part of the lesson to read again, for the end summary
 
     @property
     def correct_options(self) -> list[Option]:
@@ -214,7 +215,7 @@ def _question(source: _Source, number: int, q: object) -> Question:
         raise ExerciseError(source, f"{where}: report must be one of {', '.join(READINGS)}")
     return Question(qid.strip(), _text(q, "text", where, source), [h.strip() for h in hints],
                     options, _text(q, "solution", where, source), _machine(source, where, q),
-                    view, report)
+                    view, report, _text(q, "reread", where, source, required=False))
 
 
 def _option(source: _Source, where: str, o: object) -> Option:

@@ -57,3 +57,16 @@ def total_line(tallies: Sequence[Tally]) -> str:
 def per_question_line(ids: Sequence[str], tallies: Sequence[Tally]) -> str:
     """'Q1 right on the first try; Q2 open; ...'"""
     return "; ".join(f"Q{qid} {t.words()}" for qid, t in zip(ids, tallies, strict=True)) + "."
+
+
+def end_summary(ids: Sequence[str], tallies: Sequence[Tally],
+                rereads: Sequence[str]) -> list[str]:
+    """Once every question is settled: the total, each question's outcome, and what to read again
+    for each question not right on the first try; [] while one is open."""
+    if not tallies or any(not t.settled for t in tallies):
+        return []
+    lines = [f"Exercise done. {total_line(tallies)}"]
+    for qid, tally, reread in zip(ids, tallies, rereads, strict=True):
+        again = f" Read again: {reread}" if reread and tally.outcome != FIRST_TRY else ""
+        lines.append(f"Q{qid}: {tally.words()}.{again}")
+    return lines

@@ -25,6 +25,7 @@ from viewer.core.elide import elide_middle
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
+from viewer.lesson import pair
 from viewer.lesson.capture_facts import capture_facts, ncu_short
 
 # Request and sector ratios within this share of each other tell the same story.
@@ -242,10 +243,15 @@ def _devices(a: Kernel, b: Kernel, names: list[str]) -> list[Misread | None]:
     def gpu(k: Kernel) -> str:
         return f"{k.device_name or 'an unnamed GPU'} (CC {k.cc or fmt.MISSING})"
 
+    dims = pair.lesson_dim(a), pair.lesson_dim(b)
+    counts = "request and sector counts do"
+    if None not in dims and dims[0] != dims[1]:
+        counts = (f"request and sector counts do at one size, and these are N = {dims[0]} and "
+                  f"N = {dims[1]}, so theirs differ by the size as well")
     return [Misread(DEVICE_KEY, (
         f"Different GPUs: {names[0]} ran on {gpu(a)}, {names[1]} on {gpu(b)}. Durations, hit "
-        "rates and throughput percentages do not carry across GPUs; request and sector counts "
-        "do."), "different-gpu")]
+        f"rates and throughput percentages do not carry across GPUs; {counts}."),
+        "different-gpu")]
 
 
 def _records(fa: dict[str, Known], fb: dict[str, Known], names: list[str]

@@ -114,6 +114,44 @@ def guess_verdict(guess: float | None, measured: float | None) -> tuple[str, boo
     return f"\u2717 off by {signed_percent(off)}", False
 
 
+def floor_verdict(guess: float | None, measured: float | None,
+                  floor: float | None) -> tuple[str, bool | None]:
+    """A typed DRAM figure checked as a floor, as the row's derivation is one (not a prediction):
+    the compulsory floor typed is right as derived, whatever the measured traffic; any other
+    figure is consistent when the measured traffic is at or above it."""
+    if guess is None or measured is None or guess <= 0:
+        return "", None
+    times = fmt.ratio(measured / guess)
+    if floor and abs(guess - floor) <= floor * lesson.HAIR_PCT / 100:
+        side = "above" if measured >= floor else "below"
+        return f"\u2713 the floor as derived; measured {times} of it, {side} it", True
+    if measured >= guess * (1 - lesson.HAIR_PCT / 100):
+        return f"\u2713 consistent: measured at or above your floor ({times})", True
+    return f"\u2717 measured below your floor ({times} of it)", False
+
+
+def speed_verdict(pair: LessonPair, faster: str | None, ratio: float | None,
+                  speed: lesson.SpeedRow) -> tuple[str, bool | None]:
+    """The speed row's 'you vs measured': the faster kernel named right or wrong, then the typed
+    ratio against the measured one; ('', None) with no prediction."""
+    parts: list[str] = []
+    right: list[bool] = []
+    if faster is not None and speed.faster is not None:
+        ok = faster == speed.faster
+        right.append(ok)
+        parts.append(f"\u2713 {pair.name(faster)} faster" if ok else
+                     f"\u2717 {pair.name(faster)} is not the faster")
+    measured = speed.duration_ratio
+    if ratio is not None and measured:
+        text, ok_ratio = guess_verdict(ratio, max(measured, 1 / measured))
+        if ok_ratio is not None:
+            right.append(ok_ratio)
+            parts.append(f"ratio {text}")
+    if not parts:
+        return "", None
+    return "; ".join(parts), all(right)
+
+
 # The units each row takes ('' is a bare number).
 _UNITS: dict[str, tuple[str, ...]] = {
     "requests": ("",), "sectors": ("",), "sectors_per_request": ("", "x"),
@@ -183,15 +221,19 @@ def results(pair: LessonPair, state: PredictState, keys: Collection[str]) -> dic
         derived = figure(row.quantity, row.derived)
         if row.quantity == "dram_bytes" and row.derived is not None:
             derived = "\u2265 " + derived  # the compulsory floor, not a prediction
-        verdict, right = guess_verdict(row.guess, row.measured)
+        if row.quantity == "dram_bytes":
+            verdict, right = floor_verdict(row.guess, row.measured, row.derived)
+        else:
+            verdict, right = guess_verdict(row.guess, row.measured)
         cells = (derived, figure(row.quantity, row.measured), verdict, row.reading)
         shown[f"{row.kernel}.{row.quantity}"] = Shown(typed, cells, row.metric, right)
     faster = state.faster if "speed" in keys else None
     ratio = parse(texts.get("speed", ""), SPEED_LABEL.lower()) if "speed" in keys else None
     speed = lesson.speed(pair.naive, pair.tiled, lesson.SpeedGuess(faster, ratio))
+    verdict, right = speed_verdict(pair, faster, ratio, speed)
     shown["speed"] = Shown(speed_guess(pair, faster, ratio),
-                           ("", faster_text(pair, speed), "", speed.reading),
-                           DURATION_METRIC)
+                           ("", faster_text(pair, speed), verdict, speed.reading),
+                           DURATION_METRIC, right)
     return shown
 
 

@@ -59,6 +59,7 @@ class QuestionPage(TypedDict):
     hints: list[str]
     solution: str
     view: str  # the view the question is about ('' for none)
+    with_the_question: str  # counts said before any answer ('' for none)
     in_this_report: str  # what the open pair shows of it ('' for nothing)
     machine_answer: str | None
     options: list[Row]
@@ -160,6 +161,7 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
             "rule": ex.rule,
             "questions": [{"id": q.id, "text": q.text, "hints": q.hints, "solution": q.solution,
                            "view": q.view,
+                           "with_the_question": exercise_report.lead_words(q.report, here),
                            "in_this_report": exercise_report.report_words(q.report, here),
                            "machine_answer": exercise.machine_answer(q),
                            "options": [asdict(o) for o in q.options]} for q in ex.questions],
@@ -202,11 +204,15 @@ def page_text(page: LessonPage) -> str:
                                       for d in rv["devices"].values()))
     files = ", ".join(visible(f) for f in rv["files"])
     naive, tiled = visible(rv["kernels"]["naive"]), visible(rv["kernels"]["tiled"])
+    t4_n, here_n = ref["rows"][0]["sizes"] if ref["rows"] else (None, None)
+    t4_head = "T4 (published)"
+    if t4_n is not None and here_n is not None and t4_n != here_n:
+        t4_head = f"T4 at N={t4_n}"
     lines = [f"The lesson's predictions, against the counters: {files}",
              f"{naive} and {tiled}, {rv['dim']} x {rv['dim']} x "
              f"{rv['dim']} on {rv['tile']} x {rv['tile']} tiles; {devices}", "",
              f"{'kernel':<7} {'prediction':<29} {'derived':>12} {'measured':>12} "
-             f"{'difference':>10} {'match':>6} {'T4 (published)':>16}"]
+             f"{'difference':>10} {'match':>6} {t4_head:>16}"]
     for row in rv["rows"]:
         lines.append(f"{row['kernel']:<7} {row['label']:<29} "
                      f"{_figure(row['quantity'], row['derived']):>12} "
@@ -214,6 +220,10 @@ def page_text(page: LessonPage) -> str:
                      f"{_difference(row):>10} {_match(row):>6} "
                      f"{_figure(row['quantity'], row['t4']):>16}")
         lines.append(_wrap(row["reading"], " " * 8))
+    if t4_head != "T4 (published)":
+        lines.append(_wrap(f"The T4 column is the lesson's table at N = {t4_n}, not "
+                           f"this pair's N = {rv['dim']}: its counts are not this size's "
+                           "derivation (see the T4 reference below).", ""))
     lines += ["", _wrap(f"Speed: {sp['reading']}", ""), ""]
     if rv["warnings"]:
         lines.append("Read with care:")
@@ -224,8 +234,15 @@ def page_text(page: LessonPage) -> str:
                                                        "  "), "",
               f"  {'row':<48} {'T4 naive':>12} {'T4 tiled':>12} {'here naive':>12} "
               f"{'here tiled':>12}  moved"]
+    if t4_n is not None and here_n is not None and t4_n != here_n:
+        lines.insert(-1, _wrap(f"T4 at N = {t4_n}, here at N = {here_n}: each report's own "
+                               "values; 'moved' compares the counts with the T4's scaled to "
+                               f"N = {here_n}.", "  "))
     for row in ref["rows"]:
-        cells = [fmt.by_unit(v, row["unit"]) for v in (*row["t4"], *row["here"])]
+        decimals = reference.LESSON_DECIMALS.get(row["metric"])
+        cells = [fmt.by_unit(v, row["unit"]) if decimals is None or v is None
+                 else f"{v:.{decimals}f}" for v in row["t4"]]
+        cells += [fmt.by_unit(v, row["unit"]) for v in row["here"]]
         moved = {True: "yes", False: "no", None: fmt.MISSING}[row["moved"]]
         lines.append(f"  {row['label']:<48} " + " ".join(f"{c:>12}" for c in cells)
                      + f"  {moved}")
@@ -237,6 +254,8 @@ def page_text(page: LessonPage) -> str:
               _wrap(ex["rule"], "  ")]
     for q in ex["questions"]:
         lines.append(_wrap(q["text"], "     ", f"  {q['id'] + '.':<3}"))
+        if q["with_the_question"]:
+            lines.append(_wrap(f"counts: {q['with_the_question']}", "       "))
         rows = [f"{o['target']['label']} ({o['target']['step']})" for o in q["options"]
                 if o["correct"] and o["target"]["step"] != "none"]
         chosen = [o["text"] for o in q["options"] if o["correct"] and o["target"]["step"] == "none"]

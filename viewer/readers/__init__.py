@@ -117,9 +117,11 @@ def _read_export(fmt: str, source: _Opened) -> Report:
         if not ended and not report.cut_short:
             _text_lines.mark_cut_short(report, _gzip.CUT_SHORT_GZIP)
         try:
-            report.session = ncu_session.read(here, fmt)
+            session = ncu_session.read(here, fmt)
         except (OSError, ReportError):
-            report.session = None  # a session is optional: a file that cannot give it has none
+            session = None  # a session is optional: a file that cannot give it has none
+        # a reader's own session (a published table's provenance) stands where ncu's is absent
+        report.session = session or report.session
     source.check()
     _text_lines.settle_cut_short(report)
     return report

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from viewer.core import metrics, units
-from viewer.core.model import Dim3, Kernel, Report, ReportError
+from viewer.core.model import Dim3, Kernel, Report, ReportError, Session
 
 FORMAT = "reference"
 MARK = "ncu-reader reference 1"
@@ -175,7 +175,10 @@ def _report(path: Path, data: dict[str, object]) -> Report:
                                device_name=published.gpu, cc=published.cc, metrics=values[i],
                                published=published, spread=spread[i])
                for i, name in enumerate(names)]
-    return Report(source=str(path), format=FORMAT, kernels=list(kernels))
+    # The table's clock control is how its capture ran, as the lesson prints it.
+    session = Session(clock_control=published.clock_control,
+                      clock_source="the published provenance's clock_control")
+    return Report(source=str(path), format=FORMAT, kernels=list(kernels), session=session)
 
 
 def _row(number: int, raw: object, count: int,

@@ -43,7 +43,7 @@ from viewer.lesson.exercise import (
     choose,
 )
 from viewer.lesson.exercise import machine_answer as machine_words
-from viewer.lesson.exercise_report import report_words
+from viewer.lesson.exercise_report import lead_words, report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.flow_layout import FlowLayout
 from viewer.qt.kit.reading_tab import WrappedColumn
@@ -259,13 +259,22 @@ class ExercisePanel(QWidget):
                                      name="exercise_title"))
         layout.addWidget(self._label(f"Question {self.index + 1} of {count}", "heading",
                                      bold=True, name="question_number"))
+        done = exercise_score.end_summary(
+            [q.id for q in self.exercise.questions], [p.tally for p in self.progress],
+            [q.reread for q in self.exercise.questions])
+        if done:  # where it is seen, above the question, once every question is settled
+            layout.addWidget(self._label("\n".join(done), name="end_summary"))
         # in a room the question is read once and the verdict often: body size keeps both near
         layout.addWidget(self._label(question.text, "body" if style.projector else "heading",
                                      bold=True, name="question_text"))
+        lead = lead_words(question.report, self.pair)
+        if lead:
+            layout.addWidget(self._label(self._rich("Counts:", "text", lead),
+                                         name="question_lead", rich=True))
         machine = machine_words(question)
         if machine:
             layout.addWidget(self._label(self._rich("This machine:", "text", machine),
-                                         name="machine_answer"))
+                                         name="machine_answer", rich=True))
         layout.addWidget(self._label(HOW_CHOICES if question.choices else HOW, "small",
                                      color="secondary", name="how"))
         if question.choices:
@@ -274,16 +283,16 @@ class ExercisePanel(QWidget):
         layout.addLayout(self._navigation())
         for number, hint in enumerate(question.hints[:state.hints], 1):
             layout.addWidget(self._label(self._rich(f"Hint {number}:", "text", hint),
-                                         name=f"hint_{number}"))
+                                         name=f"hint_{number}", rich=True))
         if state.verdict is not None:
             layout.addWidget(self._verdict_label(state))
         if state.solution:
             layout.addWidget(self._label(self._rich("Solution:", "text", question.solution),
-                                         name="solution"))
+                                         name="solution", rich=True))
         here = report_words(question.report, self.pair)
         if here and (state.verdict is not None or state.solution):
             layout.addWidget(self._label(self._rich("This report:", "text", here),
-                                         name="report_words"))
+                                         name="report_words", rich=True))
             if question.report == "loads":
                 self._source_lines(layout)
         if state.solution or (state.verdict is not None and state.verdict.correct):
@@ -354,7 +363,7 @@ class ExercisePanel(QWidget):
         """A bold coloured lead, then plain text, as rich text."""
         shade = getattr(self._style.colors, color)
         return (f"<b style='color:{shade}'>{html.escape(lead, False)}</b> "
-                f"{html.escape(text, False)}")
+                f"{html.escape(text, False).replace(chr(10) * 2, '<br><br>')}")
 
     def _row_words(self, key: str) -> str:
         """The picked row's name: its option's label, else the app's label of the row."""

@@ -112,9 +112,13 @@ class ReferenceTab(ReadingTab):
         grid.setVerticalSpacing(self.style_.px(3))
         grid.setColumnStretch(0, 1)
         right = Qt.AlignmentFlag.AlignRight
-        sides = [(self.t4_pair()[0].device_label or "T4", ROLES)]
+        t4_n, here_n = rows[0].sizes if rows else (None, None)
+
+        def at(n: int | None) -> str:
+            return f", N = {n}" if n is not None else ""
+        sides = [((self.t4_pair()[0].device_label or "T4") + at(t4_n), ROLES)]
         if pair is not None:
-            sides.append((pair.naive.device_label or "this report",
+            sides.append(((pair.naive.device_label or "this report") + at(here_n),
                           (pair.naive_name, pair.tiled_name)))
         for side, (device, names) in enumerate(sides):
             grid.addWidget(self.label(device, bold=True, name=f"device_{side}"), 0,
@@ -134,7 +138,9 @@ class ReferenceTab(ReadingTab):
             grid.addWidget(heading, number, 0)
             values = (*row.t4, *row.here) if pair is not None else row.t4
             for column, value in enumerate(values, 1):
-                cell = self.label(fmt.by_unit(value, row.unit), bold=held,
+                shown = (reference.t4_figure(row, value) if column <= 2
+                         else fmt.by_unit(value, row.unit))
+                cell = self.label(shown, bold=held,
                                   color="text" if value is not None else "missing",
                                   name=f"value_{number}_{column}")
                 cell.setToolTip(tip)

@@ -446,3 +446,23 @@ def test_memory_tab_has_no_derivation_for_foreign_kernels(qtbot) -> None:
     qtbot.addWidget(tab)
     tab.set_kernels([kernel])
     assert all(w.objectName() != "derivation_title" for w in tab.findChildren(QLabel))
+
+
+def test_memory_tab_says_what_the_dram_counters_show_against_the_floor(qtbot) -> None:
+    """The boxes show only 'floor 3.15 MB, 0.67x floor'; the words under the chart say why a
+    kernel can sit below a compulsory floor, from each kernel's own two DRAM counters."""
+    profiles = Path(__file__).resolve().parents[2] / "profiles"
+    kernels = [read_report(profiles / f"{n}.ncu-rep").kernels[0] for n in ("naive", "tiled")]
+    for shown, names in (([kernels[0]], ["matmul_naive"]), (kernels, ["matmul_naive",
+                                                                       "matmul_tiled"])):
+        tab = MemoryTab()
+        qtbot.addWidget(tab)
+        tab.set_kernels(shown, names)
+        found = {w.objectName(): w.text() for w in tab.findChildren(QLabel) if w.objectName()}
+        for kernel, name in zip(shown, names, strict=True):
+            text = found[f"floor_note_{name}"]
+            read = kernel.metric("dram__bytes_read.sum")
+            assert f"DRAM read {read:,.0f} B against A and B's 2,097,152 B" in text
+            assert "wrote 0 B against C's 1,048,576 B" in text
+            assert text.startswith(f"{name}'s DRAM traffic below the floor" if len(shown) == 2
+                                   else "DRAM traffic below the floor")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from viewer.analysis import reading
 from viewer.analysis.chart_layout import (
     BYTES,
     INSTRUCTIONS,
@@ -146,6 +147,19 @@ class MemoryTab(ReadingTab):
                   for k, name in zip(self.kernels, self.names, strict=True)]
         if any(rows for _, rows in checks):
             layout.addLayout(self._prediction_table(checks))
+        self._floor_notes(layout)  # below the reading, which fits a 1280x800 window
+
+    def _floor_notes(self, layout: QVBoxLayout) -> None:
+        """Each kernel's DRAM bytes against the compulsory floor, in words from its two counters
+        (the boxes show only the ratio), named in compare mode."""
+        for kernel, name in zip(self.kernels, self.names, strict=True):
+            note = reading.memory_chart(kernel).floor_note
+            if not note:
+                continue
+            whose = f"{name}'s DRAM traffic" if self.compare_mode else "DRAM traffic"
+            text = f"{whose} {note}."
+            layout.addWidget(self.label(text, "small", color="secondary", wrap=True,
+                                        name=f"floor_note_{name}"))
 
     def _value_table(self) -> QGridLayout:
         """The chart's numbers as the rows a text export prints them in."""

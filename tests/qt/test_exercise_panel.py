@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 
 from tests.conftest import open_shipped
 from viewer.capture import probe
+from viewer.core import metrics
 from viewer.lesson import exercise
-from viewer.qt.kit.row_pick import RowLabel
+from viewer.qt.kit.row_pick import RowLabel, row_name
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.lesson.exercise_panel import ExercisePanel
 from viewer.qt.shell.keys_dialog import key_rows
@@ -182,6 +183,50 @@ def test_a_click_on_the_memory_chart_answers(window, qtbot) -> None:
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(point))
     assert panel.state.pick == "global_load_requests"
     assert not panel.state.verdict.correct  # "sixteen times fewer loads": the obvious wrong one
+
+
+def chart_click(window: MainWindow, qtbot, key: str) -> None:
+    """Show the memory tab and click the number of row `key` on its chart."""
+    memory = step(window, "memory")
+    window.tabs.setCurrentWidget(memory)
+    view = memory.findChild(MemoryChartView)
+    item = memory.chart_item()
+    rect = next(r for r, k in item.regions if k == key)
+    view.ensureVisible(item.mapRectToScene(rect))
+    point = view.mapFromScene(item.mapToScene(rect.center()))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(point))
+
+
+def test_every_row_a_student_can_pick_is_named_in_words(window) -> None:
+    """Every row of the reading tabs and of the memory chart has a name for people, so no
+    verdict or tooltip names a row by its metric."""
+    for name in ("sol", "memory", "occupancy"):
+        page = step(window, name)
+        keys = page.row_keys() + (page.chart_item().row_keys() if name == "memory" else [])
+        assert keys, name
+        for key in keys:
+            assert not metrics.is_metric_name(row_name(key)), (name, key)
+
+
+def test_every_option_names_its_row_as_its_tab_labels_it(window) -> None:
+    for question in DAY42.questions:
+        for option in question.options:
+            if option.target.step == "none":
+                continue
+            labels = [w.text().strip() for w in step(window, option.target.step).row_widgets(
+                option.target.key) if isinstance(w, RowLabel)]
+            assert not labels or option.target.label in labels, (question.id, labels)
+
+
+def test_the_dram_box_is_named_as_the_chart_shows_it(window, qtbot) -> None:
+    """The chart's DRAM box ('2.10 MB moved', the kernels' bytes read + written) picked as an
+    answer is named in words, never as dram__bytes.sum."""
+    panel = panel_of(window)
+    chart_click(window, qtbot, "dram__bytes.sum")
+    assert panel.state.pick == "dram__bytes.sum"
+    words = text_of(panel, "verdict")
+    assert "DRAM bytes moved does not settle this question" in words
+    assert "dram__" not in words
 
 
 def test_every_option_is_a_row_the_tabs_let_you_pick(window) -> None:

@@ -127,15 +127,7 @@ def metric_of(key: str) -> str:
 
 def label_of(key: str) -> str | None:
     """The label the app shows for a row key, None when no table names it."""
-    if key in metrics.SUMMARY_KEYS:
-        return metrics.row_label(key)
-    for summary_key, metric in metrics.SUMMARY_METRICS.items():
-        if metric == key:
-            return metrics.row_label(summary_key)
-    try:
-        return metrics.label(key)
-    except KeyError:
-        return None
+    return metrics.row_words(key)
 
 
 def exercise_files() -> list[Traversable]:

@@ -33,7 +33,10 @@ def test_the_shipped_exercise_is_the_lessons_four_questions(ex) -> None:
     assert ex.questions[0].text.startswith("Read the naive kernel's Memory Throughput row")
     assert ex.questions[3].text.startswith("You are an ordinary user on a system where "
                                            "RmProfilingAdminOnly is 1.")
-    assert [len(q.hints) for q in ex.questions] == [1, 2, 1, 0]  # Hint 2 is question 2's
+    # each question's own hint first, then the lesson's Hint 1 (questions 1 and 3) or Hint 2
+    # (question 2); question 4's one hint points at the lesson's pages, no row settling it
+    assert [len(q.hints) for q in ex.questions] == [2, 2, 2, 1]
+    assert [q.hints[1].startswith("The lesson's Hint") for q in ex.questions[:3]] == [True] * 3
     assert ex.rule == "An answer that names no row and no counter is not finished."
     assert exercise.exercise_files()[0].name == "day42.toml"
 

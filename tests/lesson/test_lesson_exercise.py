@@ -3,6 +3,7 @@ hold; answers checked by the row they name; question 4 answered by this machine'
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -161,6 +162,74 @@ def test_a_malformed_exercise_is_refused_in_one_line_naming_the_file(
         load_exercise(path)
     message = str(caught.value)
     assert "\n" not in message and message.startswith(str(path)) and reason in message
+
+
+PARTS = """
+[[question.part]]
+id = "explains"
+text = "The row that explains it"
+
+[[question.part]]
+id = "cannot"
+text = "The row that cannot"
+"""
+
+
+def in_part(part: str, text: str, correct: str, key: str) -> str:
+    return OPTION.format(text=text, correct=correct, step="memory", key=key).replace(
+        "[[question.option]]\n", f'[[question.option]]\npart = "{part}"\n')
+
+
+TWO_PARTS = PARTS + "".join((
+    in_part("explains", "sectors", "true", "global_load_sectors"),
+    in_part("explains", "requests", "false", "global_load_requests"),
+    in_part("cannot", "requests", "true", "global_load_requests"),
+    in_part("cannot", "sectors", "false", "global_load_sectors"),
+))
+
+
+def test_a_question_in_parts_takes_a_row_for_each(tmp_path: Path) -> None:
+    """One row may answer two parts differently: the request count is the wrong row that
+    explains and the right row that cannot."""
+    q = load_exercise(write_exercise(tmp_path, TWO_PARTS)).questions[0]
+    assert [(p.id, p.text) for p in q.parts] == [("explains", "The row that explains it"),
+                                                 ("cannot", "The row that cannot")]
+    assert [o.text for o in q.options_of("cannot")] == ["requests", "sectors"]
+    assert answer(q, "global_load_requests", "cannot").correct
+    wrong = answer(q, "global_load_requests", "explains")
+    assert not wrong.correct and wrong.part == "explains" and wrong.option is not None
+    assert answer(q, "global_load_requests") == wrong  # no part named: the first
+    elsewhere = answer(q, "lts__t_sector_hit_rate.pct", "cannot")
+    assert elsewhere.option is None and elsewhere.explanation.startswith(
+        "L2 Hit Rate does not settle this part (the row that cannot)")
+    with pytest.raises(ValueError, match="no part 'why'"):
+        answer(q, "global_load_sectors", "why")
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    (TWO_PARTS.replace('part = "cannot"', 'part = "could not"', 1),
+     "names part 'could not'; part must be one of explains, cannot"),
+    (GOOD + OPTION.format(text="b", correct="false", step="sol", key="dram_throughput_pct")
+     .replace("[[question.option]]\n", '[[question.option]]\npart = "explains"\n'),
+     "names part 'explains'; part must be absent: the question has no parts"),
+    (TWO_PARTS.replace('id = "cannot"', 'id = "explains"'), "part ids repeat"),
+    (PARTS.split("[[question.part]]\nid = \"cannot\"")[0]
+     + in_part("explains", "a", "true", "global_load_sectors")
+     + in_part("explains", "b", "false", "global_load_requests"),
+     "one part is the question itself"),
+    (TWO_PARTS.replace('"requests"\ncorrect = true', '"requests"\ncorrect = false'),
+     "part cannot: no option is correct"),
+    (TWO_PARTS + in_part("cannot", "again", "false",
+                         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+     "part cannot: two options name the same row"),
+    (TWO_PARTS + OPTION.format(text="c", correct="false", step="none", key="")
+     .replace("[[question.option]]\n", '[[question.option]]\npart = "cannot"\n'),
+     "a question in parts is answered by rows"),
+])
+def test_a_malformed_question_in_parts_is_refused(tmp_path: Path, options: str,
+                                                  reason: str) -> None:
+    with pytest.raises(ExerciseError, match=re.escape(reason)):
+        load_exercise(write_exercise(tmp_path, options))
 
 
 def test_the_shipped_file_is_the_one_found_through_the_package() -> None:

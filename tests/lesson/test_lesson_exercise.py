@@ -9,14 +9,18 @@ from pathlib import Path
 import pytest
 
 from viewer.analysis import reading
+from viewer.analysis.chart_layout import DRAM_SUM
 from viewer.core import shipped
+from viewer.core.model import Kernel
 from viewer.lesson import exercise
 from viewer.lesson.exercise import ExerciseError, answer, load_exercise, machine_answer
 from viewer.lesson.exercise_report import report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
+from viewer.lesson.pair import find_pair
 from viewer.readers import read_report
 
 DAY42 = Path(__file__).resolve().parents[2] / "resources" / "exercises" / "day42.toml"
+H200 = Path(__file__).resolve().parents[2] / "tests" / "data" / "corpus" / "h200"
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +58,16 @@ def test_every_option_is_explained_and_names_a_row_the_shipped_reports_hold(ex) 
                 continue
             assert target.step in ("sol", "memory", "occupancy") and target.label, option.text
             for kernel in kernels:
-                value = (reading.value(kernel, target.key) if target.key == "sectors_per_request"
-                         else kernel.metric(target.metric))
-                assert value is not None, (q.id, target.key, kernel.name)
+                assert row_value(kernel, target.key) is not None, (q.id, target.key, kernel.name)
+
+
+def row_value(kernel: Kernel, key: str) -> float | None:
+    """A row's value as the tabs show it: the DRAM box is the bytes read + written."""
+    if key == DRAM_SUM:
+        return kernel.metric(DRAM_SUM) or reading.memory_chart(kernel).dram_bytes
+    if key == "sectors_per_request":
+        return reading.value(kernel, key)
+    return kernel.metric(exercise.metric_of(key))
 
 
 def test_the_lessons_obvious_wrong_answers_are_wrong_options(ex) -> None:
@@ -77,9 +88,61 @@ def test_an_answer_is_checked_by_the_row_it_names(ex) -> None:
     wrong = answer(q2, "global_load_requests")
     assert not wrong.correct and wrong.option is not None
     assert "sixteen times fewer loads" in wrong.explanation
-    elsewhere = answer(q2, "l2_hit_rate_pct")
+    elsewhere = answer(question(ex, "1"), "l2_hit_rate_pct")
     assert not elsewhere.correct and elsewhere.option is None
     assert elsewhere.explanation.startswith("L2 Hit Rate does not settle this question")
+
+
+def test_question_2_takes_the_row_that_explains_it_and_the_row_that_cannot(ex) -> None:
+    """The lesson's Solution: "The sector count explains it; the request count cannot." The
+    request count is the obvious wrong row that explains and the lesson's row that cannot; the
+    DRAM rows, the same in both kernels, cannot either, and the sector count is no row that
+    cannot."""
+    q2 = question(ex, "2")
+    assert [p.id for p in q2.parts] == ["explains", "cannot"]
+    right = {p.id: {o.target.key for o in q2.options_of(p.id) if o.correct} for p in q2.parts}
+    assert right == {"explains": {"global_load_sectors"},
+                     "cannot": {"global_load_requests", "shared_load_instructions",
+                                "sectors_per_request", DRAM_SUM, "dram_bytes_read",
+                                "dram_bytes_write"}}
+    assert answer(q2, "global_load_requests", "cannot").correct
+    assert not answer(q2, "global_load_requests", "explains").correct
+    dram = answer(q2, DRAM_SUM, "cannot")
+    assert dram.correct and dram.option is not None
+    assert dram.option.target.label == "DRAM bytes moved"
+    assert "the same in both cannot explain a difference in time" in dram.explanation
+    assert "That makes it a row that cannot." in answer(q2, DRAM_SUM, "explains").explanation
+    assert not answer(q2, "global_load_sectors", "cannot").correct
+    for part in q2.parts:  # every row offered in one part is explained in the other too
+        assert ({o.target.key for o in q2.options_of(part.id)}
+                == {o.target.key for o in q2.options})
+
+
+PAIRS = [shipped.comparison(), [shipped.reference()],
+         [H200 / "numba-naive.ncu-rep", H200 / "numba-tiled.ncu-rep"]]
+
+
+@pytest.mark.parametrize("paths", PAIRS, ids=["profiles", "t4-table", "corpus-h200"])
+def test_question_2s_rows_move_as_their_answers_say(ex, paths: list[Path]) -> None:
+    """On every shipped pair, the tiled kernel the faster: the row that explains moves with the
+    time; every other row that cannot is the same in both kernels (within 5 %) or moves against
+    the time (more in the faster kernel). The request count, the lesson's, moves with the time:
+    it cannot because it counts the global loads alone."""
+    naive, tiled = find_pair([k for path in paths for k in read_report(path).kernels])
+    assert row_value(tiled, "duration_ns") < row_value(naive, "duration_ns")
+    q2 = question(ex, "2")
+    for option in q2.options_of("explains"):
+        if option.correct:
+            assert row_value(tiled, option.target.key) < row_value(naive, option.target.key)
+    checked = 0
+    for option in q2.options_of("cannot"):
+        key = option.target.key
+        fast, slow = row_value(tiled, key), row_value(naive, key)
+        if not option.correct or key == "global_load_requests" or None in (fast, slow):
+            continue
+        assert fast > slow or abs(fast - slow) <= 0.05 * max(fast, slow), (key, slow, fast)
+        checked += 1
+    assert checked >= 2
 
 
 @pytest.mark.parametrize("key", [None, ""])

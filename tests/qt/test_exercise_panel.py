@@ -230,12 +230,94 @@ def test_the_dram_box_is_named_as_the_chart_shows_it(window, qtbot) -> None:
 
 
 def test_every_option_is_a_row_the_tabs_let_you_pick(window) -> None:
+    """In the tables of its tab, or as a number on the memory chart (the DRAM box)."""
+    chart = step(window, "memory").chart_item().row_keys()
     for question in DAY42.questions:
         for option in question.options:
             if option.target.step == "none":
                 continue
             page = step(window, option.target.step)
-            assert page.row_widgets(option.target.key), (question.id, option.target.key)
+            on_chart = option.target.step == "memory" and option.target.key in chart
+            assert page.row_widgets(option.target.key) or on_chart, (question.id,
+                                                                     option.target.key)
+
+
+def all_text(panel: ExercisePanel) -> str:
+    return "\n".join(label.text() for label in panel.findChildren(QLabel))
+
+
+def click_part(panel: ExercisePanel, qtbot, number: int) -> None:
+    qtbot.mouseClick(panel.findChild(QPushButton, f"part_{number}"), Qt.MouseButton.LeftButton)
+
+
+def test_question_2_takes_the_row_that_explains_it_and_the_row_that_cannot(window,
+                                                                           qtbot) -> None:
+    """The DRAM box, the same in both kernels, is no row that explains the speedup and is a
+    row that cannot; the question is right once both parts are, and scored once."""
+    panel = panel_of(window)
+    panel.set_question(1)
+    assert panel.findChild(QPushButton, "part_1").isChecked()
+    assert text_of(panel, "part_text_1") == ("1. The row that explains it: open, the row you "
+                                             "pick answers it.")
+    assert text_of(panel, "part_text_2") == "2. The row that cannot: open."
+    chart_click(window, qtbot, "dram__bytes.sum")  # for part 1: wrong, and said why
+    words = text_of(panel, "verdict")
+    assert ("Part 1, the row that explains it: Not this row: DRAM bytes moved.") in words
+    assert "That makes it a row that cannot." in words
+    assert "Q2 open, 1 wrong so far" in text_of(panel, "score")
+    click_row(window, qtbot, "memory", "global_load_sectors", RowLabel)
+    assert "Part 1, the row that explains it: Right: Sectors moved (global loads)." in (
+        text_of(panel, "verdict"))
+    assert step(window, "memory").marked_row == "global_load_sectors"  # jumped to it
+    assert panel.findChild(QPushButton, "part_2").isChecked()  # on to part 2
+    assert text_of(panel, "part_text_1") == ("1. The row that explains it: right: Sectors "
+                                             "moved (global loads).")
+    assert not shown(panel, "option_1")  # every option waits for both parts
+    assert "Q2 open, 1 of 2 parts right, 1 wrong so far" in text_of(panel, "score")
+    chart_click(window, qtbot, "dram__bytes.sum")  # for part 2: right
+    words = text_of(panel, "verdict")
+    assert ("Part 2, the row that cannot: Right: DRAM bytes moved. Both parts right.") in words
+    assert "the same in both cannot explain a difference in time" in words
+    assert shown(panel, "options_part_1") and shown(panel, "options_part_2")
+    assert len([n for n in range(1, 30) if shown(panel, f"option_{n}")]) == len(
+        panel.question.options)
+    assert "Q2 right after 1 wrong try" in text_of(panel, "score")
+    assert "dram__" not in all_text(panel) and "l1tex__" not in all_text(panel)
+
+
+def test_the_request_count_is_wrong_for_one_part_and_right_for_the_other(window,
+                                                                         qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    memory = step(window, "memory")
+    memory.row_picked.emit("global_load_requests")  # the obvious wrong row that explains
+    assert "Part 1, the row that explains it: Not this row: Global load requests." in (
+        text_of(panel, "verdict"))
+    click_part(panel, qtbot, 2)
+    assert panel.findChild(QPushButton, "part_2").isChecked()
+    assert not panel.findChild(QPushButton, "part_1").isChecked()
+    memory.row_picked.emit("global_load_requests")  # the lesson's row that cannot
+    words = text_of(panel, "verdict")
+    assert "Part 2, the row that cannot: Right: Global load requests." in words
+    assert "Both parts" not in words
+    assert panel.findChild(QPushButton, "part_1").isChecked()  # back to the part left open
+    memory.row_picked.emit("global_load_sectors")
+    assert panel.answered_right and "Both parts right." in text_of(panel, "verdict")
+    assert "Q2 right after 1 wrong try" in text_of(panel, "score")
+
+
+def test_question_2_right_on_the_first_try_counts_once(window, qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    memory = step(window, "memory")
+    memory.row_picked.emit("global_load_sectors")
+    qtbot.mouseClick(panel.findChild(QPushButton, "check_button"), Qt.MouseButton.LeftButton)
+    assert "Not accepted." in text_of(panel, "verdict")  # part 2 asks for a row of its own
+    memory.row_picked.emit("shared_load_instructions")
+    memory.row_picked.emit("dram_bytes_read")  # after the question is right: counts nothing
+    assert text_of(panel, "score").startswith(
+        "Score: 1 of 4 right on the first try, 0 after tries, 0 solution shown, 3 open.")
+    assert "Q2 right on the first try" in text_of(panel, "score")
 
 
 def test_the_show_button_frames_an_options_row(window, qtbot) -> None:

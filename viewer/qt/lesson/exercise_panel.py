@@ -18,19 +18,15 @@ window's `navigate(view, row)`.
 
 from __future__ import annotations
 
-import functools
-import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -40,7 +36,6 @@ from viewer.lesson import exercise_score
 from viewer.lesson.exercise import (
     Exercise,
     Option,
-    Part,
     Question,
     Verdict,
     answer,
@@ -55,6 +50,7 @@ from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import Selection
+from viewer.qt.lesson import exercise_rows as rows
 from viewer.qt.lesson.exercise_lines import SourceLines, line_button
 
 KEY = "E"
@@ -265,21 +261,20 @@ class ExercisePanel(QWidget):
 
     # ------------------------------------------------------------------ drawing
 
+    @property
+    def _draw(self) -> rows.Draw:
+        return rows.Draw(self._style)
+
     def _label(self, text: str, role: Role = "body", *, bold: bool = False,
                color: str = "text", name: str = "", rich: bool = False) -> QLabel:
-        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=True,
-                                  rich=rich)
-        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        return label
+        return self._draw.label(text, role, bold=bold, color=color, name=name, rich=rich)
 
     def _button(self, text: str, name: str, slot: Callable[[], object],
                 enabled: bool = True) -> QPushButton:
-        button = QPushButton(text)
-        button.setObjectName(name)
-        button.setFont(self._style.font("body"))
-        button.setEnabled(enabled)
-        button.clicked.connect(lambda _checked=False: slot())
-        return button
+        return self._draw.button(text, name, slot, enabled)
+
+    def _rich(self, lead: str, color: str, text: str) -> str:
+        return self._draw.rich(lead, color, text)
 
     def _render(self) -> None:
         style, question, state = self._style, self.question, self.state
@@ -313,9 +308,10 @@ class ExercisePanel(QWidget):
         how = HOW_CHOICES if question.choices else HOW_PARTS if question.parts else HOW
         layout.addWidget(self._label(how, "small", color="secondary", name="how"))
         if question.choices:
-            self._choices(layout)
+            rows.choices(self._draw, layout, question, self.choose)
         if question.parts:
-            self._parts(layout)
+            rows.parts(self._draw, layout, question, state.part, state.right, self._row_words,
+                       self.answer_part)
         layout.addLayout(self._actions())
         layout.addLayout(self._navigation())
         for number, hint in enumerate(question.hints[:state.hints], 1):
@@ -333,7 +329,7 @@ class ExercisePanel(QWidget):
             if question.report == "loads":
                 self._source_lines(layout)
         if state.solution or self.answered_right:
-            self._options(layout)
+            rows.options(self._draw, layout, question, self.go_to)
         layout.addWidget(self._label(self.score_text(), "small", color="secondary",
                                      name="score"))
         layout.addStretch(1)
@@ -404,75 +400,7 @@ class ExercisePanel(QWidget):
         return self._label(self._rich(lead, color, verdict.explanation), name="verdict",
                            rich=True)
 
-    def _rich(self, lead: str, color: str, text: str) -> str:
-        """A bold coloured lead, then plain text, as rich text."""
-        shade = getattr(self._style.colors, color)
-        return (f"<b style='color:{shade}'>{html.escape(lead, False)}</b> "
-                f"{html.escape(text, False).replace(chr(10) * 2, '<br><br>')}")
-
     def _row_words(self, key: str) -> str:
         """The picked row's name: its option's label, else the app's label of the row."""
         option = next((o for o in self.question.options if same_row(o.target.key, key)), None)
         return (option.target.label if option is not None else "") or row_name(key)
-
-    def _choices(self, layout: QVBoxLayout) -> None:
-        """The answers of a question no row settles, one button each."""
-        for number, option in enumerate(self.question.choices, 1):
-            row = QHBoxLayout()
-            row.addWidget(self._button(f"Choose {number}", f"choice_{number}",
-                                       functools.partial(self.choose, option)),
-                          0, Qt.AlignmentFlag.AlignTop)
-            row.addWidget(self._label(f"{number}. {option.text}", name=f"choice_text_{number}"),
-                          1)
-            layout.addLayout(row)
-
-    def _parts(self, layout: QVBoxLayout) -> None:
-        """A question's parts, each with a button that marks it as the one a pick answers, and
-        the row it was answered right with."""
-        state = self.state
-        for index, part in enumerate(self.question.parts):
-            number = index + 1
-            button = self._button(f"Answer part {number}", f"part_{number}",
-                                  functools.partial(self.answer_part, index))
-            button.setCheckable(True)
-            button.setChecked(index == state.part)
-            if index in state.right:
-                said = f"right: {self._row_words(state.right[index])}"
-            else:
-                said = "open" + (", the row you pick answers it" if index == state.part else "")
-            row = QHBoxLayout()
-            row.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
-            row.addWidget(self._label(f"{number}. {part.text}: {said}.",
-                                      name=f"part_text_{number}",
-                                      bold=index == state.part), 1)
-            layout.addLayout(row)
-
-    def _options(self, layout: QVBoxLayout) -> None:
-        """Every option (under its part's name, in a question in parts): whether it settles the
-        question, why, and a button to its row."""
-        layout.addWidget(self._label("Every option", "heading", bold=True, name="options_title"))
-        numbered = list(enumerate(self.question.options, 1))
-        parts: list[Part | None] = [*self.question.parts] or [None]
-        for index, part in enumerate(parts):
-            if part is not None:
-                layout.addWidget(self._label(f"Part {index + 1}: {part.text}", bold=True,
-                                             name=f"options_part_{index + 1}"))
-            self._option_rows(layout, [(n, o) for n, o in numbered
-                                       if part is None or o.part == part.id])
-
-    def _option_rows(self, layout: QVBoxLayout, numbered: list[tuple[int, Option]]) -> None:
-        for number, option in numbered:
-            mark, color = ("Right", "shared") if option.correct else ("Wrong", "warning")
-            named = option.target.label or (row_name(option.target.key)
-                                            if option.target.step != "none" else "")
-            lead = f"{mark}: {named}." if named else f"{mark}:"
-            row = QHBoxLayout()
-            row.addWidget(self._label(f"{self._rich(lead, color, '')}<b>"
-                                      f"{html.escape(option.text, False)}</b><br>"
-                                      f"{html.escape(option.explanation, False)}",
-                                      name=f"option_{number}", rich=True), 1)
-            if option.target.step != "none":
-                row.addWidget(self._button("Show", f"go_{number}",
-                                           functools.partial(self.go_to, option)),
-                              0, Qt.AlignmentFlag.AlignTop)
-            layout.addLayout(row)

@@ -15,6 +15,7 @@ from viewer.core.metrics import (
     label,
     resolve,
     row_label,
+    row_words,
     unit,
 )
 
@@ -100,3 +101,17 @@ def test_every_summary_value_has_a_unit_and_a_label() -> None:
     assert row_label("global_load_sectors") == "Sectors moved (global loads)"  # the lesson's
     with pytest.raises(KeyError):
         unit("made_up_pct")
+
+
+@pytest.mark.parametrize(("key", "words"), [
+    ("global_load_sectors", "Sectors moved (global loads)"),  # a summary key
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "Sectors moved (global loads)"),
+    ("lts__t_sector_hit_rate.pct", "L2 Hit Rate"),  # a section's row
+    ("launch__waves_per_multiprocessor", "Waves Per SM"),
+    ("dram__bytes.sum", "DRAM bytes moved"),  # the memory chart's DRAM box
+    ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+     "Warps stalled at a barrier, per issued instruction"),  # Occupancy's own row
+    ("smsp__made_up.sum", None),
+])
+def test_a_row_is_named_as_the_app_labels_it(key: str, words: str | None) -> None:
+    assert row_words(key) == words

@@ -58,3 +58,23 @@ def test_the_end_summary_comes_once_every_question_is_settled() -> None:
         "Q1: right on the first try.",
         "Q2: right after 1 wrong try. Read again: Memory",
         "Q3: solution shown. Read again: Three"]
+
+
+def test_a_question_in_parts_is_right_once_every_part_is_and_counts_once() -> None:
+    first, later, shown = Tally(parts=2), Tally(parts=2), Tally(parts=2)
+    first.answered(True, 0)
+    assert first.outcome == OPEN and first.words() == "open, 1 of 2 parts right"
+    first.answered(True, 0)  # the same part again: nothing more
+    assert first.outcome == OPEN
+    first.answered(True, 1)
+    later.answered(True, 1)
+    later.answered(False, 0)
+    assert later.words() == "open, 1 of 2 parts right, 1 wrong so far"
+    later.answered(False, 1)  # a part already right: counts for nothing
+    later.answered(True, 0)
+    shown.answered(True, 0)
+    shown.solution_shown()
+    assert [t.outcome for t in (first, later, shown)] == [FIRST_TRY, AFTER_TRIES, SOLUTION]
+    assert later.words() == "right after 1 wrong try"
+    assert total_line([first, later, shown]) == (
+        "Score: 1 of 3 right on the first try, 1 after tries, 1 solution shown, 0 open.")

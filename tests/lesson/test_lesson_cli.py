@@ -37,7 +37,11 @@ def test_the_shipped_pair_prints_the_table_the_reference_and_the_exercise() -> N
     assert "The published T4 reference (t4-reference.toml)" in out
     assert "On the T4: Duration differs by 1.58x to 1.59x" in out
     assert "Different clock controls" in out
-    assert "answered by the row: Sectors moved (global loads) (memory)" in out
+    assert "answered by the row: DRAM Throughput (sol); L1/TEX Cache Throughput (sol)" in out
+    assert "part 1, the row that explains it: Sectors moved (global loads) (memory)\n" in out
+    assert ("part 2, the row that cannot: Global load requests (memory); Shared load "
+            "instructions") in out
+    assert "dram__" not in out.split("Exercise:")[1]  # rows named in words, not by metric
 
 
 def test_json_is_one_object_with_the_four_parts() -> None:
@@ -52,6 +56,10 @@ def test_json_is_one_object_with_the_four_parts() -> None:
     assert len(page["reference"]["rows"]) == 12
     q2, q4 = page["exercise"]["questions"][1], page["exercise"]["questions"][3]
     assert all(o["explanation"] and o["target"]["step"] == "none" for o in q4["options"])
+    assert [p["id"] for p in q2["parts"]] == ["explains", "cannot"] and q4["parts"] == []
+    assert {o["target"]["label"] for o in q2["options"]
+            if o["part"] == "cannot" and o["correct"]} >= {"Global load requests",
+                                                           "DRAM bytes moved"}
     # question 2 in this pair's counters: 640 shared loads per thread, not the lesson's 1,024
     assert "matmul_tiled 64 global and 640 shared, 704 load instructions" in q2["in_this_report"]
     assert "The lesson counts 1,024 shared loads per thread in the source" in (

@@ -3,19 +3,24 @@ hold; answers checked by the row they name; question 4 answered by this machine'
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from viewer.analysis import reading
+from viewer.analysis.chart_layout import DRAM_SUM
 from viewer.core import shipped
+from viewer.core.model import Kernel
 from viewer.lesson import exercise
 from viewer.lesson.exercise import ExerciseError, answer, load_exercise, machine_answer
 from viewer.lesson.exercise_report import report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
+from viewer.lesson.pair import find_pair
 from viewer.readers import read_report
 
 DAY42 = Path(__file__).resolve().parents[2] / "resources" / "exercises" / "day42.toml"
+H200 = Path(__file__).resolve().parents[2] / "tests" / "data" / "corpus" / "h200"
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +38,10 @@ def test_the_shipped_exercise_is_the_lessons_four_questions(ex) -> None:
     assert ex.questions[0].text.startswith("Read the naive kernel's Memory Throughput row")
     assert ex.questions[3].text.startswith("You are an ordinary user on a system where "
                                            "RmProfilingAdminOnly is 1.")
-    assert [len(q.hints) for q in ex.questions] == [1, 2, 1, 0]  # Hint 2 is question 2's
+    # each question's own hint first, then the lesson's Hint 1 (questions 1 and 3) or Hint 2
+    # (question 2); question 4's one hint points at the lesson's pages, no row settling it
+    assert [len(q.hints) for q in ex.questions] == [2, 2, 2, 1]
+    assert [q.hints[1].startswith("The lesson's Hint") for q in ex.questions[:3]] == [True] * 3
     assert ex.rule == "An answer that names no row and no counter is not finished."
     assert exercise.exercise_files()[0].name == "day42.toml"
 
@@ -50,9 +58,16 @@ def test_every_option_is_explained_and_names_a_row_the_shipped_reports_hold(ex) 
                 continue
             assert target.step in ("sol", "memory", "occupancy") and target.label, option.text
             for kernel in kernels:
-                value = (reading.value(kernel, target.key) if target.key == "sectors_per_request"
-                         else kernel.metric(target.metric))
-                assert value is not None, (q.id, target.key, kernel.name)
+                assert row_value(kernel, target.key) is not None, (q.id, target.key, kernel.name)
+
+
+def row_value(kernel: Kernel, key: str) -> float | None:
+    """A row's value as the tabs show it: the DRAM box is the bytes read + written."""
+    if key == DRAM_SUM:
+        return kernel.metric(DRAM_SUM) or reading.memory_chart(kernel).dram_bytes
+    if key == "sectors_per_request":
+        return reading.value(kernel, key)
+    return kernel.metric(exercise.metric_of(key))
 
 
 def test_the_lessons_obvious_wrong_answers_are_wrong_options(ex) -> None:
@@ -73,9 +88,61 @@ def test_an_answer_is_checked_by_the_row_it_names(ex) -> None:
     wrong = answer(q2, "global_load_requests")
     assert not wrong.correct and wrong.option is not None
     assert "sixteen times fewer loads" in wrong.explanation
-    elsewhere = answer(q2, "l2_hit_rate_pct")
+    elsewhere = answer(question(ex, "1"), "l2_hit_rate_pct")
     assert not elsewhere.correct and elsewhere.option is None
     assert elsewhere.explanation.startswith("L2 Hit Rate does not settle this question")
+
+
+def test_question_2_takes_the_row_that_explains_it_and_the_row_that_cannot(ex) -> None:
+    """The lesson's Solution: "The sector count explains it; the request count cannot." The
+    request count is the obvious wrong row that explains and the lesson's row that cannot; the
+    DRAM rows, the same in both kernels, cannot either, and the sector count is no row that
+    cannot."""
+    q2 = question(ex, "2")
+    assert [p.id for p in q2.parts] == ["explains", "cannot"]
+    right = {p.id: {o.target.key for o in q2.options_of(p.id) if o.correct} for p in q2.parts}
+    assert right == {"explains": {"global_load_sectors"},
+                     "cannot": {"global_load_requests", "shared_load_instructions",
+                                "sectors_per_request", DRAM_SUM, "dram_bytes_read",
+                                "dram_bytes_write"}}
+    assert answer(q2, "global_load_requests", "cannot").correct
+    assert not answer(q2, "global_load_requests", "explains").correct
+    dram = answer(q2, DRAM_SUM, "cannot")
+    assert dram.correct and dram.option is not None
+    assert dram.option.target.label == "DRAM bytes moved"
+    assert "the same in both cannot explain a difference in time" in dram.explanation
+    assert "That makes it a row that cannot." in answer(q2, DRAM_SUM, "explains").explanation
+    assert not answer(q2, "global_load_sectors", "cannot").correct
+    for part in q2.parts:  # every row offered in one part is explained in the other too
+        assert ({o.target.key for o in q2.options_of(part.id)}
+                == {o.target.key for o in q2.options})
+
+
+PAIRS = [shipped.comparison(), [shipped.reference()],
+         [H200 / "numba-naive.ncu-rep", H200 / "numba-tiled.ncu-rep"]]
+
+
+@pytest.mark.parametrize("paths", PAIRS, ids=["profiles", "t4-table", "corpus-h200"])
+def test_question_2s_rows_move_as_their_answers_say(ex, paths: list[Path]) -> None:
+    """On every shipped pair, the tiled kernel the faster: the row that explains moves with the
+    time; every other row that cannot is the same in both kernels (within 5 %) or moves against
+    the time (more in the faster kernel). The request count, the lesson's, moves with the time:
+    it cannot because it counts the global loads alone."""
+    naive, tiled = find_pair([k for path in paths for k in read_report(path).kernels])
+    assert row_value(tiled, "duration_ns") < row_value(naive, "duration_ns")
+    q2 = question(ex, "2")
+    for option in q2.options_of("explains"):
+        if option.correct:
+            assert row_value(tiled, option.target.key) < row_value(naive, option.target.key)
+    checked = 0
+    for option in q2.options_of("cannot"):
+        key = option.target.key
+        fast, slow = row_value(tiled, key), row_value(naive, key)
+        if not option.correct or key == "global_load_requests" or None in (fast, slow):
+            continue
+        assert fast > slow or abs(fast - slow) <= 0.05 * max(fast, slow), (key, slow, fast)
+        checked += 1
+    assert checked >= 2
 
 
 @pytest.mark.parametrize("key", [None, ""])
@@ -158,6 +225,74 @@ def test_a_malformed_exercise_is_refused_in_one_line_naming_the_file(
         load_exercise(path)
     message = str(caught.value)
     assert "\n" not in message and message.startswith(str(path)) and reason in message
+
+
+PARTS = """
+[[question.part]]
+id = "explains"
+text = "The row that explains it"
+
+[[question.part]]
+id = "cannot"
+text = "The row that cannot"
+"""
+
+
+def in_part(part: str, text: str, correct: str, key: str) -> str:
+    return OPTION.format(text=text, correct=correct, step="memory", key=key).replace(
+        "[[question.option]]\n", f'[[question.option]]\npart = "{part}"\n')
+
+
+TWO_PARTS = PARTS + "".join((
+    in_part("explains", "sectors", "true", "global_load_sectors"),
+    in_part("explains", "requests", "false", "global_load_requests"),
+    in_part("cannot", "requests", "true", "global_load_requests"),
+    in_part("cannot", "sectors", "false", "global_load_sectors"),
+))
+
+
+def test_a_question_in_parts_takes_a_row_for_each(tmp_path: Path) -> None:
+    """One row may answer two parts differently: the request count is the wrong row that
+    explains and the right row that cannot."""
+    q = load_exercise(write_exercise(tmp_path, TWO_PARTS)).questions[0]
+    assert [(p.id, p.text) for p in q.parts] == [("explains", "The row that explains it"),
+                                                 ("cannot", "The row that cannot")]
+    assert [o.text for o in q.options_of("cannot")] == ["requests", "sectors"]
+    assert answer(q, "global_load_requests", "cannot").correct
+    wrong = answer(q, "global_load_requests", "explains")
+    assert not wrong.correct and wrong.part == "explains" and wrong.option is not None
+    assert answer(q, "global_load_requests") == wrong  # no part named: the first
+    elsewhere = answer(q, "lts__t_sector_hit_rate.pct", "cannot")
+    assert elsewhere.option is None and elsewhere.explanation.startswith(
+        "L2 Hit Rate does not settle this part (the row that cannot)")
+    with pytest.raises(ValueError, match="no part 'why'"):
+        answer(q, "global_load_sectors", "why")
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    (TWO_PARTS.replace('part = "cannot"', 'part = "could not"', 1),
+     "names part 'could not'; part must be one of explains, cannot"),
+    (GOOD + OPTION.format(text="b", correct="false", step="sol", key="dram_throughput_pct")
+     .replace("[[question.option]]\n", '[[question.option]]\npart = "explains"\n'),
+     "names part 'explains'; part must be absent: the question has no parts"),
+    (TWO_PARTS.replace('id = "cannot"', 'id = "explains"'), "part ids repeat"),
+    (PARTS.split("[[question.part]]\nid = \"cannot\"")[0]
+     + in_part("explains", "a", "true", "global_load_sectors")
+     + in_part("explains", "b", "false", "global_load_requests"),
+     "one part is the question itself"),
+    (TWO_PARTS.replace('"requests"\ncorrect = true', '"requests"\ncorrect = false'),
+     "part cannot: no option is correct"),
+    (TWO_PARTS + in_part("cannot", "again", "false",
+                         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+     "part cannot: two options name the same row"),
+    (TWO_PARTS + OPTION.format(text="c", correct="false", step="none", key="")
+     .replace("[[question.option]]\n", '[[question.option]]\npart = "cannot"\n'),
+     "a question in parts is answered by rows"),
+])
+def test_a_malformed_question_in_parts_is_refused(tmp_path: Path, options: str,
+                                                  reason: str) -> None:
+    with pytest.raises(ExerciseError, match=re.escape(reason)):
+        load_exercise(write_exercise(tmp_path, options))
 
 
 def test_the_shipped_file_is_the_one_found_through_the_package() -> None:

@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 
 from tests.conftest import open_shipped
 from viewer.capture import probe
+from viewer.core import metrics
 from viewer.lesson import exercise
-from viewer.qt.kit.row_pick import RowLabel
+from viewer.qt.kit.row_pick import RowLabel, row_name
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.lesson.exercise_panel import ExercisePanel
 from viewer.qt.shell.keys_dialog import key_rows
@@ -184,13 +185,139 @@ def test_a_click_on_the_memory_chart_answers(window, qtbot) -> None:
     assert not panel.state.verdict.correct  # "sixteen times fewer loads": the obvious wrong one
 
 
+def chart_click(window: MainWindow, qtbot, key: str) -> None:
+    """Show the memory tab and click the number of row `key` on its chart."""
+    memory = step(window, "memory")
+    window.tabs.setCurrentWidget(memory)
+    view = memory.findChild(MemoryChartView)
+    item = memory.chart_item()
+    rect = next(r for r, k in item.regions if k == key)
+    view.ensureVisible(item.mapRectToScene(rect))
+    point = view.mapFromScene(item.mapToScene(rect.center()))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(point))
+
+
+def test_every_row_a_student_can_pick_is_named_in_words(window) -> None:
+    """Every row of the reading tabs and of the memory chart has a name for people, so no
+    verdict or tooltip names a row by its metric."""
+    for name in ("sol", "memory", "occupancy"):
+        page = step(window, name)
+        keys = page.row_keys() + (page.chart_item().row_keys() if name == "memory" else [])
+        assert keys, name
+        for key in keys:
+            assert not metrics.is_metric_name(row_name(key)), (name, key)
+
+
+def test_every_option_names_its_row_as_its_tab_labels_it(window) -> None:
+    for question in DAY42.questions:
+        for option in question.options:
+            if option.target.step == "none":
+                continue
+            labels = [w.text().strip() for w in step(window, option.target.step).row_widgets(
+                option.target.key) if isinstance(w, RowLabel)]
+            assert not labels or option.target.label in labels, (question.id, labels)
+
+
+def test_the_dram_box_is_named_as_the_chart_shows_it(window, qtbot) -> None:
+    """The chart's DRAM box ('2.10 MB moved', the kernels' bytes read + written) picked as an
+    answer is named in words, never as dram__bytes.sum."""
+    panel = panel_of(window)
+    chart_click(window, qtbot, "dram__bytes.sum")
+    assert panel.state.pick == "dram__bytes.sum"
+    words = text_of(panel, "verdict")
+    assert "DRAM bytes moved does not settle this question" in words
+    assert "dram__" not in words
+
+
 def test_every_option_is_a_row_the_tabs_let_you_pick(window) -> None:
+    """In the tables of its tab, or as a number on the memory chart (the DRAM box)."""
+    chart = step(window, "memory").chart_item().row_keys()
     for question in DAY42.questions:
         for option in question.options:
             if option.target.step == "none":
                 continue
             page = step(window, option.target.step)
-            assert page.row_widgets(option.target.key), (question.id, option.target.key)
+            on_chart = option.target.step == "memory" and option.target.key in chart
+            assert page.row_widgets(option.target.key) or on_chart, (question.id,
+                                                                     option.target.key)
+
+
+def all_text(panel: ExercisePanel) -> str:
+    return "\n".join(label.text() for label in panel.findChildren(QLabel))
+
+
+def click_part(panel: ExercisePanel, qtbot, number: int) -> None:
+    qtbot.mouseClick(panel.findChild(QPushButton, f"part_{number}"), Qt.MouseButton.LeftButton)
+
+
+def test_question_2_takes_the_row_that_explains_it_and_the_row_that_cannot(window,
+                                                                           qtbot) -> None:
+    """The DRAM box, the same in both kernels, is no row that explains the speedup and is a
+    row that cannot; the question is right once both parts are, and scored once."""
+    panel = panel_of(window)
+    panel.set_question(1)
+    assert panel.findChild(QPushButton, "part_1").isChecked()
+    assert text_of(panel, "part_text_1") == ("1. The row that explains it: open, the row you "
+                                             "pick answers it.")
+    assert text_of(panel, "part_text_2") == "2. The row that cannot: open."
+    chart_click(window, qtbot, "dram__bytes.sum")  # for part 1: wrong, and said why
+    words = text_of(panel, "verdict")
+    assert ("Part 1, the row that explains it: Not this row: DRAM bytes moved.") in words
+    assert "That makes it a row that cannot." in words
+    assert "Q2 open, 1 wrong so far" in text_of(panel, "score")
+    click_row(window, qtbot, "memory", "global_load_sectors", RowLabel)
+    assert "Part 1, the row that explains it: Right: Sectors moved (global loads)." in (
+        text_of(panel, "verdict"))
+    assert step(window, "memory").marked_row == "global_load_sectors"  # jumped to it
+    assert panel.findChild(QPushButton, "part_2").isChecked()  # on to part 2
+    assert text_of(panel, "part_text_1") == ("1. The row that explains it: right: Sectors "
+                                             "moved (global loads).")
+    assert not shown(panel, "option_1")  # every option waits for both parts
+    assert "Q2 open, 1 of 2 parts right, 1 wrong so far" in text_of(panel, "score")
+    chart_click(window, qtbot, "dram__bytes.sum")  # for part 2: right
+    words = text_of(panel, "verdict")
+    assert ("Part 2, the row that cannot: Right: DRAM bytes moved. Both parts right.") in words
+    assert "the same in both cannot explain a difference in time" in words
+    assert shown(panel, "options_part_1") and shown(panel, "options_part_2")
+    assert len([n for n in range(1, 30) if shown(panel, f"option_{n}")]) == len(
+        panel.question.options)
+    assert "Q2 right after 1 wrong try" in text_of(panel, "score")
+    assert "dram__" not in all_text(panel) and "l1tex__" not in all_text(panel)
+
+
+def test_the_request_count_is_wrong_for_one_part_and_right_for_the_other(window,
+                                                                         qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    memory = step(window, "memory")
+    memory.row_picked.emit("global_load_requests")  # the obvious wrong row that explains
+    assert "Part 1, the row that explains it: Not this row: Global load requests." in (
+        text_of(panel, "verdict"))
+    click_part(panel, qtbot, 2)
+    assert panel.findChild(QPushButton, "part_2").isChecked()
+    assert not panel.findChild(QPushButton, "part_1").isChecked()
+    memory.row_picked.emit("global_load_requests")  # the lesson's row that cannot
+    words = text_of(panel, "verdict")
+    assert "Part 2, the row that cannot: Right: Global load requests." in words
+    assert "Both parts" not in words
+    assert panel.findChild(QPushButton, "part_1").isChecked()  # back to the part left open
+    memory.row_picked.emit("global_load_sectors")
+    assert panel.answered_right and "Both parts right." in text_of(panel, "verdict")
+    assert "Q2 right after 1 wrong try" in text_of(panel, "score")
+
+
+def test_question_2_right_on_the_first_try_counts_once(window, qtbot) -> None:
+    panel = panel_of(window)
+    panel.set_question(1)
+    memory = step(window, "memory")
+    memory.row_picked.emit("global_load_sectors")
+    qtbot.mouseClick(panel.findChild(QPushButton, "check_button"), Qt.MouseButton.LeftButton)
+    assert "Not accepted." in text_of(panel, "verdict")  # part 2 asks for a row of its own
+    memory.row_picked.emit("shared_load_instructions")
+    memory.row_picked.emit("dram_bytes_read")  # after the question is right: counts nothing
+    assert text_of(panel, "score").startswith(
+        "Score: 1 of 4 right on the first try, 0 after tries, 0 solution shown, 3 open.")
+    assert "Q2 right on the first try" in text_of(panel, "score")
 
 
 def test_the_show_button_frames_an_options_row(window, qtbot) -> None:

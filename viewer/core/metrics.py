@@ -219,6 +219,28 @@ def row_label(key: str) -> str:
     return label(SUMMARY_METRICS[key])
 
 
+# Rows the reading tabs show that no section prints and no summary key holds, in the app's words:
+# the memory chart's DRAM box (bytes read + written, '2.10 MB moved') and Occupancy's two
+# barrier rows.
+VIEW_LABELS: dict[str, str] = {
+    "dram__bytes.sum": "DRAM bytes moved",
+    BARRIER_COUNT: "Barriers per block",
+    BARRIER_STALL: "Warps stalled at a barrier, per issued instruction",
+}
+
+
+def row_words(key: str) -> str | None:
+    """A row key (a summary key or an ncu metric name) as the app labels the row: the summary
+    value's row_label (also for its metric name), a section row's label, a reading tab's own
+    words; None for a key the app shows under no label."""
+    if key in SUMMARY_KEYS:
+        return row_label(key)
+    summary = next((k for k, metric in SUMMARY_METRICS.items() if metric == key), None)
+    if summary is not None:
+        return row_label(summary)
+    return _TODAY.get(key) or VIEW_LABELS.get(key)
+
+
 # Every metric name the app reads: readers of large files may keep only these.
 KNOWN_METRICS: frozenset[str] = frozenset(LABELS.values()) | frozenset(SUMMARY_METRICS.values()) | {
     "dram__bytes.sum",

@@ -3,8 +3,11 @@
 The text lives in TOML under resources/exercises/ (day42.toml ships; an instructor adds a day by
 adding a file with the same schema, no code). Each option of a question is the answer a click on
 one row gives: `answer(question, key)` finds the option whose target is that row and explains it;
-an answer that names no row is not accepted. A question no row settles offers its options as
-choices instead (target step "none"; `choose(question, option)`). A question names the view it is
+an answer that names no row is not accepted. A question may ask for several rows, one per part
+([[question.part]], each option naming its `part`: "which row explains that, and which row
+cannot?"); `answer(question, key, part)` checks the row given for one part, and the question is
+right once every part is. A question no row settles offers its options as choices instead (target
+step "none"; `choose(question, option)`). A question names the view it is
 about (`view`, shown with it) and may name a reading of the open report (`report`, worded by
 viewer.lesson.exercise_report). A question may be answerable from this machine's own driver
 setting ([question.machine]); `machine_answer` says it in a sentence.
@@ -66,6 +69,15 @@ class Option:
     correct: bool
     explanation: str
     target: Target
+    part: str = ""  # the id of the part it answers ('' in a question of one part)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One of the rows a question asks for: its id and what it asks ('The row that cannot')."""
+
+    id: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -88,10 +100,24 @@ class Question:
     view: str = ""  # the view the question is about ('' for none)
     report: str = ""  # a reading of the open report (viewer.lesson.exercise_report.READINGS)
     reread: str = ""  # the part of the lesson to read again, for the end summary
+    parts: list[Part] = field(default_factory=list)  # [] for a question of one answer
 
     @property
     def correct_options(self) -> list[Option]:
         return [o for o in self.options if o.correct]
+
+    def options_of(self, part: str = "") -> list[Option]:
+        """The options that answer `part` (every option in a question of one part)."""
+        return [o for o in self.options if o.part == part] if self.parts else self.options
+
+    def part(self, part: str = "") -> Part | None:
+        """The part with id `part` ('' for the first); None in a question of one part."""
+        if not self.parts:
+            return None
+        found = next((p for p in self.parts if p.id == part), None) if part else self.parts[0]
+        if found is None:
+            raise ValueError(f"question {self.id} has no part {part!r}")
+        return found
 
     @property
     def choices(self) -> list[Option]:
@@ -118,6 +144,7 @@ class Verdict:
     correct: bool
     option: Option | None
     explanation: str
+    part: str = ""  # the part answered ('' in a question of one part)
 
 
 def metric_of(key: str) -> str:
@@ -127,15 +154,7 @@ def metric_of(key: str) -> str:
 
 def label_of(key: str) -> str | None:
     """The label the app shows for a row key, None when no table names it."""
-    if key in metrics.SUMMARY_KEYS:
-        return metrics.row_label(key)
-    for summary_key, metric in metrics.SUMMARY_METRICS.items():
-        if metric == key:
-            return metrics.row_label(summary_key)
-    try:
-        return metrics.label(key)
-    except KeyError:
-        return None
+    return metrics.row_words(key)
 
 
 def exercise_files() -> list[Traversable]:
@@ -201,12 +220,16 @@ def _question(source: _Source, number: int, q: object) -> Question:
     if not isinstance(raw_options, list) or len(raw_options) < 2:
         raise ExerciseError(source, f"{where}: needs two or more [[question.option]]")
     options = [_option(source, f"{where}, option {i}", o) for i, o in enumerate(raw_options, 1)]
-    if not any(o.correct for o in options):
-        raise ExerciseError(source, f"{where}: no option is correct")
-    rows = [o.target.metric for o in options if o.target.step != "none"]
-    if len(set(rows)) != len(rows):
-        raise ExerciseError(source, f"{where}: two options name the same row, so a click on it "
-                                    "could not tell them apart")
+    parts = _parts(source, where, q, options)
+    for part in [p.id for p in parts] or [""]:
+        mine = [o for o in options if o.part == part]
+        named = f"{where}, part {part}" if part else where
+        if not any(o.correct for o in mine):
+            raise ExerciseError(source, f"{named}: no option is correct")
+        rows = [o.target.metric for o in mine if o.target.step != "none"]
+        if len(set(rows)) != len(rows):
+            raise ExerciseError(source, f"{named}: two options name the same row, so a click on "
+                                        "it could not tell them apart")
     view = _text(q, "view", where, source, required=False)
     if view and view not in READING_ORDER:
         raise ExerciseError(source, f"{where}: view must be one of {', '.join(READING_ORDER)}")
@@ -215,7 +238,33 @@ def _question(source: _Source, number: int, q: object) -> Question:
         raise ExerciseError(source, f"{where}: report must be one of {', '.join(READINGS)}")
     return Question(qid.strip(), _text(q, "text", where, source), [h.strip() for h in hints],
                     options, _text(q, "solution", where, source), _machine(source, where, q),
-                    view, report, _text(q, "reread", where, source, required=False))
+                    view, report, _text(q, "reread", where, source, required=False), parts)
+
+
+def _parts(source: _Source, where: str, q: dict[str, object], options: list[Option]
+           ) -> list[Part]:
+    """The question's [[question.part]] tables; every option names one of them, or none at all
+    where the question has none."""
+    raw = q.get("part", [])
+    if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
+        raise ExerciseError(source, f"{where}: part must be [[question.part]] tables")
+    parts = [Part(_text(p, "id", f"{where}, part {i}", source),
+                  _text(p, "text", f"{where}, part {i}", source)) for i, p in enumerate(raw, 1)]
+    ids = [p.id for p in parts]
+    if len(set(ids)) != len(ids):
+        raise ExerciseError(source, f"{where}: part ids repeat: {ids}")
+    if len(parts) == 1:
+        raise ExerciseError(source, f"{where}: one part is the question itself: give two or more "
+                                    "[[question.part]], or none")
+    if parts and any(o.target.step == "none" for o in options):
+        raise ExerciseError(source, f"{where}: a question in parts is answered by rows: no "
+                                    'option of it may have target step "none"')
+    for option in options:
+        if option.part not in (ids or [""]):
+            wanted = f"one of {', '.join(ids)}" if ids else "absent: the question has no parts"
+            raise ExerciseError(source, f"{where}: option {option.text!r} names part "
+                                        f"{option.part!r}; part must be {wanted}")
+    return parts
 
 
 def _option(source: _Source, where: str, o: object) -> Option:
@@ -238,8 +287,11 @@ def _option(source: _Source, where: str, o: object) -> Option:
     label = t.get("label") or label_of(key) or ("" if step == "none" else None)
     if not isinstance(label, str):
         raise ExerciseError(source, f"{where}: no table labels {key!r}: give the target a label")
+    part = o.get("part", "")
+    if not isinstance(part, str):
+        raise ExerciseError(source, f"{where}: part must be text (a part's id)")
     return Option(_text(o, "text", where, source), correct,
-                  _text(o, "explanation", where, source), Target(step, key, label))
+                  _text(o, "explanation", where, source), Target(step, key, label), part.strip())
 
 
 def _machine(source: _Source, where: str, q: dict[str, object]) -> Machine | None:
@@ -253,20 +305,24 @@ def _machine(source: _Source, where: str, q: dict[str, object]) -> Machine | Non
                    _text(m, "when_0", f"{where} machine", source))
 
 
-def answer(question: Question, target_key: str | None) -> Verdict:
-    """The verdict on answering `question` by naming the row `target_key` (a summary key or an
-    ncu metric name); naming no row is not an answer."""
+def answer(question: Question, target_key: str | None, part: str = "") -> Verdict:
+    """The verdict on answering `question` (its part `part`: '' for the first) by naming the row
+    `target_key` (a summary key or an ncu metric name); naming no row is not an answer."""
+    asked = question.part(part)
+    part = asked.id if asked is not None else ""
     if not target_key:
-        return Verdict(False, None, NO_ROW)
+        return Verdict(False, None, NO_ROW, part)
     if not any(o.target.step != "none" for o in question.options):
-        return Verdict(False, None, NO_ROW_SETTLES)
+        return Verdict(False, None, NO_ROW_SETTLES, part)
     wanted = metric_of(target_key)
-    for option in question.options:
+    for option in question.options_of(part):
         if option.target.step != "none" and option.target.metric == wanted:
-            return Verdict(option.correct, option, option.explanation)
+            return Verdict(option.correct, option, option.explanation, part)
     named = label_of(target_key) or target_key
-    return Verdict(False, None, f"{named} does not settle this question: pick the row whose "
-                                "value answers it (the hints say where to look).")
+    what = (f"this part ({asked.text[:1].lower()}{asked.text[1:]})" if asked is not None
+            else "this question")
+    return Verdict(False, None, f"{named} does not settle {what}: pick the row whose value "
+                                "answers it (the hints say where to look).", part)
 
 
 def choose(question: Question, option: Option) -> Verdict:

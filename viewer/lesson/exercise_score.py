@@ -1,48 +1,59 @@
 """The exercise's score: per question, right on the first try, right after tries, or the
-solution shown first; and the total. Plain data, kept per question across moves between them."""
+solution shown first; and the total. Plain data, kept per question across moves between them. A
+question in parts counts once: right when its last part is, on the first try when no part had a
+wrong one."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 FIRST_TRY, AFTER_TRIES, SOLUTION, OPEN = "first try", "after tries", "solution shown", "open"
 
 
 @dataclass
 class Tally:
-    """One question's answers so far: wrong tries, and how it was settled (once settled, it
-    stays: a pick after the answer is known counts for nothing)."""
+    """One question's answers so far: wrong tries, the parts answered right (of `parts`), and
+    how it was settled (once settled, it stays: a pick after the answer is known counts for
+    nothing; so does one for a part already right)."""
 
     wrong: int = 0
     outcome: str = OPEN
+    parts: int = 1
+    right: set[int] = field(default_factory=set)  # the parts answered right, by index
 
     @property
     def settled(self) -> bool:
         return self.outcome != OPEN
 
-    def answered(self, correct: bool) -> None:
-        """A row or choice given as the answer (a refused answer, naming nothing, is not one)."""
-        if self.settled:
+    def answered(self, correct: bool, part: int = 0) -> None:
+        """A row or choice given as the answer to `part` (a refused answer, naming nothing, is
+        not one)."""
+        if self.settled or part in self.right:
             return
-        if correct:
-            self.outcome = FIRST_TRY if self.wrong == 0 else AFTER_TRIES
-        else:
+        if not correct:
             self.wrong += 1
+            return
+        self.right.add(part)
+        if len(self.right) >= self.parts:
+            self.outcome = FIRST_TRY if self.wrong == 0 else AFTER_TRIES
 
     def solution_shown(self) -> None:
         if not self.settled:
             self.outcome = SOLUTION
 
     def words(self) -> str:
-        """'right on the first try', 'right after 2 wrong tries', 'solution shown', 'open'."""
+        """'right on the first try', 'right after 2 wrong tries', 'solution shown', 'open',
+        'open, 1 of 2 parts right, 1 wrong so far'."""
         if self.outcome == FIRST_TRY:
             return "right on the first try"
         if self.outcome == AFTER_TRIES:
             return f"right after {self.wrong} wrong {'try' if self.wrong == 1 else 'tries'}"
         if self.outcome == SOLUTION:
             return "solution shown"
-        return f"open, {self.wrong} wrong so far" if self.wrong else "open"
+        said = [f"{len(self.right)} of {self.parts} parts right"] if self.right else []
+        said += [f"{self.wrong} wrong so far"] if self.wrong else []
+        return ", ".join(["open", *said])
 
 
 def total_line(tallies: Sequence[Tally]) -> str:

@@ -3,9 +3,9 @@
 For the reports named (default: the shipped pair) it prints the predictions against the counters
 (derived, measured, difference, match) with the published T4 value beside each, the speed
 reading, the T4 reference set against the pair (what moved across GPUs and what did not), and the
-exercise's questions with the rows their answers name. Course builds check pages with it. Files
-that cannot be read, or that do not hold the lesson's two kernels, are one line on stderr and
-exit status 1.
+exercise's questions with the rows their answers name (in a question in parts, each part's).
+Course builds check pages with it. Files that cannot be read, or that do not hold the lesson's
+two kernels, are one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ class QuestionPage(TypedDict):
     with_the_question: str  # counts said before any answer ('' for none)
     in_this_report: str  # what the open pair shows of it ('' for nothing)
     machine_answer: str | None
-    options: list[Row]
+    parts: list[Row]  # the rows a question in parts asks for: id, text ([] for one answer)
+    options: list[Row]  # each with the `part` it answers ('' for one answer)
 
 
 class ExercisePage(TypedDict):
@@ -164,6 +165,7 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
                            "with_the_question": exercise_report.lead_words(q.report, here),
                            "in_this_report": exercise_report.report_words(q.report, here),
                            "machine_answer": exercise.machine_answer(q),
+                           "parts": [asdict(p) for p in q.parts],
                            "options": [asdict(o) for o in q.options]} for q in ex.questions],
         },
     }
@@ -256,11 +258,14 @@ def page_text(page: LessonPage) -> str:
         lines.append(_wrap(q["text"], "     ", f"  {q['id'] + '.':<3}"))
         if q["with_the_question"]:
             lines.append(_wrap(f"counts: {q['with_the_question']}", "       "))
-        rows = [f"{o['target']['label']} ({o['target']['step']})" for o in q["options"]
-                if o["correct"] and o["target"]["step"] != "none"]
+        for number, part in enumerate(q["parts"] or [{"id": "", "text": ""}], 1):
+            rows = [f"{o['target']['label']} ({o['target']['step']})" for o in q["options"]
+                    if o["correct"] and o["target"]["step"] != "none" and o["part"] == part["id"]]
+            said = (f"part {number}, {part['text'][:1].lower()}{part['text'][1:]}: "
+                    if part["id"] else "answered by the row: ")
+            if rows:
+                lines.append(_wrap(said + "; ".join(rows), "       "))
         chosen = [o["text"] for o in q["options"] if o["correct"] and o["target"]["step"] == "none"]
-        if rows:
-            lines.append(_wrap(f"answered by the row: {'; '.join(rows)}", "       "))
         if chosen:
             lines.append(_wrap(f"answered by the choice: {'; '.join(chosen)}", "       "))
         if q["in_this_report"]:

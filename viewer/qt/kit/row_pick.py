@@ -31,12 +31,7 @@ def same_row(a: str, b: str) -> bool:
 
 def row_name(key: str) -> str:
     """A row key for people: 'DRAM Throughput', 'Sectors per request', else the metric name."""
-    if key in metrics.SUMMARY_KEYS:
-        return metrics.row_label(key)
-    try:
-        return metrics.label(key)
-    except KeyError:
-        return key
+    return metrics.row_words(key) or key
 
 
 def paint_fill(painter: QPainter, rect: QRectF, style: Style, *, hovered: bool,

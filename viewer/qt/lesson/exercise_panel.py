@@ -2,12 +2,15 @@
 
 The student answers by picking, in the open report, the row or counter that settles the question
 (a click, or Tab and Enter: viewer.qt.kit.row_pick), or, where no row settles it, by choosing one
-of its answers (buttons). The panel checks the answer with viewer.lesson.exercise, explains only
-the option given, and lets the student try again; a right answer jumps to the row (its tab,
-framed) and explains every option, as "Solution" does. A check without a row is refused. Showing a
-question moves the window to the view it is about. Hints come one at a time. Where the open
-report shows the question in numbers (viewer.lesson.exercise_report), that is said beside the
-lesson's words. A score line keeps each question's outcome (viewer.lesson.exercise_score).
+of its answers (buttons). A question in parts ("which row explains that, and which row cannot?")
+takes one row per part: a pick answers the part marked, a right one moves on to the next, and the
+question is right once every part is (scored once). The panel checks the answer with
+viewer.lesson.exercise, explains only the option given, and lets the student try again; a right
+answer jumps to the row (its tab, framed), and a question answered right explains every option,
+as "Solution" does. A check without a row is refused. Showing a question moves the window to the
+view it is about. Hints come one at a time. Where the open report shows the question in numbers
+(viewer.lesson.exercise_report), that is said beside the lesson's words. A score line keeps each
+question's outcome (viewer.lesson.exercise_score).
 Question 4 says this machine's own driver setting where there is one. viewer.qt.lesson
 .exercise_dock docks it on the right of a window, toggled with E; its jumps go through the
 window's `navigate(view, row)`.
@@ -15,19 +18,15 @@ window's `navigate(view, row)`.
 
 from __future__ import annotations
 
-import functools
-import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -51,6 +50,7 @@ from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import Selection
+from viewer.qt.lesson import exercise_rows as rows
 from viewer.qt.lesson.exercise_lines import SourceLines, line_button
 
 KEY = "E"
@@ -58,17 +58,25 @@ HOW = ("Answer by picking the row or counter in the report that settles it: clic
        "to it and press Enter. A wrong answer is explained; try again.")
 HOW_CHOICES = "No row of a report settles this one: choose an answer. A wrong one is explained; " \
     "try again."
+HOW_PARTS = ("Answer each part by picking its row in the report: click it, or Tab to it and press "
+             "Enter. A pick answers the part marked below, and a right one moves on to the next. "
+             "A wrong answer is explained; try again.")
 
 
 @dataclass
 class Progress:
-    """One question's state: the row picked, the verdict, hints shown, the solution shown."""
+    """One question's state: the row picked (to check), the verdict and the row it is about,
+    hints shown, the solution shown; in a question in parts, the part a pick answers and the row
+    each part was answered right with."""
 
     pick: str | None = None
     verdict: Verdict | None = None
+    given: str | None = None
     hints: int = 0
     solution: bool = False
     tally: exercise_score.Tally = field(default_factory=exercise_score.Tally)
+    part: int = 0  # by index
+    right: dict[int, str] = field(default_factory=dict)
 
 
 class ExercisePanel(QWidget):
@@ -87,7 +95,8 @@ class ExercisePanel(QWidget):
         self.exercise = exercise
         self._style = style or Style()
         self.index = 0
-        self.progress = [Progress() for _ in exercise.questions]
+        self.progress = [Progress(tally=exercise_score.Tally(parts=max(1, len(q.parts))))
+                         for q in exercise.questions]
         self._kernels: tuple[Kernel, ...] = ()
         self._names: tuple[str, ...] = ()
         self._reports: tuple[Report, ...] = ()
@@ -161,11 +170,20 @@ class ExercisePanel(QWidget):
         return self.check()
 
     def check(self) -> Verdict:
-        """Check the row picked for this question; with none picked the answer is refused."""
-        state = self.state
-        state.verdict = answer(self.question, self._option_key(state.pick))
+        """Check the row picked for this question (for the part marked, in a question in parts);
+        with none picked the answer is refused."""
+        state, parts = self.state, self.question.parts
+        part = parts[state.part].id if parts else ""
+        state.verdict = answer(self.question, self._option_key(state.pick), part)
+        state.given = state.pick
         if state.verdict.option is not None or (state.pick and not self.question.choices):
-            state.tally.answered(state.verdict.correct)
+            state.tally.answered(state.verdict.correct, state.part)
+        if parts and state.verdict.correct and state.pick:  # on to the next part left open
+            state.right.setdefault(state.part, state.pick)
+            state.part = next((i for i in [*range(state.part + 1, len(parts)),
+                                           *range(state.part)] if i not in state.right),
+                              state.part)
+            state.pick = None  # Check asks the next part for a row of its own
         self._render()
         self._reveal("verdict")
         option = state.verdict.option
@@ -173,10 +191,23 @@ class ExercisePanel(QWidget):
             self.jump_requested.emit(option.target.step, option.target.key)
         return state.verdict
 
+    def answer_part(self, index: int) -> None:
+        """Mark part `index` of the question shown as the one a pick answers."""
+        self.state.part = max(0, min(index, len(self.question.parts) - 1))
+        self._render()
+
+    @property
+    def answered_right(self) -> bool:
+        """Whether the question shown is answered right: its answer, or every one of its parts."""
+        state, parts = self.state, self.question.parts
+        if parts:
+            return len(state.right) == len(parts)
+        return state.verdict is not None and state.verdict.correct
+
     def choose(self, option: Option) -> Verdict:
         """Answer the question shown with its choice `option`."""
         state = self.state
-        state.pick = None
+        state.pick = state.given = None
         state.verdict = choose(self.question, option)
         state.tally.answered(state.verdict.correct)
         self._render()
@@ -230,21 +261,20 @@ class ExercisePanel(QWidget):
 
     # ------------------------------------------------------------------ drawing
 
+    @property
+    def _draw(self) -> rows.Draw:
+        return rows.Draw(self._style)
+
     def _label(self, text: str, role: Role = "body", *, bold: bool = False,
                color: str = "text", name: str = "", rich: bool = False) -> QLabel:
-        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=True,
-                                  rich=rich)
-        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        return label
+        return self._draw.label(text, role, bold=bold, color=color, name=name, rich=rich)
 
     def _button(self, text: str, name: str, slot: Callable[[], object],
                 enabled: bool = True) -> QPushButton:
-        button = QPushButton(text)
-        button.setObjectName(name)
-        button.setFont(self._style.font("body"))
-        button.setEnabled(enabled)
-        button.clicked.connect(lambda _checked=False: slot())
-        return button
+        return self._draw.button(text, name, slot, enabled)
+
+    def _rich(self, lead: str, color: str, text: str) -> str:
+        return self._draw.rich(lead, color, text)
 
     def _render(self) -> None:
         style, question, state = self._style, self.question, self.state
@@ -275,10 +305,13 @@ class ExercisePanel(QWidget):
         if machine:
             layout.addWidget(self._label(self._rich("This machine:", "text", machine),
                                          name="machine_answer", rich=True))
-        layout.addWidget(self._label(HOW_CHOICES if question.choices else HOW, "small",
-                                     color="secondary", name="how"))
+        how = HOW_CHOICES if question.choices else HOW_PARTS if question.parts else HOW
+        layout.addWidget(self._label(how, "small", color="secondary", name="how"))
         if question.choices:
-            self._choices(layout)
+            rows.choices(self._draw, layout, question, self.choose)
+        if question.parts:
+            rows.parts(self._draw, layout, question, state.part, state.right, self._row_words,
+                       self.answer_part)
         layout.addLayout(self._actions())
         layout.addLayout(self._navigation())
         for number, hint in enumerate(question.hints[:state.hints], 1):
@@ -295,8 +328,8 @@ class ExercisePanel(QWidget):
                                          name="report_words", rich=True))
             if question.report == "loads":
                 self._source_lines(layout)
-        if state.solution or (state.verdict is not None and state.verdict.correct):
-            self._options(layout)
+        if state.solution or self.answered_right:
+            rows.options(self._draw, layout, question, self.go_to)
         layout.addWidget(self._label(self.score_text(), "small", color="secondary",
                                      name="score"))
         layout.addStretch(1)
@@ -346,56 +379,28 @@ class ExercisePanel(QWidget):
         then the explanation of what was picked."""
         verdict = state.verdict
         assert verdict is not None
-        if state.pick is None and verdict.option is not None:  # a choice
+        given = state.given
+        if given is None and verdict.option is not None:  # a choice
             mark = "\u2713 Right" if verdict.correct else "\u2717 Not this one"
             lead, color = f"{mark}: {verdict.option.text}", (
                 "shared" if verdict.correct else "warning")
-        elif state.pick is None or (verdict.option is None and self.question.choices):
+        elif given is None or (verdict.option is None and self.question.choices):
             lead, color = "Not accepted.", "warning"
         elif verdict.correct:
-            lead, color = f"Right: {self._row_words(state.pick)}.", "shared"
+            lead, color = f"Right: {self._row_words(given)}.", "shared"
         else:
-            lead, color = f"Not this row: {self._row_words(state.pick)}.", "warning"
+            lead, color = f"Not this row: {self._row_words(given)}.", "warning"
+        asked = self.question.part(verdict.part) if self.question.parts else None
+        if asked is not None:  # which part it answered, and whether that settles the question
+            number = self.question.parts.index(asked) + 1
+            lead = f"Part {number}, {asked.text[:1].lower()}{asked.text[1:]}: {lead}"
+            if verdict.correct and self.answered_right:
+                count = len(self.question.parts)
+                lead += " Both parts right." if count == 2 else f" All {count} parts right."
         return self._label(self._rich(lead, color, verdict.explanation), name="verdict",
                            rich=True)
-
-    def _rich(self, lead: str, color: str, text: str) -> str:
-        """A bold coloured lead, then plain text, as rich text."""
-        shade = getattr(self._style.colors, color)
-        return (f"<b style='color:{shade}'>{html.escape(lead, False)}</b> "
-                f"{html.escape(text, False).replace(chr(10) * 2, '<br><br>')}")
 
     def _row_words(self, key: str) -> str:
         """The picked row's name: its option's label, else the app's label of the row."""
         option = next((o for o in self.question.options if same_row(o.target.key, key)), None)
         return (option.target.label if option is not None else "") or row_name(key)
-
-    def _choices(self, layout: QVBoxLayout) -> None:
-        """The answers of a question no row settles, one button each."""
-        for number, option in enumerate(self.question.choices, 1):
-            row = QHBoxLayout()
-            row.addWidget(self._button(f"Choose {number}", f"choice_{number}",
-                                       functools.partial(self.choose, option)),
-                          0, Qt.AlignmentFlag.AlignTop)
-            row.addWidget(self._label(f"{number}. {option.text}", name=f"choice_text_{number}"),
-                          1)
-            layout.addLayout(row)
-
-    def _options(self, layout: QVBoxLayout) -> None:
-        """Every option: whether it settles the question, why, and a button to its row."""
-        layout.addWidget(self._label("Every option", "heading", bold=True, name="options_title"))
-        for number, option in enumerate(self.question.options, 1):
-            mark, color = ("Right", "shared") if option.correct else ("Wrong", "warning")
-            named = option.target.label or (row_name(option.target.key)
-                                            if option.target.step != "none" else "")
-            lead = f"{mark}: {named}." if named else f"{mark}:"
-            row = QHBoxLayout()
-            row.addWidget(self._label(f"{self._rich(lead, color, '')}<b>"
-                                      f"{html.escape(option.text, False)}</b><br>"
-                                      f"{html.escape(option.explanation, False)}",
-                                      name=f"option_{number}", rich=True), 1)
-            if option.target.step != "none":
-                row.addWidget(self._button("Show", f"go_{number}",
-                                           functools.partial(self.go_to, option)),
-                              0, Qt.AlignmentFlag.AlignTop)
-            layout.addLayout(row)

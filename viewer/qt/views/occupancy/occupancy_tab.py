@@ -26,14 +26,14 @@ from viewer.qt.views.occupancy import occupancy_whatif
 _STATIC_SHARED = metrics.LABELS[(metrics.LAUNCH, "Static Shared Memory Per Block")]
 # The launch facts: what the block limits are priced from, and what a gap is explained by (an
 # uneven tail, barriers). Labelled as the report prints them; the two barrier rows are not
-# printed by a section, so they are in the lesson's words.
+# printed by a section, so they are in the app's words (metrics.VIEW_LABELS).
 LAUNCH_ROWS: tuple[tuple[str, str, Callable[[float | None], str]], ...] = (
     ("launch__block_size", metrics.label("launch__block_size"), fmt.count),
     ("launch__registers_per_thread", metrics.label("launch__registers_per_thread"), fmt.count),
     (_STATIC_SHARED, metrics.label(_STATIC_SHARED), fmt.size),
     (metrics.WAVES_PER_SM, metrics.label(metrics.WAVES_PER_SM), fmt.count),
-    (metrics.BARRIER_COUNT, "Barriers per block", fmt.count),
-    (metrics.BARRIER_STALL, "Warps stalled at a barrier, per issued instruction",
+    (metrics.BARRIER_COUNT, metrics.VIEW_LABELS[metrics.BARRIER_COUNT], fmt.count),
+    (metrics.BARRIER_STALL, metrics.VIEW_LABELS[metrics.BARRIER_STALL],
      lambda v: fmt.MISSING if v is None else f"{v:.2f}"),
 )
 # The two occupancy bars: (summary key, Occupancy attribute, bar colour).

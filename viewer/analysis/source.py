@@ -153,6 +153,13 @@ def per_thread_note(kernel: KernelSource) -> str:
             f" {kernel.threads:,} threads launched")
 
 
+def per_thread_totals(t: SourceTable) -> dict[str, float | None]:
+    """The whole kernel's executed counts per thread (instructions, global and shared loads):
+    the sums of its instructions' per-thread counts; None where they cannot be made."""
+    return {c: _sum(r.per_thread(c) for r in t.sass) if t.sass else None
+            for c in (INST_EXECUTED, GLOBAL_LOADS, SHARED_LOADS)}
+
+
 def sort_rows(rows: Sequence[Row], column: str, descending: bool = True) -> list[Row]:
     """The rows by `column`, missing values last whichever the direction; ties in their order."""
     present = [r for r in rows if r.value(column) is not None]

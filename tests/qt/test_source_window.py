@@ -178,6 +178,21 @@ def test_compare_lines_up_the_loads_against_the_lessons_derivation(qtbot) -> Non
         assert all(found[:-1]) and found[-1] is None
 
 
+def test_a_kernel_off_the_lessons_layout_has_no_lesson_figure_beside_it(qtbot) -> None:
+    """matmul_naive with a warp over rows (8.5 sectors per request) beside the shipped tiled:
+    its total is the report's alone, and a sentence says why; the tiled one keeps the lesson's."""
+    rows = ROOT / "tests" / "data" / "corpus" / "h200" / "layout-naive-rows.ncu-rep"
+    view = shown(qtbot, [rows, TILED])
+    assert view.loads is not None
+    totals = [view.loads.findChild(type(view.status), f"loads_total_{n}").text()
+              for n in range(3)]
+    assert totals[:2] == ["1,024 / thread", "64 / thread (the lesson: 64)"]
+    sentences = [label.text() for label in view.loads.findChildren(type(view.status))
+                 if label.objectName().startswith("sentence_")]
+    assert not any("as the lesson derives" in s for s in sentences if "naive" in s)
+    assert any("8.50 sectors per request" in s for s in sentences)
+
+
 def test_the_hottest_global_load_is_highlighted_and_mark_row_moves_it(qtbot) -> None:
     view = shown(qtbot, [NAIVE])
     model = view.panes[0].model

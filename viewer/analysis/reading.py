@@ -469,6 +469,13 @@ def hit_rate_note(metric: str, pct: float | None) -> str | None:
 _LESSON_MATMUL = re.compile(r"^matmul_(naive|tiled)$")
 
 
+def lesson_role(name: str) -> str | None:
+    """'naive' or 'tiled' for the app's own matmul_naive and matmul_tiled (a kernel's function
+    name), else None."""
+    found = _LESSON_MATMUL.match(name)
+    return found.group(1) if found else None
+
+
 def problem_dim(kernel: Kernel) -> int | None:
     """The square matmul size of the app's own kernels (one thread per output), else None."""
     if not _LESSON_MATMUL.match(kernel.name) or kernel.grid is None or kernel.block is None:

@@ -523,7 +523,7 @@ class Occupancy:
     limits: tuple[BlockLimit, ...]
     waves_per_sm: float | None
     explanation: str
-    barriers: float | None = None  # barriers per block (launch__barrier_count)
+    barriers: float | None = None  # hardware barriers a block uses (launch__barrier_count)
     barrier_stall: float | None = None  # warps waiting at one, per issued instruction
     grid: Grid | None = None  # the launch against the GPU: does it hold a full wave?
     warps_per_block: int | None = None  # from the block size; a block of one waits at no barrier

@@ -297,3 +297,34 @@ def test_source_table_and_an_unreadable_file(capsys, tmp_path):
     assert "matmul.py:" in shipped_part.split("hottest:")[1]
     assert "LDG" in sass_part and "hottest:" in sass_part
     assert "notes.txt" in captured.err
+
+
+def _raw_value(page: Path, metric: str) -> float:
+    """One metric's value in ncu's `--page raw` text."""
+    import re
+
+    found = re.search(rf"^\s+{re.escape(metric)}\s+(?:\S+\s+)?([\d,]+)$",
+                      page.read_text(encoding="utf-8"), re.MULTILINE)
+    assert found, metric
+    return float(found.group(1).replace(",", ""))
+
+
+def test_source_table_says_its_columns_are_warp_level_and_the_per_thread_figures_are(capsys):
+    """The column header's line says warp level, never per thread; the per-thread line is ncu's
+    thread-level count over the threads launched (the shipped naive is the line-info capture)."""
+    from viewer.analysis import predict
+
+    naive = shipped.profiles_dir() / "naive.ncu-rep"
+    raw = Path(__file__).parent / "data" / "corpus" / "h200" / "numba-naive-lineinfo.raw.txt"
+    assert cli.run_command(cli.parse(["source", str(naive)])) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(n for n, line in enumerate(lines) if line.split()[:2] == ["line", "warp"])
+    assert lines[header - 1].startswith("  columns, warp level")
+    assert "per thread" not in lines[header - 1] + lines[header]
+    each = next(line for line in lines if line.startswith("  per thread, the whole kernel: "))
+    threads = _raw_value(raw, "launch__thread_count")
+    instructions = _raw_value(raw, "thread_inst_executed") / threads
+    loads = predict.derive(512).naive.global_loads_per_thread
+    assert f": {instructions:,.0f} instructions, {loads:,} global loads, 0 shared loads (" in each
+    row = next(line for line in lines if "a0 = a[ra + p]" in line)
+    assert "1,048,576" in row.split()  # its LDG, counted per warp: 8,192 warps x 128 steps

@@ -80,6 +80,43 @@ def test_per_thread_loads_are_the_lessons_derivation(pair):
     assert "derived__avg_thread_executed" in analysis.per_thread_note(naive)
 
 
+def test_a_kernel_off_the_lessons_layout_gets_no_lesson_claim(pair):
+    """matmul_naive with threadIdx.x over rows: the lesson's name, launch and loads per thread,
+    but 8.5 sectors per request (ncu's own l1tex counts say so too), so its figures stand
+    alone; the tiled kernel beside it is still the lesson's."""
+    from viewer.analysis import reading
+    from viewer.readers import read_report
+
+    rows = H200 / "layout-naive-rows.ncu-rep"
+    chart = reading.memory_chart(read_report(rows).kernels[0])
+    assert chart.sectors_per_request == 8.5
+    naive, tiled = read_source(rows)[0], pair[1]
+    c = analysis.compare(naive, tiled)
+    assert c.naive_global_per_thread == predict.derive(512).naive.global_loads_per_thread
+    assert c.lesson("naive") is None and c.lesson("tiled") == predict.derive(512).tiled
+    said = c.sentences
+    assert said[0] == ("The naive kernel's global loads: 1,024 per thread, issued from 1 source"
+                       " line.")
+    assert "as the lesson derives" in said[1]
+    gap = next(s for s in said if s.startswith("matmul_naive does not run at the lesson's"))
+    assert "8,388,608 global load requests at 8.50 sectors per request" in gap
+    assert "the lesson derives 8,388,608 at 2.00 for 512 x 512 on 16 x 16 tiles" in gap
+    shipped = analysis.compare(*pair)
+    assert shipped.lesson("naive") == shipped.prediction.naive
+    assert not any("not run at the lesson's layout" in s for s in shipped.sentences)
+
+
+def test_kernels_not_named_as_the_lessons_roles_get_no_lesson_claim(pair):
+    """The pair picked tiled first: neither is in the lesson's role, so neither is called the
+    naive or the tiled kernel, or set beside the lesson's counts."""
+    c = analysis.compare(pair[1], pair[0])
+    assert c.lesson("naive") is None and c.lesson("tiled") is None
+    said = " ".join(c.sentences)
+    assert "as the lesson derives" not in said and "the lesson's 1,024" not in said
+    assert said.startswith("matmul_tiled's global loads: 64 per thread")
+    assert "matmul_tiled is not the lesson's naive kernel (the app's matmul_naive)" in said
+
+
 def test_the_tiled_shared_loads_are_explained_by_their_vector_widths(pair):
     naive, tiled = pair
     c = analysis.compare(naive, tiled)

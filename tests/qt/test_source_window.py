@@ -63,9 +63,36 @@ def test_sass_only_is_said_and_every_instruction_is_a_row_with_its_counters(qtbo
     assert cell(view, 0, first_load, "Global loads") == f"{load.global_loads:,.0f}"
     # the source's 2 x 512 global loads per thread, spread over the loop's unrolled LDGs
     unrolled = sum(i.is_global_load and bool(i.value(INST_EXECUTED)) for i in function.instructions)
-    assert cell(view, 0, first_load, "global / thread") == f"{2 * 512 // unrolled}"
+    assert cell(view, 0, first_load, "global loads / thread") == f"{2 * 512 // unrolled}"
     assert cell(view, 0, first_load, "Source") == load.text
     assert "derived__avg_thread_executed" in pane.per_thread.text()
+
+
+def test_each_per_thread_column_says_what_it_counts_per_thread(qtbot) -> None:
+    """'inst. / thread' is every instruction of the line per thread (the lines sum to ncu's
+    thread_inst_executed over the threads launched), the loads have their own; the warp-level
+    columns' tips say they count per warp."""
+    view = shown(qtbot, [NAIVE])
+    model = view.panes[0].model
+    per_thread = [c.title for c in COLUMNS if "thread" in c.title]
+    assert per_thread == ["inst. / thread", "global loads / thread", "shared loads / thread"]
+    raw = (ROOT / "tests" / "data" / "corpus" / "h200" / "numba-naive-lineinfo.raw.txt")
+    values = {line.split()[0]: float(line.split()[-1].replace(",", ""))
+              for line in raw.read_text(encoding="utf-8").splitlines()
+              if line.split()[:1] in (["thread_inst_executed"], ["launch__thread_count"])}
+    instructions = sum(float(cell(view, 0, n, "inst. / thread").replace(",", ""))
+                       for n in range(model.rowCount()))
+    assert instructions == pytest.approx(
+        values["thread_inst_executed"] / values["launch__thread_count"], abs=0.01 * len(
+            model.rows))
+    assert sum(float(cell(view, 0, n, "global loads / thread").replace(",", ""))
+               for n in range(model.rowCount())) == 2 * 512
+
+    def tip(title: str) -> str:
+        return str(model.headerData(column(title), Qt.Orientation.Horizontal,
+                                    Qt.ItemDataRole.ToolTipRole))
+    assert "once per warp" in tip("Warp inst.") and "once per warp" in tip("Global loads")
+    assert tip("inst. / thread").startswith("Every instruction executed on the row, per thread")
 
 
 def test_a_row_shows_its_l2_sectors_excess_and_top_stall_reasons(qtbot) -> None:
@@ -101,7 +128,7 @@ def test_a_basic_set_says_which_capture_option_adds_the_counters(qtbot) -> None:
     view = shown(qtbot, [BASIC])
     notes = view.panes[0].notes.text()
     assert "no source counters" in notes and "--set full" in notes
-    assert cell(view, 0, 0, "Warp inst.") == "n/a" and cell(view, 0, 0, "per thread") == "n/a"
+    assert cell(view, 0, 0, "Warp inst.") == "n/a" and cell(view, 0, 0, "inst. / thread") == "n/a"
 
 
 def test_an_export_says_what_holds_the_counters(qtbot) -> None:
@@ -151,6 +178,21 @@ def test_compare_lines_up_the_loads_against_the_lessons_derivation(qtbot) -> Non
         assert all(found[:-1]) and found[-1] is None
 
 
+def test_a_kernel_off_the_lessons_layout_has_no_lesson_figure_beside_it(qtbot) -> None:
+    """matmul_naive with a warp over rows (8.5 sectors per request) beside the shipped tiled:
+    its total is the report's alone, and a sentence says why; the tiled one keeps the lesson's."""
+    rows = ROOT / "tests" / "data" / "corpus" / "h200" / "layout-naive-rows.ncu-rep"
+    view = shown(qtbot, [rows, TILED])
+    assert view.loads is not None
+    totals = [view.loads.findChild(type(view.status), f"loads_total_{n}").text()
+              for n in range(3)]
+    assert totals[:2] == ["1,024 / thread", "64 / thread (the lesson: 64)"]
+    sentences = [label.text() for label in view.loads.findChildren(type(view.status))
+                 if label.objectName().startswith("sentence_")]
+    assert not any("as the lesson derives" in s for s in sentences if "naive" in s)
+    assert any("8.50 sectors per request" in s for s in sentences)
+
+
 def test_the_hottest_global_load_is_highlighted_and_mark_row_moves_it(qtbot) -> None:
     view = shown(qtbot, [NAIVE])
     model = view.panes[0].model
@@ -170,7 +212,7 @@ def test_projector_mode_has_large_type_and_keeps_the_per_thread_counts(qtbot) ->
     assert tree.font().pointSizeF() > desk.panes[0].tree.font().pointSizeF() * 1.5
     hidden = {c.title for n, c in enumerate(COLUMNS) if tree.isColumnHidden(n)}
     assert set(PROJECTOR_HIDDEN) <= hidden <= {*PROJECTOR_HIDDEN, *PROJECTOR_OPTIONAL}
-    assert not {"Line", "Source", "global / thread", "shared / thread"} & hidden
+    assert not {"Line", "Source", "global loads / thread", "shared loads / thread"} & hidden
     assert not any(desk.panes[0].tree.isColumnHidden(n) for n in range(len(COLUMNS)))
 
 
@@ -183,9 +225,10 @@ def test_projected_tables_fit_their_width_with_the_loads_per_thread(qtbot, width
     for pane in view.panes:
         tree, model = pane.tree, pane.model
         shown_titles = {c.title for n, c in enumerate(COLUMNS) if not tree.isColumnHidden(n)}
-        assert {"Line", "Source", "global / thread", "shared / thread"} <= shown_titles
+        assert {"Line", "Source", "global loads / thread", "shared loads / thread"} <= shown_titles
         assert tree.horizontalScrollBar().maximum() == 0
-        assert "\n" in str(model.headerData(column("global / thread"), Qt.Orientation.Horizontal))
+        title = model.headerData(column("global loads / thread"), Qt.Orientation.Horizontal)
+        assert "\n" in str(title)
         loads = next(n for n, r in enumerate(model.rows) if r.value(analysis.GLOBAL_LOADS)
                      or r.value(analysis.SHARED_LOADS))
         line = model.rows[loads]
@@ -207,7 +250,7 @@ def test_the_source_page_export_is_read_off_the_gui_thread_and_shown(qtbot) -> N
     assert pane.model.rowCount() == len(read_source(PAGE)[0].instructions)
     assert "--print-source sass" in pane.notes.text()
     assert "does not say how many threads" in pane.per_thread.text()
-    assert cell(view, 0, 0, "per thread") == "n/a"
+    assert cell(view, 0, 0, "inst. / thread") == "n/a"
 
 
 def test_one_read_serves_the_source_and_stalls_views_and_none_is_read_twice(qtbot) -> None:

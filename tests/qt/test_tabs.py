@@ -354,6 +354,36 @@ def test_occupancy_compare_side_by_side(qtbot, naive: Kernel, tiled: Kernel) -> 
         "21.24 points higher.")
 
 
+def test_occupancy_barriers_row_says_it_counts_hardware_barriers(qtbot, naive: Kernel,
+                                                               tiled: Kernel) -> None:
+    """launch__barrier_count is the hardware barriers a block reserves: the tiled kernel's two
+    __syncthreads() are both BAR.SYNC 0x0 and count 1; the probes' bar.sync 0 and 5 count 6.
+    The row says so, and its tip stays while the exercise picks rows."""
+    from viewer.core.metrics import BARRIER_COUNT
+    from viewer.qt.views.occupancy.occupancy_tab import BARRIER_TIP
+    from viewer.readers.source import read_source
+
+    tab = make(qtbot, OccupancyTab, [naive, tiled])
+    row = f"launch_{BARRIER_COUNT}"
+    assert text_of(tab, row) == "Barriers used (hardware)"
+    assert [text_of(tab, f"{row}_{n}") for n in (1, 2)] == ["0", "1"]
+    syncs = [i.text for i in read_source(H200 / "numba-tiled.ncu-rep")[0].instructions
+             if i.base_opcode == "BAR"]
+    assert len(syncs) == 2 and all(s.split()[-1] == "0x0" for s in syncs)
+    assert "two of them, uses 1" in BARRIER_TIP and "barrier 0" in BARRIER_TIP
+    probes = {k.name: k.metric(BARRIER_COUNT)
+              for k in read_report(H200 / "layout-barriers.raw.txt.gz").kernels}
+    assert probes == {"barriers_two_syncthreads": 1, "barriers_named_0_1": 2,
+                      "barriers_named_0_5": 6}
+    assert "barriers 0 and 5 (bar.sync 0, bar.sync 5) reserves 6" in BARRIER_TIP
+    label = tab.findChild(QLabel, row)
+    assert label.toolTip() == BARRIER_TIP
+    tab.set_picking(True)
+    assert label.toolTip().startswith(BARRIER_TIP) and "answer the exercise" in label.toolTip()
+    tab.set_picking(False)
+    assert label.toolTip() == BARRIER_TIP
+
+
 def test_occupancy_without_barriers_row(qtbot) -> None:
     hotspot = kernel(PUBLIC / "old-spelling-2020-csv-sm-pct-memory-pct-v100-hotspot.csv")
     tab = make(qtbot, OccupancyTab, [hotspot])

@@ -469,6 +469,13 @@ def hit_rate_note(metric: str, pct: float | None) -> str | None:
 _LESSON_MATMUL = re.compile(r"^matmul_(naive|tiled)$")
 
 
+def lesson_role(name: str) -> str | None:
+    """'naive' or 'tiled' for the app's own matmul_naive and matmul_tiled (a kernel's function
+    name), else None."""
+    found = _LESSON_MATMUL.match(name)
+    return found.group(1) if found else None
+
+
 def problem_dim(kernel: Kernel) -> int | None:
     """The square matmul size of the app's own kernels (one thread per output), else None."""
     if not _LESSON_MATMUL.match(kernel.name) or kernel.grid is None or kernel.block is None:
@@ -516,7 +523,7 @@ class Occupancy:
     limits: tuple[BlockLimit, ...]
     waves_per_sm: float | None
     explanation: str
-    barriers: float | None = None  # barriers per block (launch__barrier_count)
+    barriers: float | None = None  # hardware barriers a block uses (launch__barrier_count)
     barrier_stall: float | None = None  # warps waiting at one, per issued instruction
     grid: Grid | None = None  # the launch against the GPU: does it hold a full wave?
     warps_per_block: int | None = None  # from the block size; a block of one waits at no barrier

@@ -15,17 +15,20 @@ API (everything takes viewer.readers.source.KernelSource, read by `read_source`)
   the rows with the most warp stall samples, else the most executed.
 - `compare(naive, tiled) -> Comparison`: the rows that issue global and shared loads lined up
   side by side (lines, else SASS), their per-thread counts against viewer.analysis.predict's
-  derivation, and `sentences`, each computed from the reports (which loads are vector loads).
+  derivation where the kernel is the lesson's at the lesson's layout
+  (viewer.analysis.source_layout; `Comparison.lesson(role)`), and `sentences`, each computed from
+  the reports (which loads are vector loads, which kernel is not the lesson's and why).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from viewer.analysis import predict
+from viewer.analysis import predict, source_layout
 from viewer.analysis.predict import WARP_SIZE
+from viewer.analysis.reading import lesson_role
 from viewer.readers.source import (
     INST_EXECUTED,
     L2_SECTORS,
@@ -153,6 +156,13 @@ def per_thread_note(kernel: KernelSource) -> str:
             f" {kernel.threads:,} threads launched")
 
 
+def per_thread_totals(t: SourceTable) -> dict[str, float | None]:
+    """The whole kernel's executed counts per thread (instructions, global and shared loads):
+    the sums of its instructions' per-thread counts; None where they cannot be made."""
+    return {c: _sum(r.per_thread(c) for r in t.sass) if t.sass else None
+            for c in (INST_EXECUTED, GLOBAL_LOADS, SHARED_LOADS)}
+
+
 def sort_rows(rows: Sequence[Row], column: str, descending: bool = True) -> list[Row]:
     """The rows by `column`, missing values last whichever the direction; ties in their order."""
     present = [r for r in rows if r.value(column) is not None]
@@ -191,6 +201,16 @@ class Comparison:
     tiled_shared_groups: tuple[LoadGroup, ...]
     prediction: predict.Prediction | None
     sentences: tuple[str, ...] = field(default_factory=tuple)
+    lesson_naive: bool = False  # the first kernel is the lesson's naive at the lesson's layout
+    lesson_tiled: bool = False
+
+    def lesson(self, role: str) -> predict.KernelPrediction | None:
+        """The derivation of the `role` kernel ('naive', 'tiled'), where that kernel is the
+        lesson's at the lesson's layout; else None: nothing of the lesson stands beside it."""
+        if self.prediction is None or not (self.lesson_naive if role == "naive"
+                                           else self.lesson_tiled):
+            return None
+        return self.prediction.naive if role == "naive" else self.prediction.tiled
 
 
 def _rows(kernel: KernelSource, column: str) -> tuple[tuple[Row, ...], bool]:
@@ -243,11 +263,17 @@ def compare(naive: KernelSource, tiled: KernelSource, dim: int | None = None) ->
         except predict.DerivationError:
             prediction = None
     groups = load_groups(tiled, shared=True)
+    gaps = {role: None if prediction is None else source_layout.not_the_lessons(k, role,
+                                                                                prediction)
+            for role, k in (("naive", naive), ("tiled", tiled))}
     result = Comparison(
         naive_global, tiled_global, tiled_shared, by_line_n and by_line_t,
         _total(naive_global, GLOBAL_LOADS), _total(tiled_global, GLOBAL_LOADS),
-        _total(tiled_shared, SHARED_LOADS), groups, prediction)
-    return Comparison(**{**result.__dict__, "sentences": tuple(_sentences(naive, tiled, result))})
+        _total(tiled_shared, SHARED_LOADS), groups, prediction,
+        lesson_naive=prediction is not None and gaps["naive"] is None,
+        lesson_tiled=prediction is not None and gaps["tiled"] is None)
+    said = _sentences(naive, tiled, result, [g for g in gaps.values() if g is not None])
+    return replace(result, sentences=tuple(said))
 
 
 def _against(what: str, got: float | None, lesson: int | None) -> str:
@@ -260,22 +286,29 @@ def _against(what: str, got: float | None, lesson: int | None) -> str:
                    else f", against the lesson's {lesson:,}")
 
 
-def _sentences(naive: KernelSource, tiled: KernelSource, c: Comparison) -> list[str]:
+def _whose(kernel: KernelSource, role: str) -> str:
+    """'The naive kernel's' for the app's matmul_naive, else 'gemm's'."""
+    return (f"The {role} kernel's" if lesson_role(kernel.function) == role
+            else f"{kernel.function}'s")
+
+
+def _sentences(naive: KernelSource, tiled: KernelSource, c: Comparison,
+               not_the_lessons: list[str]) -> list[str]:
     said = []
-    p = c.prediction
+    n, t = c.lesson("naive"), c.lesson("tiled")
     def where(count: int) -> str:
         """'8 source lines', '1 source line', '3 SASS instructions (no line info)'."""
         noun = ("source line" if c.by_line else "SASS instruction") + ("" if count == 1 else "s")
         return f"{count} {noun}" + ("" if c.by_line else " (no line info)")
 
-    said.append(_against("The naive kernel's global loads", c.naive_global_per_thread,
-                         p.naive.global_loads_per_thread if p else None)
+    said.append(_against(f"{_whose(naive, 'naive')} global loads", c.naive_global_per_thread,
+                         n.global_loads_per_thread if n else None)
                 + f", issued from {where(len(c.naive_global))}.")
-    said.append(_against("The tiled kernel's global loads", c.tiled_global_per_thread,
-                         p.tiled.global_loads_per_thread if p else None)
+    said.append(_against(f"{_whose(tiled, 'tiled')} global loads", c.tiled_global_per_thread,
+                         t.global_loads_per_thread if t else None)
                 + f", from {where(len(c.tiled_global))}.")
     shared = _against("Its shared loads", c.tiled_shared_per_thread,
-                      p.tiled.shared_loads_per_thread if p else None)
+                      t.shared_loads_per_thread if t else None)
     said.append(shared + f", from {where(len(c.tiled_shared))}.")
     if c.tiled_shared_groups:
         words = math.fsum(g.per_thread * g.words for g in c.tiled_shared_groups)
@@ -283,17 +316,18 @@ def _sentences(naive: KernelSource, tiled: KernelSource, c: Comparison) -> list[
                           f"{'s' if g.words != 1 else ''} each)" for g in c.tiled_shared_groups)
         vector = [g for g in c.tiled_shared_groups if g.words > 1]
         sentence = f"In the SASS those are {parts}: {_n(words)} floats per thread"
-        if p is not None:
-            lesson = p.tiled.shared_loads_per_thread
+        if t is not None:
+            lesson = t.shared_loads_per_thread
             sentence += (f", as many as the lesson's {lesson:,} one-float loads"
                          if round(words) == lesson else f", against the lesson's {lesson:,}")
         if vector:
             sentence += (f"; the compiler made {' and '.join(g.opcode for g in vector)} vector"
                          " loads, so fewer instructions carry the floats")
         said.append(sentence + ".")
-    if p is None:
+    if c.prediction is None:
         said.append("The lesson's derivation needs the size: the kernels' threads are not one"
                     " per element of a square matrix.")
+    said.extend(not_the_lessons)
     for kernel in (naive, tiled):
         for note in kernel.notes:
             said.append(f"{kernel.function}: {note}.")

@@ -4,7 +4,9 @@ Each file (a .ncu-rep, or ncu's `--page source --csv` export) through viewer.rea
 per kernel its source lines and SASS with ncu's counters (viewer.analysis.source). `--json`
 prints one object per file: {"kernels": [{"name", "notes", "lines": [...], "sass": [...]}]};
 values are warp level, a line's the sums over its instructions, null where the report lacks the
-counter. Without it: a table per kernel, its lines where it has line info, else its SASS.
+counter. Without it: a table per kernel, its lines where it has line info, else its SASS, its
+columns warp level as the line over them says, and above them the kernel's instructions and
+loads per thread.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from typing import TextIO
 
 from viewer.analysis import source as analysis
 from viewer.analysis.terminal import add_kernel_option
+from viewer.core import formatting as fmt
 from viewer.core import kernel_filter
 from viewer.core.model import Kernel, ReportError
 from viewer.core.terminal_text import visible, visible_lines
-from viewer.readers.source import KernelSource, read_source
+from viewer.readers.source import INST_EXECUTED, KernelSource, read_source
 
 DESCRIPTION = ("Each kernel's source lines and SASS with ncu's per-instruction counters (warp "
                "level): instructions executed, global and shared loads, L2 theoretical sectors, "
@@ -63,14 +66,38 @@ def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:,.0f}"
 
 
+COLUMNS_NOTE = ("columns, warp level (a line's the sum over its instructions): warp inst. ="
+                " instructions executed (inst_executed); global ld, shared ld = global (LDG) and"
+                " shared (LDS) load instructions executed; L2 sect. = L2 theoretical sectors;"
+                " samples = warp stall samples")
+"""What the table's columns count: every one per warp, none per thread."""
+
+
+def per_thread_text(t: analysis.SourceTable) -> str:
+    """The kernel's instructions and loads per thread, with how they are made; where they
+    cannot be made, why."""
+    if not t.kernel.has_counters or not t.kernel.threads:
+        return t.per_thread_note
+    each = analysis.per_thread_totals(t)
+    words = ", ".join(f"{_each(each[c])} {what}" for c, what in (
+        (INST_EXECUTED, "instructions"), (analysis.GLOBAL_LOADS, "global loads"),
+        (analysis.SHARED_LOADS, "shared loads")))
+    how = t.per_thread_note.removeprefix("per thread: ")
+    return f"per thread, the whole kernel: {words} ({how})"
+
+
+def _each(value: float | None) -> str:
+    return "-" if value is None else fmt.count(round(value, 2))
+
+
 def kernel_text(kernel: KernelSource) -> str:
     t = analysis.table(kernel)
     rows = t.lines or t.sass
     head = "line" if t.lines else "address"
     out = [visible(kernel.name), *(f"  note: {visible(n)}" for n in t.notes),
-           f"  {t.per_thread_note}"]
-    out.append(f"  {head:>14} {'executed':>12} {'global':>10} {'shared':>10} {'L2 sect.':>10}"
-               f" {'samples':>8}  text")
+           f"  {per_thread_text(t)}", f"  {COLUMNS_NOTE}"]
+    out.append(f"  {head:>14} {'warp inst.':>12} {'global ld':>10} {'shared ld':>10}"
+               f" {'L2 sect.':>10} {'samples':>8}  text")
     for r in rows:
         where = _place(r) if t.lines else f"{r.address or 0:x}"[-14:]
         out.append(f"  {where:>14} " + " ".join(f"{_cell(r.value(f)):>{w}}" for f, w in zip(

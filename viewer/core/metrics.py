@@ -102,7 +102,7 @@ BLOCK_LIMITS: tuple[str, ...] = tuple(
 # Newer ncu prints this limit; a report from an older one lacks the row altogether.
 BARRIER_LIMIT = LABELS[(OCCUPANCY, "Block Limit Barriers")]
 WAVES_PER_SM = LABELS[(LAUNCH, "Waves Per SM")]
-BARRIER_COUNT = "launch__barrier_count"  # barriers per block
+BARRIER_COUNT = "launch__barrier_count"  # hardware barriers a block reserves, not syncs
 DEVICE_SMS = "device__attribute_multiprocessor_count"
 BARRIER_STALL = "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
 # L1/TEX per elapsed cycle, Memory Throughput's measure (its row, above, is per active cycle).
@@ -224,7 +224,7 @@ def row_label(key: str) -> str:
 # barrier rows.
 VIEW_LABELS: dict[str, str] = {
     "dram__bytes.sum": "DRAM bytes moved",
-    BARRIER_COUNT: "Barriers per block",
+    BARRIER_COUNT: "Barriers used (hardware)",
     BARRIER_STALL: "Warps stalled at a barrier, per issued instruction",
 }
 

@@ -74,6 +74,7 @@ class Pickable(_Widget):
     picking: bool = False
     _hovered: bool = False
     _focus_policy: Qt.FocusPolicy = Qt.FocusPolicy.NoFocus
+    _tip: str = ""  # what the row says of itself on hover, picking or not
 
     def make_pickable(self, key: str) -> None:
         """This widget shows the row `key`: it can be marked, and picked while picking is on."""
@@ -93,10 +94,19 @@ class Pickable(_Widget):
             widget.setCursor(Qt.CursorShape.PointingHandCursor)
         else:
             widget.unsetCursor()
-        widget.setToolTip(plain_tip(f"{row_name(self.row_key)}: {PICK_TIP.lower()}") if on
-                          else "")
+        self._show_tip()
         widget.setAccessibleDescription(PICK_TIP if on else "")
         widget.update()
+
+    def set_tip(self, text: str) -> None:
+        """What the row says of itself on hover; while picking, the way to pick it follows."""
+        self._tip = text
+        self._show_tip()
+
+    def _show_tip(self) -> None:
+        widget: QWidget = self
+        pick = f"{row_name(self.row_key or '')}: {PICK_TIP.lower()}" if self.picking else ""
+        widget.setToolTip(plain_tip("\n\n".join(t for t in (self._tip, pick) if t)))
 
     def set_marked(self, marked: bool) -> None:
         if marked != self.marked:

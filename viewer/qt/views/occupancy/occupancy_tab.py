@@ -21,6 +21,7 @@ from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.qt.kit.reading_tab import ReadingTab
+from viewer.qt.kit.row_pick import Pickable
 from viewer.qt.views.occupancy import occupancy_whatif
 
 _STATIC_SHARED = metrics.LABELS[(metrics.LAUNCH, "Static Shared Memory Per Block")]
@@ -36,6 +37,12 @@ LAUNCH_ROWS: tuple[tuple[str, str, Callable[[float | None], str]], ...] = (
     (metrics.BARRIER_STALL, metrics.VIEW_LABELS[metrics.BARRIER_STALL],
      lambda v: fmt.MISSING if v is None else f"{v:.2f}"),
 )
+BARRIER_TIP = ("The hardware barriers each block reserves (ncu's launch__barrier_count), not how "
+               "many times it synchronizes: every __syncthreads() waits on barrier 0, so the "
+               "lesson's tiled kernel, with two of them, uses 1; a kernel whose code names "
+               "barriers 0 and 5 (bar.sync 0, bar.sync 5) reserves 6.")
+LAUNCH_TIPS = {metrics.BARRIER_COUNT: BARRIER_TIP}
+"""What a launch row's label says on hover, where its name alone would mislead."""
 # The two occupancy bars: (summary key, Occupancy attribute, bar colour).
 _BARS = (("theoretical_occupancy_pct", "theoretical_pct", "memory"),
          ("achieved_occupancy_pct", "achieved_pct", "shared"))
@@ -158,7 +165,10 @@ class OccupancyTab(ReadingTab):
             values = [k.metric(metric) for k in self.kernels]
             if all(v is None for v in values):
                 continue
-            grid.addWidget(self.label(text, wrap=True, row=metric), row, 0)
+            label = self.label(text, wrap=True, row=metric, name=f"launch_{metric}")
+            if metric in LAUNCH_TIPS and isinstance(label, Pickable):
+                label.set_tip(LAUNCH_TIPS[metric])
+            grid.addWidget(label, row, 0)
             for column, value in enumerate(values, 1):
                 shown = NOT_IN_REPORT if value is None else written(value)
                 grid.addWidget(self.label(shown, color="missing" if value is None else "text",

@@ -1,7 +1,7 @@
 """Naive against tiled in the Source view: the rows that issue global loads (naive, tiled) and
 shared loads (tiled) lined up in three columns, each row with its loads per thread and each
-column's total against the lesson's derivation, then viewer.analysis.source.compare's
-sentences."""
+column's total, beside the lesson's derivation where the kernel is the lesson's at the lesson's
+layout (`Comparison.lesson`), then viewer.analysis.source.compare's sentences."""
 
 from __future__ import annotations
 
@@ -44,15 +44,15 @@ class LoadRows(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(style.px(18))
         grid.setVerticalSpacing(style.px(2))
-        p = comparison.prediction
+        n, t = comparison.lesson("naive"), comparison.lesson("tiled")
         a, b = names
         columns = (
             (f"{a}: global loads", comparison.naive_global, GLOBAL_LOADS,
-             comparison.naive_global_per_thread, p.naive.global_loads_per_thread if p else None),
+             comparison.naive_global_per_thread, n.global_loads_per_thread if n else None),
             (f"{b}: global loads", comparison.tiled_global, GLOBAL_LOADS,
-             comparison.tiled_global_per_thread, p.tiled.global_loads_per_thread if p else None),
+             comparison.tiled_global_per_thread, t.global_loads_per_thread if t else None),
             (f"{b}: shared loads", comparison.tiled_shared, SHARED_LOADS,
-             comparison.tiled_shared_per_thread, p.tiled.shared_loads_per_thread if p else None),
+             comparison.tiled_shared_per_thread, t.shared_loads_per_thread if t else None),
         )
         for column, (title, rows, kind, total, lesson) in enumerate(columns):
             # wrapped, every label: three columns fit a laptop's width in projector type

@@ -31,12 +31,13 @@ REASON_LABELS = {r.sampled_key or r.key: r.label.removeprefix("Stall ") for r in
 
 @dataclass(frozen=True)
 class Column:
-    """One column: its header, the value it sorts by and the text it shows."""
+    """One column: its header, the value it sorts by, the text it shows and its header's tip."""
 
     title: str
     key: Callable[[Row], float | str | None]
     text: Callable[[Row], str]
     numeric: bool = True
+    tip: str = ""
 
 
 def place_text(row: Row) -> str:
@@ -51,29 +52,49 @@ def reasons_text(row: Row, n: int = 2) -> str:
                      for r, v in analysis.stall_reasons(row, n))
 
 
+_WARP = "counted once per warp that executed it (ncu's warp-level count)"
+_TITLES = {
+    INST_EXECUTED: ("Warp inst.", f"Instructions executed, each {_WARP}: inst_executed"),
+    GLOBAL_LOADS: ("Global loads", f"Global load instructions (LDG) executed, each {_WARP}"),
+    SHARED_LOADS: ("Shared loads", f"Shared load instructions (LDS) executed, each {_WARP}"),
+    L2_SECTORS: ("L2 sectors", "The sectors the global accesses ask of L2: "
+                 "memory_l2_theoretical_sectors_global"),
+    L2_EXCESSIVE: ("L2 excess", "The sectors beyond the ideal: "
+                   "derived__memory_l2_theoretical_sectors_global_excessive"),
+    SAMPLES: ("Stall samples", "Warp stall samples on the row: smsp__pcsamp_sample_count"),
+}
+_PER_THREAD = {
+    INST_EXECUTED: ("inst. / thread", "Every instruction executed on the row, per thread"),
+    GLOBAL_LOADS: ("global loads / thread", "Global load instructions executed, per thread"),
+    SHARED_LOADS: ("shared loads / thread", "Shared load instructions executed, per thread"),
+}
+
+
 def _value(column: str) -> Column:
-    titles = {INST_EXECUTED: "Warp inst.", GLOBAL_LOADS: "Global loads",
-              SHARED_LOADS: "Shared loads", L2_SECTORS: "L2 sectors",
-              L2_EXCESSIVE: "L2 excess", SAMPLES: "Stall samples"}
-    return Column(titles[column], lambda r: r.value(column), lambda r: fmt.count(r.value(column)))
+    title, tip = _TITLES[column]
+    return Column(title, lambda r: r.value(column), lambda r: fmt.count(r.value(column)),
+                  tip=tip)
 
 
-def _per_thread(column: str, title: str) -> Column:
+def _per_thread(column: str) -> Column:
+    title, tip = _PER_THREAD[column]
     return Column(title, lambda r: r.per_thread(column), lambda r: fmt.count(
-        None if (v := r.per_thread(column)) is None else round(v, 2)))
+        None if (v := r.per_thread(column)) is None else round(v, 2)),
+        tip=f"{tip}: the warp-level count times the threads each warp ran it with, over the "
+            "kernel's threads")
 
 
 COLUMNS: tuple[Column, ...] = (
     Column("Line", lambda r: (r.line if r.address is None else r.address) or 0,
            lambda r: str(r.line) if r.address is None else f"{r.address:x}"),
     Column("Source", lambda r: r.text or "", lambda r: r.text or fmt.MISSING, numeric=False),
-    _value(INST_EXECUTED), _per_thread(INST_EXECUTED, "per thread"),
-    _value(GLOBAL_LOADS), _per_thread(GLOBAL_LOADS, "global / thread"),
-    _value(SHARED_LOADS), _per_thread(SHARED_LOADS, "shared / thread"),
+    _value(INST_EXECUTED), _per_thread(INST_EXECUTED),
+    _value(GLOBAL_LOADS), _per_thread(GLOBAL_LOADS),
+    _value(SHARED_LOADS), _per_thread(SHARED_LOADS),
     _value(L2_SECTORS), _value(L2_EXCESSIVE), _value(SAMPLES),
     Column("Top stall reasons", lambda r: reasons_text(r), reasons_text, numeric=False),
 )
-PROJECTOR_HIDDEN = ("Warp inst.", "per thread", "Global loads", "Shared loads", "L2 excess")
+PROJECTOR_HIDDEN = ("Warp inst.", "inst. / thread", "Global loads", "Shared loads", "L2 excess")
 """What the projector leaves out: the warp-level counts and instructions per thread (the loads
 per thread stay)."""
 PROJECTOR_OPTIONAL = ("Top stall reasons", "L2 sectors", "Stall samples")
@@ -87,9 +108,10 @@ def compact_text(text: str) -> str:
 
 
 def compact_title(title: str) -> str:
-    """A column's title on two lines ('global\n/ thread', 'Stall\nsamples')."""
+    """A column's title a word a line, so narrow ('global\nloads\n/ thread', 'Stall\nsamples')."""
     if " / " in title:
-        return title.replace(" / ", "\n/ ", 1)
+        head, _, tail = title.partition(" / ")
+        return "\n".join(head.split()) + f"\n/ {tail}"
     head, _, tail = title.rpartition(" ")
     return f"{head}\n{tail}" if head else title
 
@@ -192,9 +214,13 @@ class SourceTree(QAbstractItemModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             title = COLUMNS[section].title
             return compact_title(title) if self.compact else title
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section].tip:
+            return plain_tip(COLUMNS[section].tip + ".")
         return None
 
     def shown_text(self, row: Row, column: int) -> str:

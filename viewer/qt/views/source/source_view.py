@@ -2,8 +2,9 @@
 counters (warp instructions, global and shared loads, also per thread, L2 theoretical sectors and
 their excess over ideal, warp stall samples and their top reasons); the hottest lines marked,
 sorting by any column. With two kernels, naive against tiled: the rows that issue global and
-shared loads lined up, their loads per thread against the lesson's derivation
-(viewer.analysis.source.compare), then the two tables side by side.
+shared loads lined up, their loads per thread against the lesson's derivation where the kernel
+is the lesson's at the lesson's layout (viewer.analysis.source.compare), then the two tables side
+by side.
 
 The counters are read when the view is shown, off the GUI thread, through the session
 (`Need.source`: one read per report serves every view). A report without line info shows its

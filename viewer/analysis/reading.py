@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from viewer.analysis import stalls
-from viewer.analysis.predict import compulsory_dram_bytes
+from viewer.analysis.predict import WARP_SIZE, compulsory_dram_bytes
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.metrics import SUMMARY_KEYS, SUMMARY_METRICS
@@ -547,9 +547,6 @@ def occupancy(kernel: Kernel) -> Occupancy:
                     kernel.metric(metrics.BARRIER_COUNT), kernel.metric(metrics.BARRIER_STALL),
                     grid(kernel), _warps_per_block(kernel))
     return replace(occ, explanation=_occupancy_text(occ))
-
-
-WARP_SIZE = 32
 
 
 def _warps_per_block(kernel: Kernel) -> int | None:

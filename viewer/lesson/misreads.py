@@ -104,7 +104,7 @@ def _memory_vs_dram(kernel: Kernel) -> Misread | None:
         return None
     m, d = fmt.percent(memory), fmt.percent(dram)
     busiest = sol.busiest_shown
-    if abs(memory - dram) <= reading.AGREE_POINTS and busiest is not None \
+    if reading.agree(memory, dram) and busiest is not None \
             and busiest.name == "DRAM":
         return Misread("memory_throughput_pct", (
             f"Memory Throughput {m} and DRAM Throughput {d} agree here: DRAM is itself the "

@@ -137,3 +137,37 @@ def unclaimed_cycles(text: str) -> list[str]:
     """Words of active or elapsed cycles that no finder accounted for."""
     return uncovered(text, r"\b(?:active|elapsed) cycles?\b",
                      [*(pattern for pattern, _ in _CYCLE_WORDS), _OTHER_CYCLES, _NOT_HELD])
+
+
+# ---------------------------------------------------------------- the busiest memory unit
+
+_BUSIEST = re.compile(rf"(?:The busiest memory unit is |the busiest is |busiest memory unit |^)"
+                      rf"(?P<unit>{_UNIT}),? at |(?P<itself>{_UNIT}) is itself the busiest")
+# Where a unit's row is missing, the one named busiest is at least this share of Memory
+# Throughput (else the busiest is a unit the report does not show).
+NEAR_HEADLINE = 0.9
+
+
+def _per_elapsed(kernel: Kernel, unit: str) -> float | None:
+    """A unit's percent per elapsed cycle where the report holds one."""
+    metric = UNITS[unit]
+    if metrics.per_cycle(metric) == "per elapsed cycle":
+        return kernel.metric(metric)
+    return kernel.metric(metrics.L1TEX_ELAPSED) if unit == "L1/TEX" else None
+
+
+def busiest_claims(text: str, kernel: Kernel) -> list[Claim]:
+    """A unit named the busiest: its row is held, no unit held per elapsed cycle is busier, and
+    where a unit's row is missing it is near Memory Throughput."""
+    memory = kernel.metric(metrics.SUMMARY_METRICS["memory_throughput_pct"])
+    found = []
+    for match in _BUSIEST.finditer(text):
+        unit = match.group("unit") or match.group("itself")
+        row = kernel.metric(UNITS[unit])
+        mine = _per_elapsed(kernel, unit) if _per_elapsed(kernel, unit) is not None else row
+        others = [v for u in UNITS if u != unit and (v := _per_elapsed(kernel, u)) is not None]
+        lacking = any(kernel.metric(m) is None for m in UNITS.values())
+        holds = row is not None and mine is not None and all(v <= mine for v in others) and (
+            not lacking or memory is None or row >= NEAR_HEADLINE * memory)
+        found.append(Claim(match.group(0), holds, f"{unit} {row}, Memory Throughput {memory}"))
+    return found

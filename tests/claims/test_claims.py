@@ -1,7 +1,8 @@
 """Every sentence the app says of the corpus's reports, checked where a program can check it:
-percents as their metrics', per active or elapsed cycle as the metric's name says, 'could have
-filled the machine' only on a full wave, latency only where a small grid is ruled out, the
-sizes named across sizes, and never a number where the report holds none.
+percents as their metrics', per active or elapsed cycle as the metric's name says, the busiest
+unit the busiest the report shows, 'could have filled the machine' only on a full wave, latency
+only where a small grid is ruled out, the sizes named across sizes, and never a number where the
+report holds none.
 
 The sentences are the readings, the memory chart, the roofline's and the stalls' words, the
 misreads, the comparisons (the compare line, the memory chart's ratios, the T4 table, the
@@ -55,6 +56,10 @@ def test_every_percent_named_as_a_row_or_metric_is_its_value(kernel_said) -> Non
 def test_per_active_or_elapsed_cycle_is_what_the_metric_s_name_says(kernel_said) -> None:
     _check(_of_kernels(kernel_said, rows.cycle_claims), 1000)
     _nothing_unread(kernel_said, rows.unclaimed_cycles)
+
+
+def test_the_busiest_unit_named_is_the_busiest_the_report_shows(kernel_said) -> None:
+    _check(_of_kernels(kernel_said, rows.busiest_claims), 1000)
 
 
 def test_could_have_filled_the_machine_only_on_a_full_wave(kernel_said) -> None:

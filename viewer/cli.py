@@ -22,7 +22,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from viewer.analysis import chart_layout, predict, reading, source_terminal, tables_terminal
+from viewer.analysis import (
+    chart_layout,
+    launch_size,
+    predict,
+    reading,
+    source_terminal,
+    tables_terminal,
+)
 from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
 from viewer.core import formatting as fmt
@@ -144,8 +151,13 @@ def kernel_text(kernel: Kernel) -> str:
 
 
 def comparison_text(first: Kernel, second: Kernel) -> str:
+    """The lesson's rows of two kernels, which has more and by how much; both sizes first where
+    they differ (a ratio across sizes is not the kernels' alone)."""
     a, b = (visible(name) for name in kernel_names([first, second]))
     lines = [f"Comparison: {a} against {b}"]
+    sizes = launch_size.size_words([first, second], [a, b])
+    if sizes:
+        lines.append(_wrap(sizes, "  "))
     for diff in reading.compare(first, second):
         lines.append("  " + diff.direction(a, b))
     return "\n".join(lines)

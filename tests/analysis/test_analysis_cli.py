@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.many_kernels import BASIC, build
+from tests.pair_1024 import write_pair_1024
 from viewer import __main__ as entry
 from viewer.analysis import roofline
 from viewer.readers import read_metrics, read_report
@@ -75,6 +76,18 @@ def test_summary_picks_kernels_as_ncu_does(capsys, spec: str, names: list[str]) 
 def test_summary_without_k_keeps_its_behaviour(capsys) -> None:
     status, out, _ = run(capsys, "summary", str(NAIVE), str(TILED))
     assert status == 0 and "Comparison: matmul_naive against matmul_tiled" in out
+    assert "Sizes differ" not in out
+
+
+def test_summary_s_comparison_across_sizes_names_both_first(capsys, tmp_path: Path) -> None:
+    tiled_1024 = write_pair_1024(tmp_path)[1]
+    status, out, _ = run(capsys, "summary", str(NAIVE), str(tiled_1024))
+    comparison = " ".join(out[out.index("Comparison:"):].split())
+    assert status == 0 and comparison.startswith(
+        "Comparison: matmul_naive against matmul_tiled Sizes differ: matmul_naive at N = 512 "
+        "(262,144 threads: grid 32x32x1 of 16x16x1 blocks), matmul_tiled at N = 1024 (1,048,576 "
+        "threads: grid 64x64x1 of 16x16x1 blocks): ")
+    assert "Global load requests: matmul_naive 2.00x matmul_tiled" in comparison
 
 
 def test_a_bad_regular_expression_is_a_usage_error(capsys) -> None:

@@ -1,17 +1,15 @@
 """The memory chart's and the memory rows' sentences, true of the report they are about: checked
-on the shipped H200 pair, on exports made from it, and over every report in the corpus."""
+on the shipped H200 pair and on exports made from it (tests/claims/ checks their percents and
+their cycles over every report in the corpus)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-import pytest
-
 from viewer.analysis import chart_layout as cl
 from viewer.analysis import reading
 from viewer.cli import kernel_text
-from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.model import Kernel
 from viewer.lesson import misreads
@@ -19,8 +17,6 @@ from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = ROOT / "profiles"
-CORPUS = ROOT / "tests" / "data" / "corpus"
-NOT_REPORTS = (".md", ".json", ".py", ".session.txt", ".source.csv", ".source-cuda-sass.csv")
 
 
 def first(path: Path) -> Kernel:
@@ -78,67 +74,3 @@ def test_the_dram_floor_note_says_what_the_two_counters_show() -> None:
                     "and B crossed it at least once and the caches kept most re-reads; it wrote "
                     "0 B against C's 1,048,576 B, so C was not written back to DRAM while the "
                     "kernel ran")
-
-
-# ---------------------------------------------------------------- every report in the corpus
-
-def _reports() -> list[Path]:
-    found = [*sorted(CORPUS.rglob("*")), *sorted(PROFILES.iterdir())]
-    return [p for p in found if p.is_file() and not p.name.endswith(NOT_REPORTS)
-            and (p.suffix != ".toml" or p.name == "t4-reference.toml")]
-
-
-_UNIT_ROWS = {u: metrics.SUMMARY_METRICS[k] for u, k in (
-    ("L1/TEX", "l1tex_throughput_pct"), ("L2", "l2_throughput_pct"),
-    ("DRAM", "dram_throughput_pct"))}
-# A percent the words state as a metric's: (pattern with the percent as its last group, metric).
-_STATED: tuple[tuple[str, str], ...] = (
-    (r"per elapsed cycle the report holds L1/TEX at (\S+ %)", metrics.L1TEX_ELAPSED),
-    (r"(\S+ %) per elapsed cycle as Memory Throughput counts", metrics.L1TEX_ELAPSED),
-    (r"shared wavefronts took (\S+ %)", metrics.SHARED_WAVEFRONTS),
-    (r"of the (\S+ %) L1/TEX reached", metrics.L1TEX_ELAPSED),
-    *((rf"{re.escape(label)} (\S+ %)", metric) for (section, label), metric
-      in metrics.LABELS.items() if section == metrics.SOL and "pct" in metric),
-    *((rf"the busiest is {re.escape(unit)}, at (\S+ %)", metric)
-      for unit, metric in _UNIT_ROWS.items()),
-)
-
-
-def _sentences(kernel: Kernel) -> str:
-    band = cl.chart_band(kernel, "k")
-    chart = reading.memory_chart(kernel)
-    parts = [reading.speed_of_light(kernel).explanation, band.caption, band.shared_note,
-             chart.floor_note, *(m.text for m in misreads.misreads(kernel)),
-             *(note for _, note in cl.hit_rate_notes(chart)),
-             *(" ".join(box.lines) for box in band.boxes)]
-    return "\n".join(parts).replace("\u00a0", " ")
-
-
-@pytest.mark.parametrize("path", _reports(), ids=lambda p: p.name)
-def test_every_percent_and_every_per_cycle_is_the_metrics_own(path: Path) -> None:
-    try:
-        report = read_report(path)
-    except Exception:  # a file no reader takes (a range report) states nothing
-        pytest.skip("not a report")
-    for kernel in report.kernels:
-        text = _sentences(kernel)
-        for pattern, metric in _STATED:
-            for match in re.finditer(pattern, text):
-                assert match.group(1) == fmt.percent(kernel.metric(metric)), (kernel.name,
-                                                                             match.group(0))
-        for match in re.finditer(r"ncu reports (\S+) at (\S+ %)", text):
-            assert match.group(2) == fmt.percent(kernel.metric(match.group(1)))
-        # "per active" / "per elapsed" said of a row matches its metric's name
-        for unit, metric in _UNIT_ROWS.items():
-            for match in re.finditer(rf"the busiest is {re.escape(unit)}, at \S+ % of its own "
-                                     r"peak (per \w+ cycle)", text):
-                assert match.group(1) == metrics.per_cycle(metric), (kernel.name, unit)
-        for (section, label), metric in metrics.LABELS.items():
-            if section != metrics.SOL:
-                continue
-            row = rf"{re.escape(label)} \S+ % reads above Memory Throughput \S+ % "
-            if re.search(row + "because it is a percent of the cycles the unit was active", text):
-                assert metrics.per_cycle(metric) == "per active cycle", (kernel.name, label)
-            if re.search(row + "though both are per elapsed cycle", text):
-                assert metrics.per_cycle(metric) == "per elapsed cycle", (kernel.name, label)
-        assert not re.search(r"about \S+ % per elapsed cycle", text)  # never an estimate

@@ -12,6 +12,7 @@ import pytest
 from viewer import cli
 from viewer.analysis import reading
 from viewer.core.model import Kernel, Metrics
+from viewer.lesson import misreads
 from viewer.readers import read_report
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpus"
@@ -89,3 +90,20 @@ def test_summary_names_the_busiest_unit_as_the_window_does() -> None:
     assert reading.busiest_words(sol) == "L1/TEX at 87.13 % of its active cycles"
     assert ("1. Speed Of Light: memory-bound; busiest memory unit L1/TEX at 87.13 % of its "
             "active cycles") in out.getvalue()
+
+
+def test_a_far_smaller_dram_row_is_not_the_busiest_unit_though_within_a_point() -> None:
+    """The P40 export with nan rows: Memory Throughput 0.66 %, DRAM Throughput 0.03 %, no L1/TEX
+    or L2 row. Within a point, yet 22 times smaller: some unit the report does not show is the
+    busiest, not DRAM."""
+    kernel = read_report(PUBLIC / "old-spelling-pascal-p40-nan-values-details.txt").kernels[0]
+    sol = reading.speed_of_light(kernel)
+    assert sol.busiest_shown is None
+    assert "The busiest memory unit is DRAM" not in sol.explanation
+    assert reading.busiest_words(sol) == ("L1/TEX or L2, not in this report: Memory Throughput "
+                                          "0.66 % is above every unit row shown")
+    (misread,) = misreads.misreads(kernel)
+    assert misread.kind == "memory-not-dram" and "here that unit is not DRAM" in misread.text
+    # where DRAM's row is Memory Throughput's own (the 2019 P40 export), the two still agree
+    p40 = read_report(PUBLIC / "old-spelling-pascal-p40-gpu-speed-of-light-sol-fb-details.txt")
+    assert [m.kind for m in misreads.misreads(p40.kernels[0])] == ["memory-is-dram"]

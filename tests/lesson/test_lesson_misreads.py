@@ -239,3 +239,15 @@ def test_where_the_report_records_its_command_line_the_first_launch_note_says_wh
         report.session, command_line=report.session.command_line.replace(
             "--set basic", "--set basic -k regex:scale --launch-skip 4")))
     assert "first-launch" not in kinds(misreads.misreads(skipping.kernels[0], skipping))
+
+
+def test_two_kernels_of_different_sizes_are_told_apart_by_both_sizes(h200, pair_1024) -> None:
+    """The compare line under every comparison: N = 512 against N = 1024, each named."""
+    larger = read_report(pair_1024[1])
+    found = misreads.compare_misreads(h200[0].kernels[0], larger.kernels[0], h200[0], larger)
+    (size,) = [m for m in found if m.kind == "different-size"]
+    assert size.key == misreads.DEVICE_KEY and found[0] is size
+    assert size.text.startswith("Sizes differ: matmul_naive at N = 512 (262,144 threads: grid "
+                                "32x32x1 of 16x16x1 blocks), matmul_tiled at N = 1024")
+    assert "different-size" not in kinds(misreads.compare_misreads(
+        h200[0].kernels[0], h200[1].kernels[0], *h200))

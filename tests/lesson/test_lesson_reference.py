@@ -115,6 +115,31 @@ def test_a_1024_pair_names_the_size_first_and_scales_the_counts(t4, pair_1024) -
     assert "T4 at N = 512 -> here at N = 1024" in by_metric(rows)["gpu__time_duration.sum"].words
 
 
+def test_a_pair_at_two_sizes_or_of_other_launches_names_every_size_unscaled(t4, h200,
+                                                                           pair_1024) -> None:
+    """The T4 table at N = 512 beside naive at 512 and tiled at 1024 (no one N to scale by), or
+    beside two PyTorch kernels of other launches: every size first, the rows as they stand."""
+    tiled_1024 = read_report(pair_1024[1]).kernels[0]
+    rows = reference.cross_gpu(t4, (h200[0], tiled_1024))
+    assert all(r.scale is None for r in rows)
+    words = reference.summary_words(rows)
+    assert words[0].startswith(
+        "Sizes differ: the T4 table at N = 512 (262,144 threads: grid 32x32x1 of 16x16x1 "
+        "blocks), matmul_naive at N = 512 (262,144 threads: grid 32x32x1 of 16x16x1 blocks), "
+        "matmul_tiled at N = 1024 (1,048,576 threads: grid 64x64x1 of 16x16x1 blocks): ")
+    assert words[0].endswith("No N scales these rows: each is set beside the T4's as it stands.")
+    assert words[1].startswith("Moved across GPUs and sizes (beyond 1 % of the T4's value): ")
+    torch = read_report(Path(__file__).parents[1] / "data" / "corpus" / "h200" /
+                        "torch-transformer-400.details.txt.gz").kernels
+    launches = reference.summary_words(reference.cross_gpu(t4, torch[:2]))[0]
+    assert launches.startswith("Launch sizes differ: the T4 table at N = 512 (262,144 threads: "
+                               "grid 32x32x1 of 16x16x1 blocks), "
+                               "distribution_elementwise_grid_stride_kernel with 262,144 threads")
+    # the shipped pair is the T4's size: nothing to say of sizes
+    assert not reference.summary_words(reference.cross_gpu(t4, h200))[0].startswith(
+        ("Sizes", "Launch sizes"))
+
+
 def test_the_t4_sectors_per_request_is_the_lesson_s_figure(t4, h200) -> None:
     row = by_metric(reference.cross_gpu(t4, h200))["sectors_per_request"]
     assert [reference.t4_figure(row, v) for v in row.t4] == ["2.0", "4.0"]  # the lesson's "2.0 4.0"

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from viewer.analysis import stalls
-from viewer.analysis.predict import compulsory_dram_bytes
+from viewer.analysis.predict import WARP_SIZE, compulsory_dram_bytes
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.metrics import SUMMARY_KEYS, SUMMARY_METRICS
@@ -39,8 +39,10 @@ OCCUPANCY_GAP_PCT = 5.0
 M = SUMMARY_METRICS  # short alias: summary key -> metric name
 # Below one full wave of blocks the grid does not fill the GPU (ncu's SOLBottleneck threshold).
 SMALL_GRID_WAVES = 1.0
-# Memory Throughput and a unit's row within this many points: the rows agree.
+# Memory Throughput and a unit's row within this many points, and this share of Memory
+# Throughput, agree: 0.03 % is within a point of 0.66 %, and 22 times smaller.
 AGREE_POINTS = 1.0
+AGREE_SHARE = 0.1
 GRID_SIZE = metrics.LABELS[(metrics.LAUNCH, "Grid Size")]
 SM_COUNT = metrics.LABELS[(metrics.LAUNCH, "# SMs")]  # ncu's Launch Statistics row
 DEVICE_SMS = metrics.DEVICE_SMS  # the device's own count, where the launch row is missing
@@ -206,13 +208,13 @@ class SpeedOfLight:
     @property
     def busiest_shown(self) -> MemoryUnit | None:
         """The busiest memory unit where the unit rows the report holds can tell: None when a
-        unit's row is missing and Memory Throughput is above every row held (the busiest is
-        then one the report does not show)."""
+        unit's row is missing and Memory Throughput is above every row held, beyond where they
+        agree (the busiest is then one the report does not show)."""
         busiest = self.busiest_unit
         if busiest is None or busiest.pct is None or self.memory_pct is None:
             return busiest
-        if any(u.pct is None for u in self.units) and \
-                self.memory_pct - busiest.pct > AGREE_POINTS:
+        if any(u.pct is None for u in self.units) and busiest.pct < self.memory_pct and \
+                not agree(self.memory_pct, busiest.pct):
             return None
         return busiest
 
@@ -245,6 +247,12 @@ class SpeedOfLight:
                 f"elapsed cycles (SM Active Cycles {fmt.count(active)} of Elapsed Cycles "
                 f"{fmt.count(elapsed)}); the report does not hold {unit.name}'s own figure per "
                 "elapsed cycle, so its row is not on Memory Throughput's scale.")
+
+
+def agree(memory: float, pct: float) -> bool:
+    """Memory Throughput and a unit's row agree: within AGREE_POINTS and AGREE_SHARE of it."""
+    gap = abs(memory - pct)
+    return gap <= AGREE_POINTS and gap <= AGREE_SHARE * memory
 
 
 def _suffix(metric: str) -> str:
@@ -554,9 +562,6 @@ def occupancy(kernel: Kernel) -> Occupancy:
                     kernel.metric(metrics.BARRIER_COUNT), kernel.metric(metrics.BARRIER_STALL),
                     grid(kernel), _warps_per_block(kernel))
     return replace(occ, explanation=_occupancy_text(occ))
-
-
-WARP_SIZE = 32
 
 
 def _warps_per_block(kernel: Kernel) -> int | None:

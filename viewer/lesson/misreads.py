@@ -4,11 +4,12 @@ Each is worded from the values in front of the reader, never a fixed sentence: M
 read as DRAM bandwidth (and, where DRAM is itself the busiest unit, the two rows agreeing); a hit
 rate above 100 % read as one (under its memory row); a capture of a kernel's first launch (from its
 record, else from the profiler command line the report itself records); a request ratio read
-without the sector count; two reports from different GPUs, clock controls or ncu versions; a
-capture whose clocks were not locked, against the lesson's rule (under Duration, and on the compare
-line); durations from a profiled run when bare ones are on offer. A report's clock control and ncu
-version are read from the report's own session first (viewer.readers.ncu_session), its capture
-record second. What neither says stays unknown: no warning is made from a guess.
+without the sector count; two kernels of different sizes (both named: viewer.analysis.launch_size);
+two reports from different GPUs, clock controls or ncu versions; a capture whose clocks were not
+locked, against the lesson's rule (under Duration, and on the compare line); durations from a
+profiled run when bare ones are on offer. A report's clock control and ncu version are read from
+the report's own session first (viewer.readers.ncu_session), its capture record second. What
+neither says stays unknown: no warning is made from a guess.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from viewer.analysis import reading
 from viewer.analysis.chart_layout import hit_rate_notes
+from viewer.analysis.launch_size import size_words
 from viewer.analysis.metric_table import SM_FREQUENCY
 from viewer.core import formatting as fmt
 from viewer.core import metrics
@@ -102,7 +104,7 @@ def _memory_vs_dram(kernel: Kernel) -> Misread | None:
         return None
     m, d = fmt.percent(memory), fmt.percent(dram)
     busiest = sol.busiest_shown
-    if abs(memory - dram) <= reading.AGREE_POINTS and busiest is not None \
+    if reading.agree(memory, dram) and busiest is not None \
             and busiest.name == "DRAM":
         return Misread("memory_throughput_pct", (
             f"Memory Throughput {m} and DRAM Throughput {d} agree here: DRAM is itself the "
@@ -202,7 +204,9 @@ def compare_misreads(a: Kernel, b: Kernel, a_report: Report, b_report: Report) -
     names = kernel_names([a, b])
     if names[0] == names[1]:
         names = [f"{names[0]} ({a_report.file_name})", f"{names[1]} ({b_report.file_name})"]
-    found = [_request_ratio(a, b, names)]
+    sizes = size_words([a, b], names)
+    found = [Misread(DEVICE_KEY, sizes, "different-size") if sizes else None,
+             _request_ratio(a, b, names)]
     found += _devices(a, b, names)
     found += _records(known_facts(a_report), known_facts(b_report), names)
     return [m for m in found if m is not None]

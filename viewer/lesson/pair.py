@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from viewer.analysis import reading
+from viewer.analysis import launch_size
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel
 from viewer.readers.reference import PublishedKernel
@@ -36,9 +36,7 @@ def role(kernel: Kernel) -> str | None:
 
 def lesson_dim(kernel: Kernel) -> int | None:
     """The square matmul size of one of the lesson's kernels, None when it is not known."""
-    if isinstance(kernel, PublishedKernel) and kernel.published is not None:
-        return kernel.published.dim
-    return reading.problem_dim(kernel) if role(kernel) else None
+    return launch_size.size(kernel).dim
 
 
 def lesson_tile(kernel: Kernel) -> int | None:

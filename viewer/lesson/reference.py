@@ -10,7 +10,10 @@ on each row.
 The T4 table is N = 512; a pair at another size (its N read from its launch: grid x block) has
 its counts set beside the T4's scaled to its size ((N/512)^3 for load requests and sectors,
 (N/512)^2 for DRAM bytes, whose compulsory floor is 3 N^2 floats), and the words say so first;
-ratios (sectors per request, naive against tiled) are compared as they stand.
+ratios (sectors per request, naive against tiled) are compared as they stand. A pair whose N is
+not known, or not one (kernels other than the lesson's, or naive and tiled at two sizes), is set
+beside the T4 unscaled, and where its launches differ from the T4's the words name every size
+first (viewer.analysis.launch_size).
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from viewer.analysis import reading
+from viewer.analysis import launch_size, reading
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.metrics import SUMMARY_METRICS, unit
 from viewer.core.model import Kernel, Report
+from viewer.core.names import kernel_names
 from viewer.lesson import pair
 from viewer.readers.reference import PublishedKernel, ReferenceRow
 
@@ -83,6 +87,7 @@ class CrossRow:
     words: str
     sizes: tuple[int | None, int | None] = (None, None)  # N of the T4 table, N of the pair
     scale: float | None = None  # the T4's values times this compare with the pair's; None: as is
+    launches: str = ""  # the launch sizes in words, where they differ and no N scales the rows
 
     @property
     def unit(self) -> str:
@@ -154,6 +159,8 @@ def cross_gpu(t4_pair: Sequence[Kernel], here_pair: Sequence[Kernel]) -> list[Cr
     if not isinstance(t4_naive, PublishedKernel) or t4_naive.published is None:
         raise ValueError("the first pair must be the published reference's kernels")
     n = sizes(t4_pair, here_pair)
+    launches = "" if None not in n else launch_size.size_words(
+        [t4_naive, *here_pair], ["the T4 table", *kernel_names(list(here_pair))])
     rows = []
     for row in t4_naive.published.rows:
         metric = row.metric or row.derived or ""
@@ -164,7 +171,8 @@ def cross_gpu(t4_pair: Sequence[Kernel], here_pair: Sequence[Kernel]) -> list[Cr
         changes = [_moved(a, b) for a, b in zip(scaled, here, strict=True)]
         moved = None if None in changes else any(changes)
         rows.append(CrossRow(row.label, metric, t4, here, moved,
-                             _row_words(row.label, metric, t4, here, moved, n, scale), n, scale))
+                             _row_words(row.label, metric, t4, here, moved, n, scale), n, scale,
+                             launches))
     return rows
 
 
@@ -220,9 +228,13 @@ def summary_words(rows: Sequence[CrossRow]) -> list[str]:
     unknown = [r.label for r in rows if r.moved is None]
     words = []
     sized = size_words(rows)
+    launches = "" if sized or not rows else rows[0].launches
     if sized:
         words.append(sized)
-    across = "across GPUs and sizes" if sized else "across GPUs"
+    elif launches:
+        words.append(f"{launches} No N scales these rows: each is set beside the T4's as it "
+                     "stands.")
+    across = "across GPUs and sizes" if sized or launches else "across GPUs"
     scaled = ", scaled to this size where it grows with N" if sized else ""
     if moved:
         words.append(f"Moved {across} (beyond {_WITHIN} of the T4's value{scaled}): "

@@ -3,9 +3,9 @@
 At the desk it sits above the tabs, wrapped, with the files, the S key and a capture's
 provenance; in projector mode it drops the files and sits beside the tabs, on one line, where the
 window is wide enough for both. Two kernels that should not be compared as they stand (different
-GPUs, clock controls or ncu versions, as each report's own session says, else its capture record;
-both captured with clocks not locked; a request ratio without its sectors) get a warning line
-under it, in both modes (viewer.lesson.misreads.compare_misreads).
+sizes; different GPUs, clock controls or ncu versions, as each report's own session says, else its
+capture record; both captured with clocks not locked; a request ratio without its sectors) get a
+warning line under it, in both modes (viewer.lesson.misreads.compare_misreads).
 
 Where height is short (projector mode, or where the warnings would take more than a fifth of the
 window's height) the warnings fold to one line that names them ('Careful: requests against
@@ -39,6 +39,7 @@ NOTES_LINK = "notes"
 HEIGHT_SHARE = 0.2
 # What each warning is about, in a few words: the folded line names them.
 NOTE_TITLES = {
+    "different-size": "Different sizes",
     "request-ratio": "requests against sectors",
     "different-gpu": "Different GPUs",
     "different-clocks": "Different clock controls",

@@ -74,3 +74,16 @@ def test_the_dram_floor_note_says_what_the_two_counters_show() -> None:
                     "and B crossed it at least once and the caches kept most re-reads; it wrote "
                     "0 B against C's 1,048,576 B, so C was not written back to DRAM while the "
                     "kernel ran")
+
+
+def test_the_floor_note_claims_no_more_precision_than_the_export_printed() -> None:
+    """naive.details.csv prints the bytes read as '2.10 MB' (2,100,000 read back), half a
+    percent either side of A and B's 2,097,152 B: the export cannot say 'at least once', and
+    the note shows the value as printed, never as a byte count it does not hold."""
+    note = reading.memory_chart(first(PROFILES / "naive.details.csv")).floor_note
+    assert "2,100,000" not in note and "at least once" not in note
+    assert "DRAM read 2.10 MB against A and B's 2,097,152 B" in note
+    assert "about once, as far as the rounded value shows" in note
+    exact = reading.memory_chart(first(PROFILES / "tiled.raw.csv")).floor_note
+    assert "DRAM read 2,101,760 B against A and B's 2,097,152 B" in exact
+    assert "at least once" in exact

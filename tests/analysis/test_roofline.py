@@ -164,3 +164,11 @@ def test_the_l1_point_says_it_counts_no_shared_memory_loads() -> None:
     assert "the L1 point counts only those" in hidden and "not shared-memory loads" in hidden
     assert "tiled executes 5,242,880 shared load instructions" in hidden
     assert "naive executes" not in hidden  # it executes none
+
+
+def test_an_intensity_falling_to_zero_is_worded_not_divided() -> None:
+    """A kernel with no FLOP at a level beside one with some: the change reads 'falls to 0'."""
+    from viewer.analysis.roofline_words import change_words
+
+    assert change_words(0.0) == "falls to 0"
+    assert change_words(0.5) == "falls 2.0-fold"

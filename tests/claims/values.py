@@ -79,7 +79,7 @@ _VALUES: tuple[tuple[str, str, bool | str], ...] = (
      "l2_read_sectors_from_l1", True),
     (rf"L2 -> DRAM: bytes read ({_SIZE}|{MISSING_WORDS})", "dram_bytes_read", True),
     (rf"L2 -> DRAM: bytes written ({_SIZE}|{MISSING_WORDS})", "dram_bytes_write", True),
-    (rf"sectors per request ({NUMBER}|{MISSING_WORDS})", "sectors_per_request", True),
+    (rf"sectors per request ({NUMBER}|{MISSING_WORDS})(?![\d,.]* /)", "sectors_per_request", True),
     (rf"Duration ({_TIME}|{MISSING_WORDS})", "duration_ns", True),
     *((rf"{re.escape(metrics.label(m))} ({NUMBER}|{MISSING_WORDS})(?! %| blocks)", m, True)
       for m in metrics.BLOCK_LIMITS),
@@ -97,6 +97,8 @@ _VALUES: tuple[tuple[str, str, bool | str], ...] = (
     (rf"^DRAM: ({_SIZE}) read \+ written", "dram__bytes.sum", False),
     (rf"DRAM read ({NUMBER} B) against", "dram_bytes_read", "bytes"),
     (rf"it wrote ({NUMBER} B) against", "dram_bytes_write", "bytes"),
+    (rf"DRAM read ({_SIZE}) against", "dram_bytes_read", False),
+    (rf"it wrote ({_SIZE}) against", "dram_bytes_write", False),
     # the stalls' words on coalesced loads
     (rf"\(({NUMBER}) global load requests\)", "global_load_requests", True),
     (rf"already executes ({NUMBER}) shared load instructions", "shared_load_instructions",

@@ -404,6 +404,7 @@ class MemoryChart:
     dram_bandwidth_bytes_per_s: float | None
     problem_dim: int | None
     arrows: tuple[Traffic, ...] = field(default_factory=tuple)
+    dram_rounded: bool = False  # the DRAM bytes may be an export's three-figure rounding
 
     @property
     def dram_bytes(self) -> float | None:
@@ -436,21 +437,39 @@ class MemoryChart:
             return ""
         matrix = compulsory_dram_bytes(dim) // 3  # one of A, B and C
         lead = "below the floor" if times < 1 else f"{times:.2f}x the floor"
-        read_words = f"DRAM read {_bytes(read)} against A and B's {_bytes(2 * matrix)}, so "
-        if read < 2 * matrix:
+        shown = fmt.size if self.dram_rounded else _bytes  # never more digits than were printed
+        near = _ROUNDING if self.dram_rounded else 0.0
+        read_words = f"DRAM read {shown(read)} against A and B's {_bytes(2 * matrix)}, so "
+        if read < 2 * matrix * (1 - near):
             read_words += "part of A and B did not cross DRAM while the kernel ran"
+        elif read < 2 * matrix * (1 + near):
+            read_words += ("A and B crossed it about once, as far as the rounded value shows, "
+                           "and the caches kept the re-reads")
         elif read < 4 * matrix:
             read_words += "A and B crossed it at least once and the caches kept most re-reads"
         else:
             read_words += "re-reads of A and B reached DRAM"
-        written_words = f"it wrote {_bytes(written)} against C's {_bytes(matrix)}, so "
+        written_words = f"it wrote {shown(written)} against C's {_bytes(matrix)}, so "
         if written == 0:
             written_words += "C was not written back to DRAM while the kernel ran"
-        elif written < matrix:
+        elif written < matrix * (1 - near):
             written_words += "only part of C was written back to DRAM while the kernel ran"
+        elif written < matrix * (1 + near):
+            written_words += "about C was written back, as far as the rounded value shows"
         else:
             written_words += "C was written back"
         return f"{lead}: {read_words}; {written_words}"
+
+
+# An export prints a size with three significant figures ("2.10 MB"): up to half a percent off.
+_ROUNDING = 0.005
+
+
+def _maybe_rounded(n: float | None) -> bool:
+    """Whether a byte count may be an export's rounding ('2.10 MB' read back as 2,100,000):
+    three significant figures or fewer, over a thousand. A count that merely looks so is then
+    worded as the rounded one would be, which stays true."""
+    return n is not None and n >= 1000 and float(f"{n:.3g}") == n
 
 
 def _bytes(n: float) -> str:
@@ -511,7 +530,9 @@ def memory_chart(kernel: Kernel) -> MemoryChart:
         Traffic("L2", "DRAM", "bytes written", v["dram_bytes_write"], "byte",
                 M["dram_bytes_write"]),
     )
-    return MemoryChart(**v, problem_dim=problem_dim(kernel), arrows=arrows)
+    rounded = any(_maybe_rounded(v[key]) for key in ("dram_bytes_read", "dram_bytes_write"))
+    return MemoryChart(**v, problem_dim=problem_dim(kernel), arrows=arrows,
+                       dram_rounded=rounded)
 
 
 # ---------------------------------------------------------------- 3. Occupancy

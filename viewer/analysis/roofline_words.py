@@ -26,6 +26,8 @@ def change_words(ratio: float | None) -> str:
         return f"the same (x{ratio:.2f})"
     if ratio > 1:
         return f"rises {fold(ratio)}"
+    if ratio <= 0:
+        return "falls to 0"  # the second kernel does no FLOP at that level
     return f"falls {fold(1 / ratio)}"
 
 

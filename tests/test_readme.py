@@ -1,0 +1,90 @@
+"""README.md is a contract: every command it shows takes the arguments it shows, and what the
+checkout holds (its make targets, its benchmark scripts) is named where a newcomer looks."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import pytest
+
+from viewer.kernels.__main__ import _parser as kernels_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+# What a synopsis's placeholders stand for, when a test fills them in.
+PLACEHOLDERS = {"N": "16", "PATH": "out/report", "PY": "python3"}
+
+
+def code_spans(text: str) -> list[str]:
+    """Each `code span` of a Markdown text (outside its fenced blocks), its line breaks and
+    indents made single spaces."""
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    return [" ".join(span.split()) for span in re.findall(r"`([^`]+)`", prose)]
+
+
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def filled(words: list[str]) -> list[str]:
+    """A synopsis's words as a command line: `a|b` is a, a placeholder its stand-in, `...` gone."""
+    return [PLACEHOLDERS.get(w, w.split("|")[0]) for w in words if w != "..."]
+
+
+def parses(parser: argparse.ArgumentParser, argv: list[str]) -> bool:
+    try:
+        parser.parse_args(argv)
+    except SystemExit:
+        return False
+    return True
+
+
+def synopsis_problem(parser: argparse.ArgumentParser, synopsis: str) -> str | None:
+    """What is wrong with a synopsis `SUB [OPTION ...]` of `parser`'s command SUB, None if nothing:
+    every option it names is SUB's, every option SUB requires is named outside brackets, and the
+    line parses with the brackets left out and with all of them in."""
+    command, *rest = synopsis.split()
+    subs = subcommands(parser)
+    if command not in subs:
+        return f"no command {command!r}"
+    sub = subs[command]
+    options = {o for a in sub._actions for o in a.option_strings}
+    required = {a.option_strings[0] for a in sub._actions if a.required and a.option_strings}
+    unknown = set(re.findall(r"--[\w-]+", synopsis)) - options
+    if unknown:
+        return f"{command} takes no {sorted(unknown)}"
+    bare = re.sub(r"\[[^]]*\]", " ", " ".join(rest)).split()
+    if not required <= set(bare):
+        return f"{command} requires {sorted(required - set(bare))}"
+    everything = " ".join(rest).replace("[", " ").replace("]", " ").split()
+    for argv in (filled(bare), filled(everything)):
+        if not parses(parser, [command, *argv]):
+            return f"{command} refuses {argv}"
+    return None
+
+
+def test_each_kernels_command_the_readme_shows_takes_the_arguments_it_shows() -> None:
+    prefix = "python -m viewer.kernels "
+    spans = [s.removeprefix(prefix) for s in code_spans(README.read_text(encoding="utf-8"))
+             if s.startswith(prefix)]
+    parser = kernels_parser()
+    for span in spans:
+        assert synopsis_problem(parser, span) is None, f"README's `{prefix}{span}`"
+    # every command but profile-target, the program ncu profiles
+    assert {span.split()[0] for span in spans} == set(subcommands(parser)) - {"profile-target"}
+
+
+@pytest.mark.parametrize("synopsis", ["check|time|ncu-command", "ncu-command", "check --size N",
+                                      "ncu-command --kernel naive|tiled [--dim]",
+                                      "time --dim N --kernel naive"])
+def test_a_wrong_synopsis_is_found_wrong(synopsis: str) -> None:
+    assert synopsis_problem(kernels_parser(), synopsis) is not None
+
+
+@pytest.mark.parametrize("synopsis", ["check", "check [--dim N ...]",
+                                      "ncu-command --kernel naive|tiled [--dim N]"])
+def test_a_right_synopsis_is_found_right(synopsis: str) -> None:
+    assert synopsis_problem(kernels_parser(), synopsis) is None

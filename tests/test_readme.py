@@ -88,3 +88,11 @@ def test_a_wrong_synopsis_is_found_wrong(synopsis: str) -> None:
                                       "ncu-command --kernel naive|tiled [--dim N]"])
 def test_a_right_synopsis_is_found_right(synopsis: str) -> None:
     assert synopsis_problem(kernels_parser(), synopsis) is None
+
+
+def test_readme_says_which_python_runs_its_commands_before_the_first() -> None:
+    """`python -m viewer ...` with another Python than the venv's lacks the app's packages."""
+    text = README.read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
+    first = prose.index("`python -m ")
+    assert "`python` is `.venv/bin/python`" in prose[:first]

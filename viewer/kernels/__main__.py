@@ -18,6 +18,7 @@ import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from viewer.core import dependencies
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible
 
@@ -198,6 +199,18 @@ def _ncu_command(kernel: str, dim: int, report: str | None, python: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line; run by a Python that lacks numba or numpy, one line on what to install."""
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as exc:
+        line = dependencies.missing_message(exc)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "ncu-command":
         return _ncu_command(args.kernel, args.dim, args.report, args.python)

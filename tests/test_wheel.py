@@ -112,6 +112,17 @@ def test_the_wheel_holds_every_package_and_the_shipped_data(wheel: Path) -> None
             "viewer/resources/exercises/day42.toml"} <= set(data)
 
 
+def test_the_wheel_carries_the_license_and_says_which(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        (metadata,) = (n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        fields = [line.partition(": ") for line in zf.read(metadata).decode().splitlines()]
+        dist_info = metadata.removesuffix("METADATA")
+        carried = zf.read(f"{dist_info}licenses/LICENSE")
+    assert [v for k, _, v in fields if k == "License-Expression"] == ["MIT"]
+    assert [v for k, _, v in fields if k == "License-File"] == ["LICENSE"]
+    assert carried == (ROOT / "LICENSE").read_bytes()
+
+
 def test_from_a_fresh_venv_summary_prints_the_shipped_comparison(venv: Path,
                                                                  tmp_path: Path) -> None:
     python = venv / "bin" / "python"

@@ -96,3 +96,45 @@ def test_readme_says_which_python_runs_its_commands_before_the_first() -> None:
     prose = re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
     first = prose.index("`python -m ")
     assert "`python` is `.venv/bin/python`" in prose[:first]
+
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def test_readme_names_every_make_target() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    phony = re.search(r"^\.PHONY:((?:.*\\\n)*.*)$", makefile, flags=re.MULTILINE)
+    assert phony
+    targets = phony.group(1).replace("\\\n", " ").split()
+    assert "bench" in targets
+    text = README.read_text(encoding="utf-8")
+    assert [t for t in targets if not re.search(rf"\bmake {re.escape(t)}\b", text)] == []
+
+
+def benchmarks_table() -> set[str]:
+    """The names in the first column of benchmarks/README.md's table of files."""
+    lines = (BENCHMARKS / "README.md").read_text(encoding="utf-8").splitlines()
+    first = lines.index("| file | what it does |")
+    names: set[str] = set()
+    for line in lines[first + 2:]:
+        if not line.startswith("|"):
+            break
+        names |= set(re.findall(r"`([^`]+)`", line.split("|")[1]))
+    return names
+
+
+def test_benchmarks_readme_lists_every_file_in_benchmarks() -> None:
+    """Each file under benchmarks/ has a row in its README's table, but README itself, the logs
+    in results/ (the folder has its row), benchmarks/data/ (the scripts' inputs and outputs,
+    ignored by git) and caches."""
+    files = []
+    for path in sorted(BENCHMARKS.rglob("*")):
+        parts = path.relative_to(BENCHMARKS).parts
+        if path.is_dir() or "__pycache__" in parts or parts[0] in ("data", "results"):
+            continue
+        files.append(path.relative_to(BENCHMARKS).as_posix())
+    files.remove("README.md")
+    listed = benchmarks_table()
+    assert [f for f in files if f not in listed] == []
+    assert "results/" in listed
+    assert listed - {*files, "results/"} == set()  # no row for a file that is gone

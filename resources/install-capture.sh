@@ -13,7 +13,7 @@
 #   PYTHON          (python3): makes the venv; 3.11 or newer; its executable (as named and
 #                   resolved) and its standard library must be root's alone
 #   PIP_OPTS        (empty): extra pip words, e.g. "--no-index --find-links DIR" offline (DIR then
-#                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=70.1)
+#                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=77)
 # For the tests only: NCU_READER_INSTALL_SKIP_VENV=1 installs everything but the venv (no pip, no
 # network); the helper is then not runnable. Never set it for a real install.
 #

@@ -1,8 +1,11 @@
-"""Every test runs headless and without a GPU, however pytest is started."""
+"""Every test runs headless, without a GPU and away from the user's own configuration, however
+pytest is started."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,31 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 
 H200 = Path(__file__).parent / "data" / "corpus" / "h200"
+
+# The user's own XDG folders (the specification's defaults where a variable is unset).
+XDG_DEFAULTS = {"XDG_CONFIG_HOME": ".config", "XDG_DATA_HOME": ".local/share",
+                "XDG_CACHE_HOME": ".cache", "XDG_STATE_HOME": ".local/state"}
+USER_DIRS = {name: Path(os.environ.get(name) or Path.home() / default)
+             for name, default in XDG_DEFAULTS.items()}
+# Qt's settings (QSettings, the file dialog's QtProject.conf), the app's own, the captures and
+# every cache go to a folder of this run's own instead, set before anything reads them (Qt caches
+# its settings paths on first use) and removed when the run ends. HOME stays: Qt finds these
+# folders through the XDG variables alone, and tests that need a home of their own set one.
+RUN_DIRS = Path(tempfile.mkdtemp(prefix="ncu-reader-tests-"))
+for _name in XDG_DEFAULTS:
+    _folder = RUN_DIRS / _name.removeprefix("XDG_").removesuffix("_HOME").lower()
+    _folder.mkdir(mode=0o700)
+    os.environ[_name] = str(_folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(RUN_DIRS, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def user_dirs() -> dict[str, Path]:
+    """The user's own XDG folders, which no test may write to."""
+    return dict(USER_DIRS)
 
 
 @pytest.fixture(scope="session")

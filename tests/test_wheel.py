@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import site
 import subprocess
@@ -111,6 +112,17 @@ def test_the_wheel_holds_every_package_and_the_shipped_data(wheel: Path) -> None
             "viewer/resources/exercises/day42.toml"} <= set(data)
 
 
+def test_the_wheel_carries_the_license_and_says_which(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        (metadata,) = (n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        fields = [line.partition(": ") for line in zf.read(metadata).decode().splitlines()]
+        dist_info = metadata.removesuffix("METADATA")
+        carried = zf.read(f"{dist_info}licenses/LICENSE")
+    assert [v for k, _, v in fields if k == "License-Expression"] == ["MIT"]
+    assert [v for k, _, v in fields if k == "License-File"] == ["LICENSE"]
+    assert carried == (ROOT / "LICENSE").read_bytes()
+
+
 def test_from_a_fresh_venv_summary_prints_the_shipped_comparison(venv: Path,
                                                                  tmp_path: Path) -> None:
     python = venv / "bin" / "python"
@@ -163,3 +175,42 @@ def test_from_a_fresh_venv_lesson_reads_the_reference_and_the_exercise(venv: Pat
     assert Path(page["reference"]["source"]).is_relative_to(venv)
     assert page["reference"]["source"].endswith("profiles/t4-reference.toml")
     assert [q["id"] for q in page["exercise"]["questions"]] == ["1", "2", "3", "4"]
+
+
+def readme_wheel_command() -> list[str]:
+    """README's line that builds the wheel, as argv."""
+    lines = [line.partition("#")[0].strip()
+             for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()]
+    (line,) = (line for line in lines if line.startswith(".venv/bin/pip wheel "))
+    return shlex.split(line)
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
+                    reason="needs git and a git checkout")
+def test_readmes_wheel_command_builds_the_wheel_and_git_ignores_what_it_leaves(
+        tmp_path: Path) -> None:
+    """README's command run in a copy of the checkout (what git would clone, working tree as it
+    is), offline: the wheel lands in dist/, and the checkout's .gitignore covers every file the
+    build left (build/, dist/, the .egg-info)."""
+    argv = readme_wheel_command()
+    assert argv[:2] == [".venv/bin/pip", "wheel"]
+    listed = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others",
+                             "--exclude-standard"], capture_output=True, check=True).stdout
+    copy = tmp_path / "checkout"
+    for name in filter(None, listed.decode().split("\0")):
+        if (ROOT / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, copy / name)
+    before = {p for p in copy.rglob("*") if p.is_file()}
+    # This environment's setuptools and no index: the tests reach no network.
+    done = run([sys.executable, "-m", "pip", *argv[1:], "--no-build-isolation", "--no-index",
+                "--no-cache-dir", "--quiet"], cwd=copy, home=tmp_path / "home")
+    assert done.returncode == 0, done.stderr
+    assert [p.name for p in (copy / "dist").glob("*.whl")] == ["ncu_reader-0.1.0-py3-none-any.whl"]
+    left = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*")
+                  if p.is_file() and p not in before)
+    assert any(name.startswith("build/") for name in left)
+    ignored = subprocess.run(["git", "-C", ROOT, "check-ignore", "--no-index", "--stdin"],
+                             input="\n".join(left) + "\n", capture_output=True, text=True,
+                             check=False).stdout.splitlines()
+    assert [name for name in left if name not in ignored] == []

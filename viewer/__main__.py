@@ -2,7 +2,8 @@
 
 One argparse tree (viewer/cli.py) parses every command line. With no display the window cannot
 open: say so, say what to install or set, and print the reading-order summary instead of letting
-Qt abort.
+Qt abort. Run by a Python that lacks the app's packages, say in one line what to install
+(viewer/core/dependencies.py): the imports that need them happen inside main.
 """
 
 from __future__ import annotations
@@ -12,13 +13,25 @@ import os
 import sys
 from collections.abc import Sequence
 
-from viewer import cli
-from viewer.core import shipped
+from viewer.core import dependencies, shipped
 from viewer.core.display import display_problem
 from viewer.core.terminal_text import visible
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as exc:
+        line = dependencies.missing_message(exc)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from viewer import cli
+
     try:
         args = cli.parse(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:  # --help, or a usage error argparse has printed
@@ -39,6 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _terminal(args: argparse.Namespace) -> int:
     """A terminal command; a reader that stops reading (`| head`) ends it quietly."""
+    from viewer import cli
+
     try:
         return cli.run_command(args)
     except BrokenPipeError:

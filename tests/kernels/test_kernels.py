@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from numba import config, cuda
 from viewer.analysis.predict import derive
 from viewer.core.jobs import Cancelled, Job
 from viewer.kernels import matmul, runner
+from viewer.kernels.__main__ import CHECK_DIM, SIMULATOR_CHECK_DIM
 from viewer.kernels.__main__ import main as kernels_main
 from viewer.kernels.ncu_command import (
     LESSON_METRICS,
@@ -36,15 +39,27 @@ needs_simulator = pytest.mark.skipif(
 )
 
 
-def _run_cli(*args: str, simulator: bool) -> subprocess.CompletedProcess:
+def _cli_env(simulator: bool) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     if simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
+    return env
+
+
+def _run_cli(*args: str, simulator: bool, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "viewer.kernels", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, env=_cli_env(simulator), capture_output=True, text=True, timeout=timeout,
     )
+
+
+def _has_gpu() -> bool:
+    probe = subprocess.run(
+        [sys.executable, "-c", "from numba import cuda; print(cuda.is_available())"],
+        env=_cli_env(simulator=False), capture_output=True, text=True, timeout=120,
+    )
+    return probe.stdout.strip() == "True"
 
 
 @needs_simulator
@@ -239,6 +254,53 @@ def test_check_cli_on_the_simulator():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 2 and all(line.endswith("ok") for line in lines)
+    assert done.stderr == ""  # a size the simulator runs in seconds: no word on its time
+
+
+@needs_simulator
+def test_check_on_the_simulator_picks_a_size_that_takes_seconds_and_says_which():
+    """At the GPU's default size, 512, the simulator takes over an hour."""
+    done = _run_cli("check", simulator=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    said, *lines = done.stdout.strip().splitlines()
+    assert f"size {SIMULATOR_CHECK_DIM} " in said and f"{CHECK_DIM} on a GPU" in said
+    assert [line.split()[:2] for line in lines] == [["naive", str(SIMULATOR_CHECK_DIM)],
+                                                     ["tiled", str(SIMULATOR_CHECK_DIM)]]
+    assert all(line.endswith("ok") for line in lines)
+
+
+@needs_simulator
+def test_check_on_the_simulator_honours_a_large_size_and_says_how_long_it_takes():
+    """The warning comes before the check starts; the process is ended once it has said it (or
+    after two minutes without a word)."""
+    with subprocess.Popen([sys.executable, "-m", "viewer.kernels", "check", "--dim", "512"],
+                          cwd=ROOT, env=_cli_env(simulator=True), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        limit = threading.Timer(120, proc.kill)
+        limit.start()
+        try:
+            warning = proc.stderr.readline() if proc.stderr else ""
+        finally:
+            limit.cancel()
+            proc.kill()
+    assert "--dim 512" in warning and "minutes" in warning
+    assert f"--dim {SIMULATOR_CHECK_DIM}" in warning or f"size {SIMULATOR_CHECK_DIM}" in warning
+
+
+def test_check_without_a_gpu_suggests_a_command_that_finishes():
+    if _has_gpu():
+        pytest.skip("this machine has a CUDA GPU")
+    done = _run_cli("check", simulator=False)
+    assert (done.returncode, done.stdout) == (1, "")
+    (line,) = done.stderr.splitlines()
+    suggested = re.search(r"`([^`]+)`", line)
+    assert suggested, line
+    setting, *argv = shlex.split(suggested.group(1))
+    assert setting == "NUMBA_ENABLE_CUDASIM=1"
+    tried = subprocess.run(argv, cwd=ROOT, env=_cli_env(simulator=True), capture_output=True,
+                           text=True, timeout=120)
+    assert tried.returncode == 0, tried.stderr
+    assert tried.stdout.count(" ok\n") == 2
 
 
 def test_time_refuses_the_simulator_in_one_line():
@@ -250,12 +312,7 @@ def test_time_refuses_the_simulator_in_one_line():
 
 
 def test_time_without_a_gpu_says_so_in_one_line():
-    probe = subprocess.run(
-        [sys.executable, "-c", "from numba import cuda; print(cuda.is_available())"],
-        env={k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"},
-        capture_output=True, text=True, timeout=120,
-    )
-    if probe.stdout.strip() == "True":
+    if _has_gpu():
         pytest.skip("this machine has a CUDA GPU")
     done = _run_cli("time", "--dim", "16", simulator=False)
     assert done.returncode != 0

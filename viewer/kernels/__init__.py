@@ -4,7 +4,8 @@
 - runner: the lesson's launch order, correctness checks against a float64 reference, timing;
 - hold: the kernel queued ahead of a timed launch so that dispatch stays out of the time;
 - ncu_command: the capture command for one kernel's first timed launch;
-- __main__: `python -m viewer.kernels check | time | ncu-command | profile-target`.
+- __main__: `python -m viewer.kernels check | time | ncu-command | profile-target` (check at 512 on
+  a GPU, at 32 on numba's CUDA simulator).
 
 Importing this package imports nothing heavy; import the modules you need.
 """

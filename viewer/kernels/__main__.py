@@ -1,6 +1,7 @@
 """python -m viewer.kernels: check, time, print the ncu command, or be the program it profiles.
 
-  check --dim N [N ...]          correctness of both kernels (numba's CUDA simulator too)
+  check [--dim N ...]            correctness of both kernels (numba's CUDA simulator too: at size
+                                 32 there by default, seconds, where 512 would take over an hour)
   time --dim N [--json]          the timing run (needs a GPU)
   ncu-command --kernel K --dim N the capture command for kernel K's first timed launch, into a
                                  new report (a fresh name, or --report; never over a file)
@@ -12,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from viewer.core import dependencies
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible
 
@@ -23,6 +26,14 @@ if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
 
 PROG = "python -m viewer.kernels"
+CHECK_DIM = 512
+"""check's size on a GPU: the lesson's."""
+SIMULATOR_CHECK_DIM = 32
+"""check's size on numba's CUDA simulator: two tiles a side, a few seconds."""
+SIMULATOR_S_PER_CUBED_DIM = 3.6e-5
+"""The simulator's time for both kernels, per N³ (a 2-core machine: size 64 in 10 s, 512 in
+80 minutes): one Python thread per output element, each looping over N."""
+SIMULATOR_WARN_S = 60.0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     kernels = ("naive", "tiled")
 
     p = sub.add_parser("check", help="check both kernels against a float64 CPU reference")
-    p.add_argument("--dim", type=int, nargs="+", default=[512], metavar="N")
+    p.add_argument("--dim", type=int, nargs="+", default=None, metavar="N",
+                   help=f"sizes (default {CHECK_DIM} on a GPU, {SIMULATOR_CHECK_DIM} on numba's "
+                        "CUDA simulator)")
 
     p = sub.add_parser("time", help="time both kernels through the lesson's launch order")
     p.add_argument("--dim", type=int, default=512, metavar="N")
@@ -61,15 +74,46 @@ def _no_device_message() -> str | None:
 
     if config.ENABLE_CUDASIM or cuda.is_available():
         return None
-    return "no CUDA GPU found; set NUMBA_ENABLE_CUDASIM=1 to check on numba's CUDA simulator"
+    python = shlex.quote(sys.executable)
+    return (f"no CUDA GPU found; `NUMBA_ENABLE_CUDASIM=1 {python} -m viewer.kernels check` "
+            f"checks the kernels on numba's CUDA simulator instead (size {SIMULATOR_CHECK_DIM}, "
+            "a few seconds)")
 
 
-def _check(dims: list[int]) -> int:
+def simulator_seconds(dims: list[int]) -> float:
+    """About how long check takes at these sizes on numba's CUDA simulator."""
+    return sum(SIMULATOR_S_PER_CUBED_DIM * dim**3 for dim in dims)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} seconds"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds / 3600:.0f} hours ({seconds / 60:.0f} minutes)"
+
+
+def _check(dims: list[int] | None) -> int:
+    """check at `dims`, or with none named at the size for where it runs (a GPU or the
+    simulator, which says the size it picked)."""
+    from numba import config
+
     from viewer.kernels.runner import check
 
     missing = _no_device_message()
     if missing:
         return _fail("check", missing)
+    simulated = bool(config.ENABLE_CUDASIM)
+    if dims is None:
+        dims = [SIMULATOR_CHECK_DIM if simulated else CHECK_DIM]
+        if simulated:
+            print(f"numba's CUDA simulator: checking at size {SIMULATOR_CHECK_DIM} "
+                  f"({CHECK_DIM} on a GPU; --dim N for another)", flush=True)
+    elif simulated and simulator_seconds(dims) > SIMULATOR_WARN_S:
+        sizes = " ".join(str(d) for d in dims)
+        print(visible(f"{PROG} check: on numba's CUDA simulator --dim {sizes} takes about "
+                      f"{_duration(simulator_seconds(dims))} (with no --dim it checks at size "
+                      f"{SIMULATOR_CHECK_DIM}, in seconds)"), file=sys.stderr, flush=True)
     ok = True
     for dim in dims:
         for result in check(dim, Job()):
@@ -155,15 +199,27 @@ def _ncu_command(kernel: str, dim: int, report: str | None, python: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line; run by a Python that lacks numba or numpy, one line on what to install."""
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as exc:
+        line = dependencies.missing_message(exc)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "ncu-command":
         return _ncu_command(args.kernel, args.dim, args.report, args.python)
-    dims = args.dim if isinstance(args.dim, list) else [args.dim]
+    dims = [args.dim] if isinstance(args.dim, int) else args.dim or []
     bad = [d for d in dims if d < 1]
     if bad:
         return _fail(args.command, f"size must be a positive integer, got {bad[0]}", 2)
     if args.command == "check":
-        return _check(dims)
+        return _check(args.dim)
     if args.command == "time":
         return _time(args.dim, args.json)
     return _profile_target(args.kernel, args.dim)

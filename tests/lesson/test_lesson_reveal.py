@@ -4,6 +4,7 @@ the shipped H200 pair and on the lesson's own T4 table."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,18 @@ def test_parse_number_reads_a_typed_guess(text: str, value: float | None) -> Non
 def test_parse_number_says_what_to_type_for_garbage(text: str) -> None:
     with pytest.raises(ValueError, match="not a"):
         parse_number(text)
+
+
+def test_a_duration_far_apart_is_never_said_not_to_separate_the_kernels(h200: list[Kernel]
+                                                                         ) -> None:
+    """layout-naive-rows (threadIdx.x over rows: 8.5 sectors per request) runs 7x as long as
+    tiled: the duration separates them too, only less sharply than the sectors."""
+    from viewer.readers import read_report
+
+    corpus = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
+    (rows,) = read_report(corpus / "layout-naive-rows.ncu-rep").kernels
+    row = reveal.speed(rows, h200[1])
+    assert row.duration_ratio is not None and row.duration_ratio > reveal.SEPARATES
+    assert "the duration does not" not in row.reading
+    assert (f"far more sharply than the duration does ({row.duration_ratio:.2f}x apart)"
+            in row.reading)

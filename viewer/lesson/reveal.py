@@ -265,9 +265,10 @@ def speed(naive: Kernel, tiled: Kernel, guess: SpeedGuess | None = None) -> Spee
         s_up = max(sectors, 1 / sectors) if sectors else None
         words += f", sectors moved by {fmt.ratio(s_up)}"
         if up and s_up and s_up >= SEPARATES * up and (sectors > 1) == (duration > 1):
-            words += (". The memory chart separates the kernels and the duration does not: a "
-                      "reader handed only the times could not say why; a reader handed the "
-                      "sector counts can")
+            separates = ("and the duration does not" if up < SEPARATES else
+                         f"far more sharply than the duration does ({fmt.ratio(up)} apart)")
+            words += (f". The memory chart separates the kernels {separates}: a reader handed "
+                      "only the times could not say why; a reader handed the sector counts can")
         elif up and s_up and (sectors > 1) != (duration > 1):
             words += (". The kernel that moves fewer sectors is not the faster one: the memory "
                       "chart does not explain this speed")

@@ -113,3 +113,22 @@ def test_a_compressed_file_records_the_session_the_plain_one_does(
     packed = read_report(compressed(ROOT / "profiles" / name, tmp_path))
     assert plain.session is not None and plain.session.clock_control == "none"
     assert packed.session == plain.session
+
+
+def test_a_bomb_lets_out_little_more_than_the_ratio_allows(tmp_path: Path) -> None:
+    """A 1 MB file of a thousand-fold blanks: refused once its output passes MAX_RATIO times
+    the compressed bytes read, which are read in small pieces, so what it lets out before the
+    refusal is RATIO_FROM and a piece's worth, not 250 times the whole file."""
+    from viewer.readers import _gzip, _opened
+
+    bomb = tmp_path / "bomb.csv.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as f:
+        f.write(b'"ID","Kernel Name"\n')
+        for _ in range(1024):
+            f.write(b" " * (1 << 20))
+    assert bomb.stat().st_size > 1 << 19
+    let_out = 0
+    with _opened.opened(bomb) as source, pytest.raises(ReportError, match="gzip bomb"):
+        for piece in _gzip.Layers(source, 1 << 40):
+            let_out += len(piece)
+    assert let_out <= _gzip.RATIO_FROM + _gzip.MAX_RATIO * (64 << 10) + (1 << 20)

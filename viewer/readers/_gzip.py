@@ -29,7 +29,7 @@ MAX_LAYERS = 4
 """Gzip inside gzip this deep is unwrapped; deeper is refused."""
 MAX_MEMBERS = 1 << 12
 """Members of one gzip stream (`cat a.gz b.gz` makes two); real files have one."""
-RATIO_FROM = 64 * _MIB
+RATIO_FROM = 16 * _MIB
 MAX_RATIO = 250
 """Real exports decompress 4- to 20-fold; gzip's most is about 1,030-fold."""
 
@@ -131,8 +131,13 @@ class Layers:
         return all(stream.ended for stream in self.streams)
 
 
+_FILE_PIECE = 64 << 10
+"""Compressed bytes read at a time: the ratio counts what was read, so a bomb's first piece
+lets out at most MAX_RATIO times this before it is refused (16 MiB, not 250 MiB)."""
+
+
 def _file_pieces(source: _opened.Opened, taken: _Taken) -> Iterator[bytes]:
-    while piece := source.pread(_CHUNK, taken.count):
+    while piece := source.pread(_FILE_PIECE, taken.count):
         taken.count += len(piece)
         yield piece
 

@@ -177,7 +177,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
 
     out = out or sys.stdout
     err = err or sys.stderr
-    status = 0
+    status, picks = 0, analysis_terminal.Picks(kernel)
     kernels: list[Kernel] = []
     for path in paths:
         try:
@@ -187,7 +187,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             status = 1
             continue
         analysis_terminal.warn_of(report, err)
-        kept = analysis_terminal.picked(report, kernel, err)
+        kept = picks.report(report)
         if kept is None:
             continue
         kernels += kept.kernels
@@ -197,7 +197,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             print(visible_lines(report_text(kept)) + "\n", file=out)
     if not as_json and len(kernels) == 2:
         print(visible_lines(comparison_text(*kernels)), file=out)
-    return analysis_terminal.picked_status(status, kernel, kernels, err)
+    return picks.status(status, err)
 
 
 def run_summary(args: argparse.Namespace) -> int:

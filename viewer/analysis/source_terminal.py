@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import source as analysis
-from viewer.analysis.terminal import add_kernel_option
+from viewer.analysis.terminal import Picks, add_kernel_option
 from viewer.core import formatting as fmt
 from viewer.core import kernel_filter
 from viewer.core.model import Kernel, ReportError
@@ -38,12 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_kernel_option(parser)
 
 
-def picked(kernels: list[KernelSource], spec: str | None) -> list[KernelSource]:
-    """The kernels `spec` picks as summary -k picks them (their function and whole name)."""
-    if spec is None:
+def picked(picks: Picks, path: Path, kernels: list[KernelSource]) -> list[KernelSource]:
+    """The kernels `picks` picks as summary -k picks them (their function and whole name)."""
+    if picks.spec is None:
         return kernels
-    test = kernel_filter.matcher(spec)
-    return [k for k in kernels if test(Kernel(index=0, name=k.function, display_name=k.name))]
+    test = kernel_filter.matcher(picks.spec)
+    return picks.kernels(path, kernels, lambda k: test(
+        Kernel(index=0, name=k.function, display_name=k.name)))
 
 
 def _values(row: analysis.Row) -> dict[str, float | None]:
@@ -123,17 +124,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     """The `source` subcommand: 0, or 1 when a file cannot be read or no kernel is picked."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    status = 0
+    status, picks = 0, Picks(args.kernel)
     for path in args.files:
         try:
-            kernels = picked(read_source(path), args.kernel)
+            kernels = picked(picks, path, read_source(path))
         except ReportError as exc:
             print(visible(f"error: {exc}"), file=err)
             status = 1
             continue
         if not kernels:
-            print(visible(f"error: {path}: no kernel named {args.kernel}"), file=err)
-            status = 1
             continue
         if args.json:
             print(json.dumps({"file": str(path), "kernels": [kernel_json(k) for k in kernels]}),
@@ -141,4 +140,4 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         else:
             print(visible_lines(f"{visible(str(path))}\n"
                                 + "\n\n".join(kernel_text(k) for k in kernels)) + "\n", file=out)
-    return status
+    return picks.status(status, err)

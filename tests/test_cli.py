@@ -174,6 +174,50 @@ def test_help_is_status_0_and_names_every_command(capsys) -> None:
     assert "--tile" in capsys.readouterr().out
 
 
+def installed_scripts() -> list[tuple[str, str]]:
+    """pyproject.toml's console and GUI scripts: (name, 'module:function')."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return [(name, target) for table in ("scripts", "gui-scripts")
+            for name, target in project.get(table, {}).items()]
+
+
+def run_script(name: str, target: str, *args: str) -> subprocess.CompletedProcess:
+    """The installed script `name` (this checkout's code first on its path), or where the
+    environment was installed without scripts, its entry point run with argv[0] its name."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    script = Path(sys.executable).parent / name
+    if script.exists():
+        argv = [str(script), *args]
+    else:
+        module, function = target.split(":")
+        argv = [sys.executable, "-c", f"import sys; sys.argv[0] = {name!r}; "
+                f"from {module} import {function}; sys.exit({function}())", *args]
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+
+
+@pytest.mark.parametrize(("name", "target"), installed_scripts())
+def test_each_installed_script_names_itself_in_its_help_and_errors(name, target) -> None:
+    helped = run_script(name, target, "--help")
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith(f"usage: {name} ")
+    assert "python -m viewer" not in helped.stdout.split("\n\n")[0]
+    wrong = run_script(name, target, "--bogus")
+    assert wrong.returncode == 2
+    assert wrong.stderr.startswith(f"usage: {name} ")
+    assert f"\n{name}: error: unrecognized arguments: --bogus" in wrong.stderr
+
+
+def test_the_tree_run_as_a_script_names_its_commands_after_it() -> None:
+    (target,) = [t for n, t in installed_scripts() if n == "ncu-reader"]
+    helped = run_script("ncu-reader", target, "summary", "--help")
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: ncu-reader summary ")
+    module = subprocess.run([sys.executable, "-m", "viewer", "summary", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert module.stdout.startswith("usage: python -m viewer summary ")
+
+
 def test_predict_and_capture_keep_their_statuses(capsys) -> None:
     assert entry.main(["predict", "--dim", "512", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dim"] == 512

@@ -287,7 +287,7 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                     f"({prog} COMMAND -h for each): 'summary FILE... [--json]', "
                     "'roofline FILE... [--json]', "
                     "'metrics FILE... [--json]', 'advice FILE... [--json]', "
-                    "'source FILE... [--json]', "
+                    "'source [FILE...] [--all] [--json]', "
                     "'predict --dim N --tile T', "
                     "'capture --target naive|tiled|both --dim N --set S --clock C', "
                     "'lesson [FILES...] [--json]'.")

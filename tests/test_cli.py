@@ -174,6 +174,50 @@ def test_help_is_status_0_and_names_every_command(capsys) -> None:
     assert "--tile" in capsys.readouterr().out
 
 
+def installed_scripts() -> list[tuple[str, str]]:
+    """pyproject.toml's console and GUI scripts: (name, 'module:function')."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return [(name, target) for table in ("scripts", "gui-scripts")
+            for name, target in project.get(table, {}).items()]
+
+
+def run_script(name: str, target: str, *args: str) -> subprocess.CompletedProcess:
+    """The installed script `name` (this checkout's code first on its path), or where the
+    environment was installed without scripts, its entry point run with argv[0] its name."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    script = Path(sys.executable).parent / name
+    if script.exists():
+        argv = [str(script), *args]
+    else:
+        module, function = target.split(":")
+        argv = [sys.executable, "-c", f"import sys; sys.argv[0] = {name!r}; "
+                f"from {module} import {function}; sys.exit({function}())", *args]
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+
+
+@pytest.mark.parametrize(("name", "target"), installed_scripts())
+def test_each_installed_script_names_itself_in_its_help_and_errors(name, target) -> None:
+    helped = run_script(name, target, "--help")
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith(f"usage: {name} ")
+    assert "python -m viewer" not in helped.stdout.split("\n\n")[0]
+    wrong = run_script(name, target, "--bogus")
+    assert wrong.returncode == 2
+    assert wrong.stderr.startswith(f"usage: {name} ")
+    assert f"\n{name}: error: unrecognized arguments: --bogus" in wrong.stderr
+
+
+def test_the_tree_run_as_a_script_names_its_commands_after_it() -> None:
+    (target,) = [t for n, t in installed_scripts() if n == "ncu-reader"]
+    helped = run_script("ncu-reader", target, "summary", "--help")
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: ncu-reader summary ")
+    module = subprocess.run([sys.executable, "-m", "viewer", "summary", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert module.stdout.startswith("usage: python -m viewer summary ")
+
+
 def test_predict_and_capture_keep_their_statuses(capsys) -> None:
     assert entry.main(["predict", "--dim", "512", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dim"] == 512
@@ -279,7 +323,8 @@ def test_source_json_is_null_where_a_basic_capture_lacks_the_counters(capsys):
     rep = rep / "workloads-kernels-and-graph.ncu-rep"
     assert cli.run_command(cli.parse(["source", str(rep), "--json", "-k", "add"])) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert [k["name"] for k in printed["kernels"]] == ["add(float *, const float *, int)"]
+    assert [(k["index"], k["name"], k["display_name"]) for k in printed["kernels"]] == [
+        (1, "add", "add(float *, const float *, int)")]
     rows = printed["kernels"][0]["sass"]
     assert rows and all(r[f] is None for r in rows for f in SOURCE_FIELDS)
     assert any("--section SourceCounters" in n for n in printed["kernels"][0]["notes"])
@@ -328,3 +373,137 @@ def test_source_table_says_its_columns_are_warp_level_and_the_per_thread_figures
     assert f": {instructions:,.0f} instructions, {loads:,} global loads, 0 shared loads (" in each
     row = next(line for line in lines if "a0 = a[ra + p]" in line)
     assert "1,048,576" in row.split()  # its LDG, counted per warp: 8,192 warps x 128 steps
+
+
+def source_rows(lines: list[str]) -> list[tuple[str, list[str], list[str]]]:
+    """A source table's rows in the order printed: (where, its five counters, what follows);
+    `where` is 'matmul.py:75' for a line, the address in hex for an instruction."""
+    import re
+
+    rows = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 6 and (re.fullmatch(r"[0-9a-f]{6,}", fields[0])
+                                 or re.fullmatch(r"\S+\.py:\d+", fields[0])):
+            rows.append((fields[0], fields[1:6], fields[6:]))
+    return rows
+
+
+def _counts(row: dict) -> list[str]:
+    return [f"{row[f]:,.0f}" if row[f] is not None else "-" for f in (
+        "inst_executed", "global_loads", "shared_loads", "l2_theoretical_sectors", "samples")]
+
+
+def _json_and_text(capsys, path: Path, *more: str) -> tuple[dict, list[str]]:
+    assert cli.run_command(cli.parse(["source", str(path), "--json"])) == 0
+    (kernel,) = json.loads(capsys.readouterr().out)["kernels"]
+    assert cli.run_command(cli.parse(["source", str(path), *more])) == 0
+    return kernel, capsys.readouterr().out.splitlines()
+
+
+def test_source_text_prints_the_sass_under_the_lines_that_load(capsys) -> None:
+    """Each line that issues loads (and each of the three hottest) is followed by its SASS
+    instructions, each with ncu's counters as --json gives them; the others by none."""
+    from viewer.analysis import source_terminal
+
+    naive = shipped.profiles_dir() / "naive.ncu-rep"
+    kernel, text = _json_and_text(capsys, naive)
+    sass = {int(r["address"], 16): r for r in kernel["sass"]}
+    under: dict[str, list[str]] = {}
+    for where, counts, _ in source_rows(text):
+        if ":" in where:
+            line = where
+            under[line] = []
+        else:
+            assert counts == _counts(sass[int(where, 16)])
+            under[line].append(where)
+    hottest = next(t for t in text if t.startswith("  hottest: ")).removeprefix("  hottest: ")
+    hot = {part.split()[0] for part in hottest.split("; ")}
+    for row in kernel["lines"]:
+        where = f"{Path(row['file']).name}:{row['line']}"
+        own = [f"{int(r['address'], 16):x}" for r in kernel["sass"] if r["line"] == row["line"]]
+        if row["global_loads"] or row["shared_loads"] or where in hot:
+            assert under[where] == own, where
+        else:
+            assert under[where] == [], where
+    assert under["matmul.py:75"] and under["matmul.py:83"]  # a load line, a hottest one
+    shown = sum(map(len, under.values()))
+    assert 0 < shown < len(sass)
+    assert (f"  {source_terminal.SHOWN}: {shown} of {len(sass)} instructions") in text
+    _, every = _json_and_text(capsys, naive, "--all")
+    assert sorted(int(w, 16) for w, _, _ in source_rows(every) if ":" not in w) == sorted(sass)
+
+
+def test_source_text_without_line_info_prints_a_sass_section(capsys) -> None:
+    """The instructions that load and the ten hottest, in address order, the others said as
+    gaps; --all prints every one."""
+    sass_only = H200 / "numba-naive.ncu-rep"
+    kernel, text = _json_and_text(capsys, sass_only)
+    printed = {w: counts for w, counts, _ in source_rows(text)}
+    loads = [r for r in kernel["sass"] if r["global_loads"]]
+    assert len(loads) == 8
+    for r in loads:
+        assert printed[f"{int(r['address'], 16):x}"] == _counts(r)
+    assert len(loads) < len(printed) <= len(loads) + 10 < len(kernel["sass"])
+    gaps = [int(t.split()[1]) for t in text if t.split()[:1] == ["..."]]
+    assert sum(gaps) + len(printed) == len(kernel["sass"])
+    _, every = _json_and_text(capsys, sass_only, "--all")
+    assert [w for w, _, _ in source_rows(every)] == [
+        f"{int(r['address'], 16):x}" for r in kernel["sass"]]
+
+
+def test_source_without_files_reads_the_shipped_pair(tmp_path: Path) -> None:
+    for more in ([], ["--json"]):
+        done = subprocess.run([sys.executable, "-m", "viewer", "source", *more], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, done.stderr
+        if more:
+            docs = [json.loads(line) for line in done.stdout.splitlines()]
+            assert [d["source"] for d in docs] == [str(p) for p in shipped.comparison()]
+        else:
+            naive, tiled = shipped.comparison()
+            assert done.stdout.startswith(f"{naive}\n") and f"\n{tiled}\n" in done.stdout
+
+
+def _kernels_named(command: str, printed: str) -> list[tuple[str, int, str]]:
+    """(source, index, name) of each kernel a --json printout names, in its own layout."""
+    docs = [json.loads(line) for line in printed.splitlines()] if command != "lesson" else [
+        json.loads(printed)]
+    if command == "lesson":
+        (page,) = docs
+        return [(k["source"], k["index"], k["name"]) for k in page["reveal"]["kernels"].values()]
+    if command in ("summary", "source"):
+        return [(d["source"], k["index"], k["name"]) for d in docs for k in d["kernels"]]
+    return [(d["source"], d["index"], d["name"]) for d in docs]
+
+
+@pytest.mark.parametrize("command", ["summary", "roofline", "metrics", "advice", "source",
+                                     "lesson"])
+def test_every_json_names_a_file_source_and_a_kernel_by_index(capsys, command: str) -> None:
+    """One vocabulary: the file is `source`, the kernel its `index` and `name` as summary's."""
+    naive, tiled = (str(p) for p in shipped.comparison())
+    assert entry.main([command, "--json", naive, tiled]) == 0
+    printed = capsys.readouterr().out
+    assert _kernels_named(command, printed) == [(naive, 0, "matmul_naive"),
+                                                (tiled, 0, "matmul_tiled")]
+    docs = [json.loads(printed)] if command == "lesson" else [
+        json.loads(line) for line in printed.splitlines()]
+    for doc in docs:
+        outer = [doc, *doc.get("kernels", []), *(doc.get("reveal", {}).get("kernels", {})
+                                                 .values())]
+        assert not {"file", "files"} & {key for part in outer for key in part}
+
+
+def test_source_numbers_kernels_as_summary_does_and_graph_functions_not(capsys) -> None:
+    """A graph's functions are no kernel summary lists: index null; the kernels before them
+    have summary's numbers."""
+    mixed = H200 / "workloads-kernels-and-graph.ncu-rep"
+    assert entry.main(["summary", "--json", str(mixed)]) == 0
+    summary = [(k["index"], k["name"], k["display_name"])
+               for k in json.loads(capsys.readouterr().out)["kernels"]]
+    assert entry.main(["source", "--json", str(mixed)]) == 0
+    kernels = json.loads(capsys.readouterr().out)["kernels"]
+    assert [(k["index"], k["name"], k["display_name"]) for k in kernels[:2]] == summary
+    assert [k["index"] for k in kernels[2:]] == [None] * 4
+    assert all(k["name"].startswith("graph #") for k in kernels[2:])

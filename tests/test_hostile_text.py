@@ -109,8 +109,8 @@ def test_error_and_note_lines_name_a_hostile_file_escaped(capsys, tmp_path, expo
         ["error", visible(str(missing))], ["error", visible(str(junk))]]
     status, _, err = run(capsys, "summary", "-k", "absent\x1b[2J", str(export))
     assert status == 1
-    assert err.splitlines() == [f"note: {visible(str(export))}: no kernel matches -k "
-                                "absent\\x1b[2J", "error: no kernel matches -k absent\\x1b[2J"]
+    assert err.splitlines() == [
+        f"error: no kernel matches -k absent\\x1b[2J in {visible(str(export))}"]
 
 
 def test_metrics_prints_sections_from_the_file_escaped(capsys, text_export) -> None:
@@ -153,9 +153,9 @@ def test_source_prints_the_kernel_and_the_file_escaped(capsys, tmp_path) -> None
     assert out.splitlines()[:2] == [visible(str(page)), visible(kernel.name)]
     status, out, _ = run(capsys, "source", "--json", str(page))
     (doc,) = json_lines(out)
-    assert (doc["file"], doc["kernels"][0]["name"]) == (str(page), kernel.name)
+    assert (doc["source"], doc["kernels"][0]["display_name"]) == (str(page), kernel.name)
     status, _, err = run(capsys, "source", "-k", "absent", str(page))
-    assert status == 1 and err == f"error: {visible(str(page))}: no kernel named absent\n"
+    assert status == 1 and err == f"error: no kernel matches -k absent in {visible(str(page))}\n"
 
 
 def test_lesson_names_hostile_files_escaped(capsys, tmp_path) -> None:
@@ -165,7 +165,7 @@ def test_lesson_names_hostile_files_escaped(capsys, tmp_path) -> None:
     assert out.splitlines()[0] == ("The lesson's predictions, against the counters: "
                                    f"{visible(str(naive))}, {visible(str(tiled))}")
     status, out, _ = run(capsys, "lesson", "--json", str(naive), str(tiled))
-    assert json.loads(out)["reveal"]["files"] == [str(naive), str(tiled)] and out.isascii()
+    assert json.loads(out)["reveal"]["sources"] == [str(naive), str(tiled)] and out.isascii()
 
 
 def test_lessons_refusal_names_the_kernels_escaped(capsys, export) -> None:

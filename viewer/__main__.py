@@ -33,7 +33,8 @@ def _main(argv: Sequence[str] | None) -> int:
     from viewer import cli
 
     try:
-        args = cli.parse(sys.argv[1:] if argv is None else argv)
+        args = cli.parse(sys.argv[1:], cli.invoked_as(sys.argv[0])) if argv is None \
+            else cli.parse(argv)
     except SystemExit as exc:  # --help, or a usage error argparse has printed
         return int(exc.code or 0)
     if args.command != cli.WINDOW:

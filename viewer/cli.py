@@ -45,6 +45,9 @@ SCHEMA = 4
 report's own `clock_control`, `ncu_version`, `cuda_version` and `created` (null where absent);
 4: `cut_short`, why the file looks cut short ([] when nothing says so)."""
 PROG = "python -m viewer"
+"""The tree's name in help and usage errors, unless it runs as an installed script (invoked_as)."""
+SCRIPT_PROG = "python -m viewer.cli"
+"""summary_main's name when this module runs as a program rather than as ncu-reader-summary."""
 COMMANDS = ("summary", "predict", "capture", "lesson", "roofline", "metrics", "advice",
             "source")
 WINDOW = "window"
@@ -177,7 +180,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
 
     out = out or sys.stdout
     err = err or sys.stderr
-    status = 0
+    status, picks = 0, analysis_terminal.Picks(kernel)
     kernels: list[Kernel] = []
     for path in paths:
         try:
@@ -187,7 +190,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             status = 1
             continue
         analysis_terminal.warn_of(report, err)
-        kept = analysis_terminal.picked(report, kernel, err)
+        kept = picks.report(report)
         if kept is None:
             continue
         kernels += kept.kernels
@@ -197,7 +200,26 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             print(visible_lines(report_text(kept)) + "\n", file=out)
     if not as_json and len(kernels) == 2:
         print(visible_lines(comparison_text(*kernels)), file=out)
-    return analysis_terminal.picked_status(status, kernel, kernels, err)
+    return picks.status(status, err)
+
+
+def invoked_as(argv0: str, default: str = PROG) -> str:
+    """The program's name as it was run, for its help and usage errors: an installed script's
+    own ('ncu-reader-summary', 'ncu-reader'), else `default` (run as `python -m ...`, whose
+    argv[0] is the module's file)."""
+    name = Path(argv0).name
+    return default if not name or name.endswith(".py") or name == "-c" else name
+
+
+SUMMARY_DESCRIPTION = "Print the lesson's reading order per kernel."
+
+
+def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
+    """summary's options, for the tree and for the ncu-reader-summary script."""
+    parser.add_argument("files", nargs="*", type=Path,
+                        help="reports or exports (default: the shipped naive-vs-tiled pair)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per file")
+    analysis_terminal.add_summary_options(parser)
 
 
 def run_summary(args: argparse.Namespace) -> int:
@@ -251,20 +273,21 @@ Command = Callable[[argparse.Namespace], int]
 """A subcommand's run: its parsed options -> the exit status."""
 
 
-def parser() -> argparse.ArgumentParser:
-    """The one command tree: the window, summary, predict, capture, lesson and roofline."""
-    root = argparse.ArgumentParser(prog=PROG, description="Nsight Compute reports in the lesson's "
+def parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The one command tree, named `prog` in its help: the window, summary, predict, capture,
+    lesson, roofline, metrics, advice and source."""
+    root = argparse.ArgumentParser(prog=prog, description="Nsight Compute reports in the lesson's "
                                                           "reading order.")
     sub = root.add_subparsers(dest="command", required=True,
                               metavar="{" + ",".join(COMMANDS) + "}")
     # No help=: the window is the default, not a command to list.
     window = sub.add_parser(
-        WINDOW, prog=PROG,
+        WINDOW, prog=prog,
         description="Open Nsight Compute reports in the lesson's reading order. Subcommands "
-                    "(python -m viewer COMMAND -h for each): 'summary FILE... [--json]', "
+                    f"({prog} COMMAND -h for each): 'summary FILE... [--json]', "
                     "'roofline FILE... [--json]', "
                     "'metrics FILE... [--json]', 'advice FILE... [--json]', "
-                    "'source FILE... [--json]', "
+                    "'source [FILE...] [--all] [--json]', "
                     "'predict --dim N --tile T', "
                     "'capture --target naive|tiled|both --dim N --set S --clock C', "
                     "'lesson [FILES...] [--json]'.")
@@ -272,11 +295,8 @@ def parser() -> argparse.ArgumentParser:
     window.set_defaults(parser=window)
 
     summary = sub.add_parser("summary", help="the reading order per kernel, in the terminal",
-                             description="Print the lesson's reading order per kernel.")
-    summary.add_argument("files", nargs="*", type=Path,
-                         help="reports or exports (default: the shipped naive-vs-tiled pair)")
-    summary.add_argument("--json", action="store_true", help="one JSON object per file")
-    analysis_terminal.add_summary_options(summary)
+                             description=SUMMARY_DESCRIPTION)
+    add_summary_arguments(summary)
     summary.set_defaults(run=run_summary, parser=summary)
 
     commands: tuple[tuple[str, str, str, Callable[[argparse.ArgumentParser], None], Command],
@@ -307,13 +327,13 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
-def parse(argv: Sequence[str]) -> argparse.Namespace:
-    """argv through the tree; when its first word names no command, the window's options.
-    Raises SystemExit (argparse's status: 0 for --help, 2 for a usage error)."""
+def parse(argv: Sequence[str], prog: str = PROG) -> argparse.Namespace:
+    """argv through the tree (named `prog`); when its first word names no command, the window's
+    options. Raises SystemExit (argparse's status: 0 for --help, 2 for a usage error)."""
     words = list(argv)
     if not words or words[0] not in COMMANDS:
         words.insert(0, WINDOW)
-    args, unknown = parser().parse_known_args(words)
+    args, unknown = parser(prog).parse_known_args(words)
     if unknown:  # said by the subcommand's parser, with its usage, as a parser of its own would
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args
@@ -326,12 +346,16 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def summary_main(argv: Sequence[str] | None = None) -> int:
-    """`ncu-reader-summary FILE... [--json]`: the summary subcommand as its own program."""
+    """`ncu-reader-summary FILE... [--json]`: the summary subcommand as its own program, named in
+    its help as it was run (invoked_as)."""
+    script = argparse.ArgumentParser(prog=invoked_as(sys.argv[0], SCRIPT_PROG),
+                                     description=SUMMARY_DESCRIPTION)
+    add_summary_arguments(script)
     try:
-        args = parse(["summary", *(sys.argv[1:] if argv is None else argv)])
+        args = script.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    return run_command(args)
+    return run_summary(args)
 
 
 if __name__ == "__main__":

@@ -48,7 +48,8 @@ def test_json_is_one_object_with_the_four_parts() -> None:
     status, out, _ = lesson("--json")
     assert status == 0
     page = json.loads(out)
-    assert list(page) == ["reveal", "speed", "reference", "exercise"]
+    assert list(page) == ["schema", "reveal", "speed", "reference", "exercise"]
+    assert page["schema"] == 2
     rows = page["reveal"]["rows"]
     assert len(rows) == 8 and all(r["match"] in (True, None) for r in rows)
     assert [r["t4"] for r in rows if r["quantity"] == "sectors"] == [16_777_077, 2_083_878]
@@ -71,7 +72,13 @@ def test_any_two_files_of_the_lessons_kernels_in_any_order_and_format() -> None:
                               H200 / "numba-naive.raw.csv")
     assert status == 0, err
     reveal = json.loads(out)["reveal"]
-    assert reveal["kernels"] == {"naive": "matmul_naive", "tiled": "matmul_tiled"}
+    assert reveal["sources"] == [str(H200 / "numba-tiled.details.txt"),
+                                 str(H200 / "numba-naive.raw.csv")]
+    assert reveal["kernels"] == {
+        "naive": {"source": str(H200 / "numba-naive.raw.csv"), "index": 0,
+                  "name": "matmul_naive"},
+        "tiled": {"source": str(H200 / "numba-tiled.details.txt"), "index": 0,
+                  "name": "matmul_tiled"}}
     assert [r["kernel"] for r in reveal["rows"]] == ["naive"] * 4 + ["tiled"] * 4
     assert all(r["reading"] == "to the digit" for r in reveal["rows"]
                if r["quantity"] in ("requests", "sectors"))

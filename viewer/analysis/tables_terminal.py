@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import advice, metric_table
-from viewer.analysis.terminal import add_kernel_option, picked, picked_status, warn_of
+from viewer.analysis.terminal import Picks, add_kernel_option, warn_of
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
@@ -61,11 +61,11 @@ def _each(args: argparse.Namespace, show: Callable[[Report, Kernel, Extras, Text
     """Read each file, warn of its notes, and `show` each kernel picked with its extras."""
     from viewer.readers import read_report
 
-    status, shown = 0, []
+    status, picks = 0, Picks(args.kernel)
     for path in args.files or shipped.comparison():
         try:
             whole = read_report(path)
-            report = picked(whole, args.kernel, err)
+            report = picks.report(whole)
             if report is None:
                 continue
             extras = _extras(whole, **asked)
@@ -76,8 +76,7 @@ def _each(args: argparse.Namespace, show: Callable[[Report, Kernel, Extras, Text
         warn_of(whole, err)
         for kernel in report.kernels:
             show(report, kernel, extras.get(kernel.index, Extras()), out)
-            shown.append(kernel)
-    return picked_status(status, args.kernel, shown, err)
+    return picks.status(status, err)
 
 
 # ---------------------------------------------------------------- metrics

@@ -14,9 +14,9 @@ import argparse
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from viewer.analysis import roofline, time_by_kernel
 from viewer.core import formatting as fmt
@@ -28,6 +28,7 @@ ROOFLINE_DESCRIPTION = (
     "Print each kernel's hierarchical FP32 roofline: achieved and peak FP32 work, and at DRAM, "
     "L2 and L1 the bandwidth, its peak and the arithmetic intensity (FLOP per byte), as ncu's "
     f"roofline section computes them. A report needs {roofline.ROOFLINE_SETS} for them.")
+T = TypeVar("T")
 BY_NAME_SCHEMA = 2
 """`summary --by-name --json`'s layout; 2: `cut_short`, why the file looks cut short ([] when
 whole: its shares are then of the kernels read)."""
@@ -63,16 +64,44 @@ def add_roofline_arguments(parser: argparse.ArgumentParser) -> None:
     add_kernel_option(parser)
 
 
-def picked(report: Report, spec: str | None, err: TextIO) -> Report | None:
-    """The report with only the kernels `spec` picks; None (and a note on `err`) when it picks
-    none of them."""
-    if spec is None:
-        return report
-    kernels = kernel_filter.select(report.kernels, spec)
-    if not kernels:
-        print(visible(f"note: {report.source}: no kernel matches -k {spec}"), file=err)
-        return None
-    return dataclasses.replace(report, kernels=kernels)
+@dataclasses.dataclass
+class Picks:
+    """What `-k SPEC` picks over one run's files: each file's kernels it picks, and at the end one
+    line naming the files where it picked none (an error when it picked none anywhere)."""
+
+    spec: str | None
+    missed: list[str] = dataclasses.field(default_factory=list)
+    found: int = 0
+
+    def kernels(self, source: str | Path, kernels: Sequence[T], test: Callable[[T], bool]
+                ) -> list[T]:
+        """Those of the file `source`'s `kernels` that `test` (the spec's matcher) keeps."""
+        kept = list(kernels) if self.spec is None else [k for k in kernels if test(k)]
+        if kept:
+            self.found += len(kept)
+        else:
+            self.missed.append(str(source))
+        return kept
+
+    def report(self, report: Report) -> Report | None:
+        """The report with only the kernels the spec picks; None when it picks none of them."""
+        if self.spec is None:
+            return report
+        test = kernel_filter.matcher(self.spec)
+        kernels = self.kernels(report.source, report.kernels, test)
+        return dataclasses.replace(report, kernels=kernels) if kernels else None
+
+    def status(self, status: int, err: TextIO) -> int:
+        """`status`, or 1 when the spec picked no kernel of any file read; the files it picked
+        none in said in one line on `err` (a note when it picked some elsewhere)."""
+        if self.spec is None or not self.missed:
+            return status
+        files = ", ".join(self.missed)
+        if self.found:
+            print(visible(f"note: no kernel matches -k {self.spec} in {files}"), file=err)
+            return status
+        print(visible(f"error: no kernel matches -k {self.spec} in {files}"), file=err)
+        return 1
 
 
 def warn_of(report: Report, err: TextIO) -> None:
@@ -89,26 +118,18 @@ def warn_of(report: Report, err: TextIO) -> None:
               file=err)
 
 
-def picked_status(status: int, spec: str | None, kernels: Sequence[Kernel], err: TextIO) -> int:
-    """`status`, or 1 (said on `err`) when `spec` picked no kernel of any file read."""
-    if spec is not None and not kernels and status == 0:
-        print(visible(f"error: no kernel matches -k {spec}"), file=err)
-        return 1
-    return status
-
-
 def _reports(paths: Sequence[Path], spec: str | None, err: TextIO,
              more: frozenset[str] = frozenset()) -> tuple[list[Report], int]:
     """Each file read, with the kernels `spec` picks (and metric names `more` read for them);
     the status: 1 when a file could not be read, or no kernel of any file was picked."""
     from viewer.readers import read_metrics, read_report
 
-    status, out = 0, []
+    status, out, picks = 0, [], Picks(spec)
     for path in paths:
         try:
             whole = read_report(path)
             warn_of(whole, err)
-            report = picked(whole, spec, err)
+            report = picks.report(whole)
             if report is None:
                 continue
             if more:  # read into the whole report: its list positions are the kernels' indices
@@ -119,7 +140,7 @@ def _reports(paths: Sequence[Path], spec: str | None, err: TextIO,
             status = 1
             continue
         out.append(report)
-    return out, picked_status(status, spec, [k for r in out for k in r.kernels], err)
+    return out, picks.status(status, err)
 
 
 # ---------------------------------------------------------------- roofline

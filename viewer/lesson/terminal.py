@@ -32,11 +32,23 @@ DESCRIPTION = ("The lesson's predictions against the counters of a naive and til
 _WIDTH = 100
 
 Row = dict[str, Any]  # a dataclass's asdict(), with the fields the page adds: JSON values
+SCHEMA = 2
+"""--json's layout; 2: `reveal`'s `sources` (was `files`), and its `kernels` each the `source`,
+`index` and `name` of the kernel as summary --json names them (was the name alone);
+`exercise`'s `provenance`, where the exercise comes from (was `source`, which names a file)."""
+
+
+class KernelPlace(TypedDict):
+    """Which kernel of which file, in summary --json's words."""
+
+    source: str
+    index: int
+    name: str
 
 
 class RevealPage(TypedDict):
-    files: list[str]
-    kernels: dict[str, str]  # "naive", "tiled": the kernel's name
+    sources: list[str]  # the files named
+    kernels: dict[str, KernelPlace]  # "naive", "tiled"
     devices: dict[str, str | None]
     dim: int | None
     tile: int | None
@@ -69,7 +81,7 @@ class QuestionPage(TypedDict):
 class ExercisePage(TypedDict):
     title: str
     day: int | None
-    source: str
+    provenance: str  # where the exercise comes from (the lesson's day)
     intro: str
     rule: str
     questions: list[QuestionPage]
@@ -78,6 +90,7 @@ class ExercisePage(TypedDict):
 class LessonPage(TypedDict):
     """lesson_page: the page as plain data, the --json form."""
 
+    schema: int
     reveal: RevealPage
     speed: Row
     reference: ReferencePage
@@ -119,6 +132,10 @@ def _report_of(kernel: Kernel, found: list[tuple[Kernel, Report]]) -> Report:
     return next(r for k, r in found if k is kernel)
 
 
+def _place(kernel: Kernel, report: Report) -> KernelPlace:
+    return {"source": report.source, "index": kernel.index, "name": kernel.name}
+
+
 def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
     """Everything the page shows, as plain data (the --json form)."""
     found = _read(paths)
@@ -137,9 +154,10 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
     here = lesson_pair([naive, tiled], [naive.name, tiled.name])
     dim = pair.lesson_dim(naive)
     return {
+        "schema": SCHEMA,
         "reveal": {
-            "files": [str(p) for p in paths],
-            "kernels": {"naive": naive.name, "tiled": tiled.name},
+            "sources": [str(p) for p in paths],
+            "kernels": {"naive": _place(naive, reports[0]), "tiled": _place(tiled, reports[1])},
             "devices": {"naive": naive.device_label, "tiled": tiled.device_label},
             "dim": dim,
             "tile": pair.lesson_tile(naive),
@@ -158,7 +176,7 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
                 t4[0], naive, t4_report, reports[0])],
         },
         "exercise": {
-            "title": ex.title, "day": ex.day, "source": ex.source, "intro": ex.intro,
+            "title": ex.title, "day": ex.day, "provenance": ex.source, "intro": ex.intro,
             "rule": ex.rule,
             "questions": [{"id": q.id, "text": q.text, "hints": q.hints, "solution": q.solution,
                            "view": q.view,
@@ -204,8 +222,8 @@ def page_text(page: LessonPage) -> str:
     rv, sp, ref, ex = page["reveal"], page["speed"], page["reference"], page["exercise"]
     devices = ", ".join(dict.fromkeys(visible(d or "unknown GPU")
                                       for d in rv["devices"].values()))
-    files = ", ".join(visible(f) for f in rv["files"])
-    naive, tiled = visible(rv["kernels"]["naive"]), visible(rv["kernels"]["tiled"])
+    files = ", ".join(visible(f) for f in rv["sources"])
+    naive, tiled = (visible(rv["kernels"][role]["name"]) for role in ("naive", "tiled"))
     t4_n, here_n = ref["rows"][0]["sizes"] if ref["rows"] else (None, None)
     t4_head = "T4 (published)"
     if t4_n is not None and here_n is not None and t4_n != here_n:

@@ -14,6 +14,7 @@ lacks is missing (None), never zero. What a capture lacks is said in `KernelSour
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 import time
@@ -85,6 +86,7 @@ def read_ncu_rep(path: Path, job: Job | None = None, *, positions: Iterable[int]
         if job is not None:
             job.progress(0.0, f"reading the source counters of {path.name}")
         kernels: list[KernelSource] = []
+        kernel_results: set[int] = set()
         done, total = 0, None if wanted is None else len(wanted)
         while total is None or done < total:
             source.check()
@@ -96,15 +98,21 @@ def read_ncu_rep(path: Path, job: Job | None = None, *, positions: Iterable[int]
             with Child(command, path, what=WHAT, timeout_s=limits.timeout_s,
                        deadline=limits.deadline, job=job, env=ncu_rep._env(),
                        cwd=ncu_rep.PACKAGE_ROOT, pass_fds=(plain.fd,)) as child:
-                total, got = _slice(child, limits.memory, done, kernels, job)
+                total, got = _slice(child, limits.memory, done, kernels, job, kernel_results)
             done += got
         source.check()
-    return kernels
+    if wanted is not None:  # some results only: which number each kernel has is not known
+        return kernels
+    number = {p: i for i, p in enumerate(sorted(kernel_results))}
+    return [dataclasses.replace(k, index=number.get(k.position or 0)) if k.kind is None else k
+            for k in kernels]
 
 
-def _slice(child: Child, memory: int, done: int, kernels: list[KernelSource], job: Job | None
-           ) -> tuple[int, int]:
-    """Take in one child's functions; (results wanted in all, results this child read)."""
+def _slice(child: Child, memory: int, done: int, kernels: list[KernelSource], job: Job | None,
+           kernel_results: set[int]) -> tuple[int, int]:
+    """Take in one child's functions, and into `kernel_results` the positions of the results
+    that are kernels (launching a function or not); (results wanted in all, results this
+    child read)."""
     total = count = None
     record: dict[str, Any] | None = None
     rows: list[Instruction] = []
@@ -126,9 +134,14 @@ def _slice(child: Child, memory: int, done: int, kernels: list[KernelSource], jo
         elif "function" in message and isinstance(message["function"], dict):
             close()
             record, rows = message["function"], []
+            if not record.get("kind"):
+                kernel_results.add(int(record.get("position") or 0))
             if job is not None:
                 job.progress(min(1.0, (done + len(kernels)) / max(1, total)),
                              f"reading {record.get('name') or 'a kernel'}")
+        elif "skipped" in message and isinstance(message["skipped"], dict):
+            if message["skipped"].get("kind") == "kernel":
+                kernel_results.add(int(message["skipped"].get("position") or 0))
         elif "instructions" in message and record is not None:
             rows.extend(_instruction(row) for row in message["instructions"])
         elif "done" in message:

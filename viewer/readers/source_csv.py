@@ -94,7 +94,8 @@ def _read(path: Path, ended: bool) -> list[KernelSource]:
             held = frozenset(COLUMNS[c] for c in header if c in COLUMNS)
             stalls = tuple(sorted(STALL_COLUMNS[c] for c in header if c in STALL_COLUMNS))
             kernels.append(KernelSource(name=name, instructions=tuple(rows), held=held,
-                                        stalls=stalls, from_page=True, cut=cut))
+                                        stalls=stalls, from_page=True, cut=cut,
+                                        index=len(kernels)))
 
     with path.open(encoding="utf-8-sig", errors="replace", newline="") as f:
         reader = csv.reader(f)

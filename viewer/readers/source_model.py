@@ -97,13 +97,17 @@ class Instruction:
 class KernelSource:
     """One function's instructions and what the report holds of them. `name` is its demangled
     name (else its function name), `kind` None for a kernel, else the result it ran in ('graph',
-    'range') with `part` its node; `threads` the threads it launched (None where unsaid);
+    'range') with `part` its node; `index` a kernel's number as the report readers number it
+    (`Kernel.index`: a .ncu-rep's kernel results in order, when it was read whole; a source page
+    export's kernel blocks in order), None for a graph's or range's function, which no report
+    reader lists; `threads` the threads it launched (None where unsaid);
     `files` each source file and its text ('' where the report holds none); `held` the counters
     the report holds; `stalls` the sampled stall reasons it holds."""
 
     name: str
     instructions: tuple[Instruction, ...]
     position: int | None = None
+    index: int | None = None
     kind: str | None = None
     part: int = 0
     threads: int | None = None

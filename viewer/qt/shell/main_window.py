@@ -87,6 +87,7 @@ class MainWindow(WindowParts, QMainWindow):
         self.picks: list[KernelEntry] = []
         self.names: list[str] = []
         self.last_error = ""
+        self.refused_picks = ""  # the line refusing the command line's picks, on its load
         self._showing: int | None = None  # the generation read but not shown yet
         self.keys_dialog: KeysDialog | None = None
         self.start_picks: opening.StartPicks | None = None  # the command line's, for one load
@@ -173,6 +174,7 @@ class MainWindow(WindowParts, QMainWindow):
             return
         self.paths, self.reports = list(loaded.paths), list(loaded.reports)
         picks, problem = self._start_picks(loaded)
+        self.refused_picks = problem
         self.kernel_list.set_entries(loaded.entries, picks)
         self.kernel_list.set_filter_text("")
         self._show_list(len(loaded.entries) > 2 and not self.projector)

@@ -79,18 +79,22 @@ class StartPicks:
     spec: str | None = None
 
     def pick(self, entries: Sequence[KernelEntry]) -> tuple[list[KernelEntry], str]:
-        """The entries asked for, and '' or the one line saying what is not there."""
+        """The entries asked for, and '' or the one line saying what is not there (naming the
+        request as it was typed)."""
         if self.numbers:
+            asked = "--kernels " + ",".join(map(str, self.numbers))
             picks: list[KernelEntry] = []
             for number in self.numbers[:2]:
                 entry = next((e for e in entries if e.kernel.index == number
                               and all(e is not p for p in picks)), None)
                 if entry is None:
-                    return [], f"--kernels: no kernel #{number} in the files opened"
+                    again = "second " if any(p.kernel.index == number for p in picks) else ""
+                    return [], f"{asked}: no {again}kernel #{number} in the files opened"
                 picks.append(entry)
             return picks, ""
         if self.spec is not None:
             matches = matcher(self.spec)
             found = [e for e in entries if matches(e.kernel)][:2]
-            return found, "" if found else f"-k: no kernel named {self.spec!r}"
+            return found, "" if found else (f"-k {self.spec!r}: no kernel in the files opened "
+                                            "matches it")
         return [], ""

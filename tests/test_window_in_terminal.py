@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.x_displays import unused_display
 from viewer.core import shipped
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,9 +19,12 @@ NAIVE, TILED = (str(p) for p in shipped.comparison())
 HEAD = "  (ncu-rep, 1 kernel)"
 
 
-def without_display(*args: str) -> subprocess.CompletedProcess[str]:
+def without_display(*args: str, display: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m viewer ARGS` with no display, or with DISPLAY=`display`."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    if display is not None:
+        env["DISPLAY"] = display
     return subprocess.run([sys.executable, "-m", "viewer", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -83,3 +87,19 @@ def test_a_screenshot_needs_no_display_even_with_an_empty_platform(tmp_path) -> 
                             capture_output=True, text=True, timeout=180)
     assert out.is_file(), result.stderr
     assert result.returncode == 0 and result.stdout == ""
+
+
+def test_a_display_no_x_server_answers_on_is_said_and_read_in_the_terminal() -> None:
+    """Qt would abort (status 134) naming xcb-cursor0, which is installed: the one line says
+    what is wrong, and the summary follows, the window's picks honoured as with no display."""
+    display = f":{unused_display()}"
+    result = without_display(display=display)
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.splitlines()
+    assert said[0].startswith(f"ncu-reader: no X server answers on DISPLAY={display} (")
+    assert "xcb-cursor" not in result.stderr
+    assert heads(result.stdout) == [NAIVE, TILED]
+    picked = without_display("--kernels", "999,1000", display=display)
+    assert picked.returncode == 1 and picked.stdout == ""
+    assert picked.stderr.splitlines()[1:] == [
+        "ncu-reader: --kernels 999,1000: no kernel #999 in the files opened"]

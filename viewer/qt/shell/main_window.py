@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.core.model import Kernel, Report
+from viewer.core.names import distinct_paths
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
 from viewer.qt.capture.capture_open import open_capture, shutdown_captures
@@ -388,7 +389,7 @@ class MainWindow(WindowParts, QMainWindow):
     def update_status(self) -> None:
         self.status_line.text.setText(self.status_message())
         self.status_line.show_thresholds(self.thresholds())
-        files = " + ".join(r.file_name for r in self.reports)
+        files = " + ".join(distinct_paths([r.source for r in self.reports]))
         self.setWindowTitle(plain_title(f"{files} - ncu-reader") if files else "ncu-reader")
 
     def export_dialog(self) -> Path | None:

@@ -35,6 +35,7 @@ from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
 from viewer.core import formatting as fmt
 from viewer.core import shipped
+from viewer.core.file_list import named_once
 from viewer.core.kernel_filter import start_picks
 from viewer.core.model import Kernel, Report, ReportError, Session
 from viewer.core.names import kernel_names
@@ -204,10 +205,10 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
 
 def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
                        err: TextIO | None = None) -> int:
-    """The window's command line where no window can open: the reading-order summary of the
-    kernels it would open with (`--kernels`, `-k`: the window's picks, refused in the window's
-    one line, exit status 1; neither: every kernel), and a line saying that `--tab` and
-    `--projector`, the window's alone, are ignored."""
+    """The window's command line where no window can open: the reading-order summary (of each
+    file once) of the kernels it would open with (`--kernels`, `-k`: the window's picks,
+    refused in the window's one line, exit status 1; neither: every kernel), and a line saying
+    that `--tab` and `--projector`, the window's alone, are ignored."""
     from viewer.readers import read_report
 
     out = out or sys.stdout
@@ -217,7 +218,7 @@ def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
     if flags:
         print(f"ncu-reader: {' and '.join(flags)} {'are' if len(flags) > 1 else 'is'} the "
               "window's: ignored here, where every reading step prints in order", file=err)
-    paths = args.files or shipped.comparison()
+    paths = once(args.files or shipped.comparison(), err)
     numbers: tuple[int, ...] = args.kernels or ()
     if not numbers and args.kernel is None:
         print("The reading-order summary instead:\n", file=err)
@@ -249,9 +250,17 @@ def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
     return status
 
 
+def once(paths: Sequence[Path], err: TextIO | None = None) -> list[Path]:
+    """`paths` with each file once; a line on `err` for each named more than once."""
+    kept, said = named_once(paths)
+    for line in said:
+        print(visible(f"note: {line}"), file=err or sys.stderr)
+    return kept
+
+
 def run_summary(args: argparse.Namespace) -> int:
-    """The `summary` subcommand: the files named, else the shipped comparison."""
-    paths = args.files or shipped.comparison()
+    """The `summary` subcommand: the files named (each once), else the shipped comparison."""
+    paths = once(args.files or shipped.comparison())
     if args.by_name:
         return analysis_terminal.print_by_name(paths, args.json, args.kernel)
     return summarize(paths, as_json=args.json, kernel=args.kernel)

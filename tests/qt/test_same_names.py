@@ -67,3 +67,16 @@ def test_files_of_one_name_in_two_folders_are_told_apart(shown_window, qtbot, tm
     assert "#0 #0" not in said
     assert shown_window.status_message().startswith(
         "profiles/naive.ncu-rep + other/naive.ncu-rep: 2 kernels, comparing A ")
+
+
+def test_a_file_named_twice_opens_once_and_the_line_says_so(shown_window, qtbot) -> None:
+    text = opened(shown_window, qtbot, [NAIVE, NAIVE])
+    assert len(shown_window.reports) == 1 and len(shown_window.picks) == 1
+    assert " against " not in text and "#0 #0" not in text
+    assert shown_window.status_message() == (
+        f"naive.ncu-rep: 1 kernel, reading #0 matmul_naive; {NAIVE} named twice: read once")
+    assert not shown_window.last_error  # a note, not a refusal
+    assert text.strip() == f"matmul_naive naive.ncu-rep {NAIVE} named twice: read once"
+    shown_window.set_projector(True, full_screen=False)  # no status line: the room reads it here
+    assert plain(shown_window.reading.compare_line.text()).strip() == (
+        f"matmul_naive {NAIVE} named twice: read once")

@@ -51,10 +51,14 @@ NOTE_TITLES = {
 }
 
 
-def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Style) -> str:
-    """The line's rich text for one kernel or two (A, B); without files in projector mode."""
+def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Style,
+                 repeated: Sequence[str] = ()) -> str:
+    """The line's rich text for one kernel or two (A, B); without files in projector mode; the
+    `repeated` lines (a file named twice, read once) after it in both."""
     if not picks:
         return ""
+    said = "".join(f"{GAP}<span style='color:{style.colors.secondary}'>"
+                   f"{html.escape(line, False)}</span>" for line in repeated)
     projector = style.projector
     compare = len(picks) == 2
     grey = style.colors.secondary
@@ -69,14 +73,15 @@ def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Styl
         parts.append(part)
     text = f"{GAP}against{GAP}".join(parts)
     if projector:
-        return text
+        return text + said
     if one_file:
         text += f"{GAP}<span style='color:{grey}'>{html.escape(files[0], False)}</span>"
     if compare:
         swaps = "(S&nbsp;swaps&nbsp;A&nbsp;and&nbsp;B)"
         text += f"{GAP}&nbsp;<span style='color:{grey}'>{swaps}</span>"
     # a capture's GPU, driver, ncu, set, clocks, size and time
-    return text + provenance_html([e.source for e in picks], "AB" if compare else " ", grey)
+    return text + said + provenance_html([e.source for e in picks], "AB" if compare else " ",
+                                         grey)
 
 
 def pair_misreads(picks: Sequence[KernelEntry], reports: Sequence[Report]) -> list[Misread]:
@@ -191,9 +196,11 @@ class CompareLine(QLabel):
                 self.place(*self._placed)
 
     def show_picks(self, picks: Sequence[KernelEntry], names: Sequence[str],
-                   style: Style, reports: Sequence[Report] = ()) -> None:
-        """Say what is read; given the `reports` the picks come from, warn about a pair that
-        should not be read as it stands. On hover: the warnings' whole text, else the kernels'
+                   style: Style, reports: Sequence[Report] = (),
+                   repeated: Sequence[str] = ()) -> None:
+        """Say what is read (and the `repeated` lines: a file named twice, read once); given
+        the `reports` the picks come from, warn about a pair that should not be read as it
+        stands. On hover: the warnings' whole text, else the kernels'
         whole names."""
         found = pair_misreads(picks, reports)
         texts = tuple(m.text for m in found)
@@ -201,7 +208,7 @@ class CompareLine(QLabel):
             self._chosen, self._chosen_for = None, texts
         self.misreads = found
         self._picks, self._names, self._style = list(picks), list(names), style
-        self._head = compare_html(picks, names, style)
+        self._head = compare_html(picks, names, style, repeated)
         self.notes_action.setEnabled(bool(found))
         self._render()
         whole = [f"{letter} {e.kernel.display_name or e.kernel.name}"

@@ -89,6 +89,7 @@ class MainWindow(WindowParts, QMainWindow):
         self.names: list[str] = []
         self.last_error = ""
         self.refused_picks = ""  # the line refusing the command line's picks, on its load
+        self.repeated: tuple[str, ...] = ()  # a line for each file named twice (read once)
         self._showing: int | None = None  # the generation read but not shown yet
         self.keys_dialog: KeysDialog | None = None
         self.start_picks: opening.StartPicks | None = None  # the command line's, for one load
@@ -174,6 +175,7 @@ class MainWindow(WindowParts, QMainWindow):
             self._show_failure("\n".join(loaded.refused) or "no file to open")
             return
         self.paths, self.reports = list(loaded.paths), list(loaded.reports)
+        self.repeated = loaded.repeated
         picks, problem = self._start_picks(loaded)
         self.refused_picks = problem
         self.kernel_list.set_entries(loaded.entries, picks)
@@ -256,7 +258,7 @@ class MainWindow(WindowParts, QMainWindow):
         measured values, and nothing measured shows there before Reveal."""
         predicting = self.reading.tabs.currentWidget() is self.reading.predict_tab
         self.reading.compare_line.show_picks(self.picks, self.names, self.tab_style,
-                                             () if predicting else self.reports)
+                                             () if predicting else self.reports, self.repeated)
         self.place_compare_line()
 
     def _tab_changed(self) -> None:
@@ -365,7 +367,8 @@ class MainWindow(WindowParts, QMainWindow):
         projector_mode.apply_style(style, self.reading, self.statusBar(), self.empty_page)
         bar = self.reading.tabs.tabBar()
         bar.setStyleSheet(bar.styleSheet() + tab_scroller_sheet(style))
-        self.reading.compare_line.show_picks(self.picks, self.names, style)
+        self.reading.compare_line.show_picks(self.picks, self.names, style,
+                                             repeated=self.repeated)
         self.place_compare_line()
         self.update_status()
         self.tab_titles.fit()
@@ -380,7 +383,7 @@ class MainWindow(WindowParts, QMainWindow):
 
     def status_message(self) -> str:
         """What is open, in words."""
-        return open_text(self.reports, self.picks, self.names)
+        return open_text(self.reports, self.picks, self.names, self.repeated)
 
     def thresholds(self) -> str:
         """The thresholds the current tab judges by, in the tab's own words ('' if none)."""

@@ -15,9 +15,10 @@ from viewer.qt.kit.reading_tab import ReadingTab
 
 
 def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
-              names: Sequence[str]) -> str:
+              names: Sequence[str], repeated: Sequence[str] = ()) -> str:
     """'a.ncu-rep + b.ncu-rep: 2 kernels, comparing A naive with B tiled' (two files of one
-    name with their folders: 'new/a.ncu-rep + old/a.ncu-rep')."""
+    name with their folders: 'new/a.ncu-rep + old/a.ncu-rep'), then the `repeated` lines
+    ('a.ncu-rep named twice: read once')."""
     if not reports:
         return "No report open. Ctrl+O opens one; so does dropping files here."
     files = (" + ".join(distinct_paths([r.source for r in reports])) if len(reports) <= 2
@@ -30,7 +31,7 @@ def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
         what = f"reading {picks[0].kernel.label}"
     else:
         what = "no kernel picked"
-    return f"{files}: {total:,} {noun}, {what}"
+    return "; ".join([f"{files}: {total:,} {noun}, {what}", *repeated])
 
 
 def threshold_text(page: QWidget | None) -> str:

@@ -17,6 +17,9 @@ from viewer.core import shipped
 ROOT = Path(__file__).resolve().parent.parent
 NAIVE, TILED = (str(p) for p in shipped.comparison())
 HEAD = "  (ncu-rep, 1 kernel)"
+TORCH = ROOT / "tests" / "data" / "corpus" / "h200" / "torch-transformer-400.details.txt.gz"
+CUBLAS = ("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x64x8_stage3_warpsize1x4x1_ffma_"
+          "aligna4_alignc4_execute_kernel__5x_cublas")
 
 
 def without_display(*args: str, display: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -65,6 +68,12 @@ def test_two_kernel_numbers_print_that_pair_in_the_order_asked() -> None:
     one = without_display(NAIVE, TILED, "--kernels", "0")
     assert one.returncode == 0, one.stderr
     assert heads(one.stdout) == [NAIVE] and "Comparison" not in one.stdout
+    backwards = without_display(str(TORCH), "--kernels", "11,2")  # A is #11, as in the window
+    assert backwards.returncode == 0, backwards.stderr
+    labels = [line.split()[0] for line in backwards.stdout.splitlines()
+              if line.startswith("#") and " grid " in line]
+    assert labels == ["#11", "#2"]
+    assert f"Comparison: #11 {CUBLAS} against #2 {CUBLAS}" in backwards.stdout
 
 
 def test_the_window_only_flags_are_said_to_be_ignored() -> None:

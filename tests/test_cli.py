@@ -233,11 +233,16 @@ def test_the_summary_script_is_the_summary_command(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["source"] == naive
 
 
-def test_a_reader_that_stops_reading_ends_summary_quietly() -> None:
-    """`summary | head`: no traceback, the shell's status for a closed pipe. 100 files print
-    more than a pipe holds, so the summary is still writing when the pipe closes."""
-    csv = str(shipped.comparison()[0].with_suffix(".details.csv"))
-    proc = subprocess.Popen([sys.executable, "-m", "viewer", "summary", "--json", *[csv] * 100],
+def test_a_reader_that_stops_reading_ends_summary_quietly(tmp_path: Path) -> None:
+    """`summary | head`: no traceback, the shell's status for a closed pipe. 100 files (copies:
+    one file named 100 times is read once) print more than a pipe holds, so the summary is
+    still writing when the pipe closes."""
+    csv = shipped.comparison()[0].with_suffix(".details.csv").read_bytes()
+    copies = [tmp_path / f"naive-{i}.details.csv" for i in range(100)]
+    for copy in copies:
+        copy.write_bytes(csv)
+    proc = subprocess.Popen([sys.executable, "-m", "viewer", "summary", "--json",
+                             *map(str, copies)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.readline()

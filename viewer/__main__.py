@@ -1,9 +1,10 @@
 """`python -m viewer`: the window, or `summary` / `predict` / `capture` in the terminal.
 
 One argparse tree (viewer/cli.py) parses every command line. With no display the window cannot
-open: say so, say what to install or set, and print the reading-order summary instead of letting
-Qt abort. Run by a Python that lacks the app's packages, say in one line what to install
-(viewer/core/dependencies.py): the imports that need them happen inside main.
+open: say so, say what to install or set, and print the reading-order summary of the kernels the
+window would open with instead of letting Qt abort (cli.window_in_terminal). Run by a Python that
+lacks the app's packages, say in one line what to install (viewer/core/dependencies.py): the
+imports that need them happen inside main.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from viewer.core import dependencies, shipped
+from viewer.core import dependencies
 from viewer.core.display import display_problem
 from viewer.core.terminal_text import visible
 
@@ -39,24 +40,25 @@ def _main(argv: Sequence[str] | None) -> int:
         return int(exc.code or 0)
     if args.command != cli.WINDOW:
         return _terminal(args)
-    if args.screenshot is not None:
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if args.screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # set but empty names no platform either
     problem = display_problem(os.environ)
     if problem is not None:
         print(visible(f"ncu-reader: {problem}"), file=sys.stderr)
-        print("The reading-order summary instead:\n", file=sys.stderr)
-        return cli.summarize(args.files or shipped.comparison())
+        return _terminal(args, cli.window_in_terminal)
     from viewer.qt.shell.app import run
 
     return run(args)
 
 
-def _terminal(args: argparse.Namespace) -> int:
-    """A terminal command; a reader that stops reading (`| head`) ends it quietly."""
+def _terminal(args: argparse.Namespace,
+              run: Callable[[argparse.Namespace], int] | None = None) -> int:
+    """A terminal command (`run`, else the subcommand args names); a reader that stops reading
+    (`| head`) ends it quietly."""
     from viewer import cli
 
     try:
-        return cli.run_command(args)
+        return (run or cli.run_command)(args)
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 141  # as a shell reports a command killed by SIGPIPE

@@ -15,6 +15,7 @@ viewer.core.terminal_text, so none of it reaches the terminal raw; --json keeps 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import textwrap
@@ -34,6 +35,8 @@ from viewer.analysis import terminal as analysis_terminal
 from viewer.capture import terminal
 from viewer.core import formatting as fmt
 from viewer.core import shipped
+from viewer.core.file_list import named_once
+from viewer.core.kernel_filter import start_picks
 from viewer.core.model import Kernel, Report, ReportError, Session
 from viewer.core.names import kernel_names
 from viewer.core.terminal_text import visible, visible_lines
@@ -222,9 +225,64 @@ def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
     analysis_terminal.add_summary_options(parser)
 
 
+def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
+                       err: TextIO | None = None) -> int:
+    """The window's command line where no window can open: the reading-order summary (of each
+    file once) of the kernels it would open with (`--kernels`, `-k`: the window's picks,
+    refused in the window's one line, exit status 1; neither: every kernel), and a line saying
+    that `--tab` and `--projector`, the window's alone, are ignored."""
+    from viewer.readers import read_report
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    flags = [f"--tab {args.tab}"] if args.tab is not None else []
+    flags += ["--projector"] if args.projector else []
+    if flags:
+        print(f"ncu-reader: {' and '.join(flags)} {'are' if len(flags) > 1 else 'is'} the "
+              "window's: ignored here, where every reading step prints in order", file=err)
+    paths = once(args.files or shipped.comparison(), err)
+    numbers: tuple[int, ...] = args.kernels or ()
+    if not numbers and args.kernel is None:
+        print("The reading-order summary instead:\n", file=err)
+        return summarize(paths, out=out, err=err)
+    status, reports = 0, []
+    for path in paths:
+        try:
+            reports.append(read_report(path))
+        except ReportError as exc:
+            print(visible(f"error: {exc}"), file=err)
+            status = 1
+            continue
+        analysis_terminal.warn_of(reports[-1], err)
+    if not reports:
+        return status
+    held = [(i, kernel) for i, report in enumerate(reports) for kernel in report.kernels]
+    at, problem = start_picks([kernel for _, kernel in held], numbers, args.kernel)
+    if problem:
+        print(visible(f"ncu-reader: {problem}"), file=err)
+        return 1
+    print("The reading-order summary instead:\n", file=err)
+    picks = [held[i] for i in at]
+    for i in dict.fromkeys(i for i, _ in picks):  # each file once, A's first
+        kept = [kernel for of, kernel in picks if of == i]
+        print(visible_lines(report_text(dataclasses.replace(reports[i], kernels=kept))) + "\n",
+              file=out)
+    if len(picks) == 2:
+        print(visible_lines(comparison_text(picks[0][1], picks[1][1])), file=out)
+    return status
+
+
+def once(paths: Sequence[Path], err: TextIO | None = None) -> list[Path]:
+    """`paths` with each file once; a line on `err` for each named more than once."""
+    kept, said = named_once(paths)
+    for line in said:
+        print(visible(f"note: {line}"), file=err or sys.stderr)
+    return kept
+
+
 def run_summary(args: argparse.Namespace) -> int:
-    """The `summary` subcommand: the files named, else the shipped comparison."""
-    paths = args.files or shipped.comparison()
+    """The `summary` subcommand: the files named (each once), else the shipped comparison."""
+    paths = once(args.files or shipped.comparison())
     if args.by_name:
         return analysis_terminal.print_by_name(paths, args.json, args.kernel)
     return summarize(paths, as_json=args.json, kernel=args.kernel)
@@ -234,8 +292,8 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path,
                         help="reports or exports; two files (or one with two kernels) open in "
                              "compare mode (default: the shipped naive-vs-tiled pair)")
-    parser.add_argument("--tab", choices=reading.READING_ORDER, default=reading.READING_ORDER[0],
-                        help="the reading step to show")
+    parser.add_argument("--tab", choices=reading.READING_ORDER,
+                        help=f"the reading step to show (default: {reading.READING_ORDER[0]})")
     parser.add_argument("--projector", action="store_true",
                         help="large type, high contrast, full screen, for a room")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",

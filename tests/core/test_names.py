@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from viewer.core.model import Kernel
-from viewer.core.names import distinct_names, kernel_names
+from viewer.core.names import distinct_names, distinct_paths, kernel_names
 
 
 def test_the_first_candidates_that_differ_are_used() -> None:
@@ -25,3 +25,14 @@ def test_kernel_names_fall_back_to_labels() -> None:
     assert kernel_names([first, Kernel(1, "relu", "relu()")]) == ["gemm", "relu"]
     assert kernel_names([first, second]) == ["#0 gemm", "#3 gemm"]
     assert kernel_names([first, first]) == ["#0 gemm (A)", "#0 gemm (B)"]
+
+
+def test_files_are_named_by_as_much_of_their_paths_as_tells_them_apart(tmp_path) -> None:
+    assert distinct_paths(["/r/naive.ncu-rep", "/r/tiled.ncu-rep"]) == [
+        "naive.ncu-rep", "tiled.ncu-rep"]
+    assert distinct_paths(["profiles/naive.ncu-rep", tmp_path / "other" / "naive.ncu-rep"]) == [
+        "profiles/naive.ncu-rep", "other/naive.ncu-rep"]
+    assert distinct_paths(["/a/x/n.csv", "/b/x/n.csv", "/b/y/n.csv"]) == [
+        "a/x/n.csv", "b/x/n.csv", "b/y/n.csv"]  # one depth for all: read as one list
+    assert distinct_paths(["/r/naive.ncu-rep", "/r/naive.ncu-rep"]) == ["naive.ncu-rep"] * 2
+    assert distinct_paths([]) == []

@@ -225,3 +225,19 @@ def test_a_screenshot_into_a_missing_folder_is_one_line(tmp_path) -> None:
     assert result.stderr == (f"ncu-reader: {out}: could not write the PNG: No such file or "
                              "directory\n")
     assert not out.parent.exists()
+
+
+@pytest.mark.parametrize(
+    ("files", "picks", "line"),
+    [([], ["--kernels", "999,1000"], "--kernels 999,1000: no kernel #999 in the files opened"),
+     ([], ["-k", "regex:nosuch"], "-k 'regex:nosuch': no kernel in the files opened matches it"),
+     ([NAIVE, TILED], ["--kernels", "0,1"], "--kernels 0,1: no kernel #1 in the files opened")],
+)
+def test_a_refused_kernel_pick_writes_no_picture(tmp_path, files, picks, line) -> None:
+    """Kernels the files do not hold: one line naming the request, exit 1, and no file at all
+    (a picture of the first picks under a banner would pass for the one asked for)."""
+    out = tmp_path / "k.png"
+    result = viewer(tmp_path, *files, *picks, "--screenshot", out)
+    assert os.listdir(tmp_path) == []
+    assert result.returncode == 1
+    assert result.stderr == f"ncu-reader: {line}\n"

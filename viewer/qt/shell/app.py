@@ -5,10 +5,11 @@ screen (viewer.qt.shell.window_place). A screenshot is always 1280x800 (1920x108
 mode): it waits until loading has finished, writes the whole window as a PNG and returns 0. A file
 that cannot be read is refused in the banner and on stderr, one line each, and the status is 1; the
 picture is still written when another file could be read (it shows the banner), not when none
-could. Like every export, a screenshot never writes over a file: OUT.png that exists (a link
-too, even a dangling one) is refused in one line before anything is read, and the picture is
-written beside it and linked into place (viewer.core.atomic_write), so a link put there meanwhile is
-neither followed nor replaced.
+could, nor when the files hold no kernel `--kernels` or `-k` asks for (the first picks under a
+banner would pass for the kernels asked for). Like every export, a screenshot never writes over
+a file: OUT.png that exists (a link too, even a dangling one) is refused in one line before
+anything is read, and the picture is written beside it and linked into place
+(viewer.core.atomic_write), so a link put there meanwhile is neither followed nor replaced.
 """
 
 from __future__ import annotations
@@ -206,8 +207,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"ncu-reader: loading did not finish within {LOAD_TIMEOUT_S} s", file=sys.stderr)
         window.worker.cancel()
         return 2
-    if window.last_error and not window.reports:
-        return 1  # nothing could be read: no picture
+    if (window.last_error and not window.reports) or window.refused_picks:
+        return 1  # nothing could be read, or not the kernels asked for: no picture
     try:
         save_screenshot(window, screenshot)
     except FileExistsError:

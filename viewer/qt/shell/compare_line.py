@@ -24,11 +24,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QTabWidget, QWidget
 
-from viewer.core.elide import wrappable_names
+from viewer.core.elide import distinct_elisions, wrappable_names
 from viewer.core.model import Report
+from viewer.core.names import distinct_paths
 from viewer.lesson.misreads import Misread, compare_misreads
 from viewer.qt.capture.capture_run import provenance_html
-from viewer.qt.kernel_list.kernel_list import KernelEntry
+from viewer.qt.kernel_list.kernel_list import COMPARE_CHARS, KernelEntry
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Style
 
@@ -50,15 +51,19 @@ NOTE_TITLES = {
 }
 
 
-def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Style) -> str:
-    """The line's rich text for one kernel or two (A, B); without files in projector mode."""
+def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Style,
+                 repeated: Sequence[str] = ()) -> str:
+    """The line's rich text for one kernel or two (A, B); without files in projector mode; the
+    `repeated` lines (a file named twice, read once) after it in both."""
     if not picks:
         return ""
+    said = "".join(f"{GAP}<span style='color:{style.colors.secondary}'>"
+                   f"{html.escape(line, False)}</span>" for line in repeated)
     projector = style.projector
     compare = len(picks) == 2
     grey = style.colors.secondary
-    files = [e.file_name for e in picks]
-    one_file = len(set(files)) == 1
+    files = distinct_paths([e.source for e in picks])  # two files of one name: their folders
+    one_file = len({e.source for e in picks}) == 1
     parts = []
     for letter, file_name, name in zip("AB", files, names, strict=False):
         shown = html.escape(wrappable_names(name), False)  # a long name may break at its parts
@@ -68,14 +73,15 @@ def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Styl
         parts.append(part)
     text = f"{GAP}against{GAP}".join(parts)
     if projector:
-        return text
+        return text + said
     if one_file:
         text += f"{GAP}<span style='color:{grey}'>{html.escape(files[0], False)}</span>"
     if compare:
         swaps = "(S&nbsp;swaps&nbsp;A&nbsp;and&nbsp;B)"
         text += f"{GAP}&nbsp;<span style='color:{grey}'>{swaps}</span>"
     # a capture's GPU, driver, ncu, set, clocks, size and time
-    return text + provenance_html([e.source for e in picks], "AB" if compare else " ", grey)
+    return text + said + provenance_html([e.source for e in picks], "AB" if compare else " ",
+                                         grey)
 
 
 def pair_misreads(picks: Sequence[KernelEntry], reports: Sequence[Report]) -> list[Misread]:
@@ -98,25 +104,30 @@ def first_sentence(text: str) -> str:
     return _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
 
 
-def shown_names(text: str, picks: Sequence[KernelEntry], names: Sequence[str]) -> str:
-    """`text` with each picked kernel's whole name put as the line shows it (elided in the
-    middle, the two kept apart), and breaks allowed inside what is still long (a file name)."""
-    whole = [(e.kernel.name, name) for e, name in zip(picks, names, strict=False)]
-    for name, short in sorted(whole, key=lambda pair: -len(pair[0])):
-        if name and name != short:
-            text = text.replace(name, short)
+def shown_names(text: str, picks: Sequence[KernelEntry]) -> str:
+    """`text` with each picked kernel's whole name elided in the middle as the line elides
+    names (two different names kept apart), and breaks allowed inside what is still long (a
+    file name). Only the name is replaced, in one pass: what the text says beside it (its
+    number, a letter, its file) is the text's own, and one name replaced never holds
+    another's."""
+    whole = list(dict.fromkeys(e.kernel.name for e in picks if e.kernel.name))
+    short = {name: elided for name, elided in zip(
+        whole, distinct_elisions(whole, COMPARE_CHARS), strict=True) if name != elided}
+    if short:
+        names = re.compile("|".join(map(re.escape, sorted(short, key=len, reverse=True))))
+        text = names.sub(lambda m: short[m.group()], text)
     return wrappable_names(text)
 
 
 def warning_html(found: Sequence[Misread], style: Style,
-                 picks: Sequence[KernelEntry] = (), names: Sequence[str] = ()) -> str:
+                 picks: Sequence[KernelEntry] = ()) -> str:
     """'<br>Careful: ...' in the warning colour, one line a misread; in projector mode only its
     first sentence (the room reads the fact, the desk the reason too). The `picks`' names in
-    it are written as `names` writes them."""
+    it are elided as the line elides names."""
     color = style.colors.warning
     texts = [first_sentence(m.text) if style.projector else m.text for m in found]
     return "".join(f"<br><span style='color:{color}'><b>Careful:</b> "
-                   f"{html.escape(shown_names(text, picks, names), False)}</span>"
+                   f"{html.escape(shown_names(text, picks), False)}</span>"
                    for text in texts)
 
 
@@ -185,9 +196,11 @@ class CompareLine(QLabel):
                 self.place(*self._placed)
 
     def show_picks(self, picks: Sequence[KernelEntry], names: Sequence[str],
-                   style: Style, reports: Sequence[Report] = ()) -> None:
-        """Say what is read; given the `reports` the picks come from, warn about a pair that
-        should not be read as it stands. On hover: the warnings' whole text, else the kernels'
+                   style: Style, reports: Sequence[Report] = (),
+                   repeated: Sequence[str] = ()) -> None:
+        """Say what is read (and the `repeated` lines: a file named twice, read once); given
+        the `reports` the picks come from, warn about a pair that should not be read as it
+        stands. On hover: the warnings' whole text, else the kernels'
         whole names."""
         found = pair_misreads(picks, reports)
         texts = tuple(m.text for m in found)
@@ -195,7 +208,7 @@ class CompareLine(QLabel):
             self._chosen, self._chosen_for = None, texts
         self.misreads = found
         self._picks, self._names, self._style = list(picks), list(names), style
-        self._head = compare_html(picks, names, style)
+        self._head = compare_html(picks, names, style, repeated)
         self.notes_action.setEnabled(bool(found))
         self._render()
         whole = [f"{letter} {e.kernel.display_name or e.kernel.name}"
@@ -209,7 +222,7 @@ class CompareLine(QLabel):
             return ""
         if folded:
             return folded_html(self.misreads, self._style)
-        opened = warning_html(self.misreads, self._style, self._picks, self._names)
+        opened = warning_html(self.misreads, self._style, self._picks)
         return opened + (fold_html(self._style) if self._short or self._chosen else "")
 
     def _render(self) -> None:

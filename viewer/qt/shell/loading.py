@@ -1,7 +1,7 @@
 """The loading job: read the files off the GUI thread and list their kernels.
 
 A file that cannot be read does not throw away the others: it is refused with one line naming it,
-and what could be read opens.
+and what could be read opens. A file named twice is read once, and the status line says so.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from viewer.core.file_list import named_once
 from viewer.core.jobs import Job, one_line
 from viewer.core.model import Report, ReportError
 from viewer.qt.kernel_list.kernel_list import KernelEntry, kernel_entries
@@ -17,13 +18,15 @@ from viewer.qt.kernel_list.kernel_list import KernelEntry, kernel_entries
 
 @dataclass(frozen=True)
 class Loaded:
-    """What a loading job hands back: the files read, their reports, the kernel list's rows, and
-    one line for each file refused (naming it)."""
+    """What a loading job hands back: the files read, their reports, the kernel list's rows,
+    one line for each file refused (naming it), and one for each named more than once (read
+    once: viewer.core.file_list)."""
 
     paths: tuple[Path, ...]
     reports: tuple[Report, ...]
     entries: tuple[KernelEntry, ...]
     refused: tuple[str, ...] = ()
+    repeated: tuple[str, ...] = ()
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -33,9 +36,11 @@ class Loaded:
 
 
 def read_reports(paths: Sequence[Path], job: Job) -> Loaded:
-    """Read every file that can be read and list their kernels; the others are refused."""
+    """Read every file that can be read, each once, and list their kernels; the others are
+    refused."""
     from viewer.readers import read_report
 
+    paths, repeated = named_once(paths)
     steps = len(paths) + 1
     read: list[Path] = []
     reports: list[Report] = []
@@ -51,7 +56,7 @@ def read_reports(paths: Sequence[Path], job: Job) -> Loaded:
     job.progress(len(paths) / steps, "Listing kernels")
     entries = tuple(kernel_entries(reports))
     job.progress(1.0, "Done")
-    return Loaded(tuple(read), tuple(reports), entries, tuple(refused))
+    return Loaded(tuple(read), tuple(reports), entries, tuple(refused), tuple(repeated))
 
 
 def first_picks(loaded: Loaded) -> list[KernelEntry]:

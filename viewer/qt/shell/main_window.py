@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.core.model import Kernel, Report
+from viewer.core.names import distinct_paths
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
 from viewer.qt.capture.capture_open import open_capture, shutdown_captures
@@ -87,6 +88,8 @@ class MainWindow(WindowParts, QMainWindow):
         self.picks: list[KernelEntry] = []
         self.names: list[str] = []
         self.last_error = ""
+        self.refused_picks = ""  # the line refusing the command line's picks, on its load
+        self.repeated: tuple[str, ...] = ()  # a line for each file named twice (read once)
         self._showing: int | None = None  # the generation read but not shown yet
         self.keys_dialog: KeysDialog | None = None
         self.start_picks: opening.StartPicks | None = None  # the command line's, for one load
@@ -172,7 +175,9 @@ class MainWindow(WindowParts, QMainWindow):
             self._show_failure("\n".join(loaded.refused) or "no file to open")
             return
         self.paths, self.reports = list(loaded.paths), list(loaded.reports)
+        self.repeated = loaded.repeated
         picks, problem = self._start_picks(loaded)
+        self.refused_picks = problem
         self.kernel_list.set_entries(loaded.entries, picks)
         self.kernel_list.set_filter_text("")
         self._show_list(len(loaded.entries) > 2 and not self.projector)
@@ -253,7 +258,7 @@ class MainWindow(WindowParts, QMainWindow):
         measured values, and nothing measured shows there before Reveal."""
         predicting = self.reading.tabs.currentWidget() is self.reading.predict_tab
         self.reading.compare_line.show_picks(self.picks, self.names, self.tab_style,
-                                             () if predicting else self.reports)
+                                             () if predicting else self.reports, self.repeated)
         self.place_compare_line()
 
     def _tab_changed(self) -> None:
@@ -362,7 +367,8 @@ class MainWindow(WindowParts, QMainWindow):
         projector_mode.apply_style(style, self.reading, self.statusBar(), self.empty_page)
         bar = self.reading.tabs.tabBar()
         bar.setStyleSheet(bar.styleSheet() + tab_scroller_sheet(style))
-        self.reading.compare_line.show_picks(self.picks, self.names, style)
+        self.reading.compare_line.show_picks(self.picks, self.names, style,
+                                             repeated=self.repeated)
         self.place_compare_line()
         self.update_status()
         self.tab_titles.fit()
@@ -377,7 +383,7 @@ class MainWindow(WindowParts, QMainWindow):
 
     def status_message(self) -> str:
         """What is open, in words."""
-        return open_text(self.reports, self.picks, self.names)
+        return open_text(self.reports, self.picks, self.names, self.repeated)
 
     def thresholds(self) -> str:
         """The thresholds the current tab judges by, in the tab's own words ('' if none)."""
@@ -386,7 +392,7 @@ class MainWindow(WindowParts, QMainWindow):
     def update_status(self) -> None:
         self.status_line.text.setText(self.status_message())
         self.status_line.show_thresholds(self.thresholds())
-        files = " + ".join(r.file_name for r in self.reports)
+        files = " + ".join(distinct_paths([r.source for r in self.reports]))
         self.setWindowTitle(plain_title(f"{files} - ncu-reader") if files else "ncu-reader")
 
     def export_dialog(self) -> Path | None:

@@ -17,7 +17,7 @@ from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from viewer.core.kernel_filter import matcher
+from viewer.core.kernel_filter import start_picks
 from viewer.qt.kernel_list.kernel_list import KernelEntry
 from viewer.qt.kit.style import Style
 
@@ -73,24 +73,14 @@ def drop(event: QDropEvent, open_paths: Callable[[list[Path]], object]) -> None:
 class StartPicks:
     """The kernels the command line asks to open with: `--kernels I,J` (their numbers in the
     kernel list, the first file holding each, a number named twice the next file's) or
-    `-k SPEC` (the first one or two whose name SPEC picks, viewer.core.kernel_filter)."""
+    `-k SPEC` (the first one or two whose name SPEC picks), as viewer.core.kernel_filter's
+    start_picks finds them."""
 
     numbers: tuple[int, ...] = ()
     spec: str | None = None
 
     def pick(self, entries: Sequence[KernelEntry]) -> tuple[list[KernelEntry], str]:
-        """The entries asked for, and '' or the one line saying what is not there."""
-        if self.numbers:
-            picks: list[KernelEntry] = []
-            for number in self.numbers[:2]:
-                entry = next((e for e in entries if e.kernel.index == number
-                              and all(e is not p for p in picks)), None)
-                if entry is None:
-                    return [], f"--kernels: no kernel #{number} in the files opened"
-                picks.append(entry)
-            return picks, ""
-        if self.spec is not None:
-            matches = matcher(self.spec)
-            found = [e for e in entries if matches(e.kernel)][:2]
-            return found, "" if found else f"-k: no kernel named {self.spec!r}"
-        return [], ""
+        """The entries asked for, and '' or the one line saying what is not there (naming the
+        request as it was typed)."""
+        at, problem = start_picks([e.kernel for e in entries], self.numbers, self.spec)
+        return [entries[i] for i in at], problem

@@ -8,17 +8,20 @@ from collections.abc import Sequence
 from PySide6.QtWidgets import QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from viewer.core.model import Report
+from viewer.core.names import distinct_paths
 from viewer.qt.kernel_list.kernel_list import KernelEntry
 from viewer.qt.kit.plain_text import plain_label, plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
 
 
 def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
-              names: Sequence[str]) -> str:
-    """'a.ncu-rep + b.ncu-rep: 2 kernels, comparing A naive with B tiled'."""
+              names: Sequence[str], repeated: Sequence[str] = ()) -> str:
+    """'a.ncu-rep + b.ncu-rep: 2 kernels, comparing A naive with B tiled' (two files of one
+    name with their folders: 'new/a.ncu-rep + old/a.ncu-rep'), then the `repeated` lines
+    ('a.ncu-rep named twice: read once')."""
     if not reports:
         return "No report open. Ctrl+O opens one; so does dropping files here."
-    files = (" + ".join(r.file_name for r in reports) if len(reports) <= 2
+    files = (" + ".join(distinct_paths([r.source for r in reports])) if len(reports) <= 2
              else f"{len(reports)} files")
     total = sum(len(r.kernels) for r in reports)
     noun = "kernel" if total == 1 else "kernels"
@@ -28,7 +31,7 @@ def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
         what = f"reading {picks[0].kernel.label}"
     else:
         what = "no kernel picked"
-    return f"{files}: {total:,} {noun}, {what}"
+    return "; ".join([f"{files}: {total:,} {noun}, {what}", *repeated])
 
 
 def threshold_text(page: QWidget | None) -> str:

@@ -64,3 +64,17 @@ def test_the_windows_stand_in_reads_it_once_too() -> None:
     assert again.stderr.splitlines()[-2:] == [
         f"note: {NAIVE} named twice: read once",
         "ncu-reader: --kernels 0,0: no second kernel #0 in the files opened"]
+
+
+def test_every_command_reads_a_file_named_twice_once() -> None:
+    """roofline, metrics, advice and source print one file's kernels once, with the note;
+    lesson, given one file twice, refuses it as the one file it is."""
+    for command in ("roofline", "metrics", "advice", "source"):
+        done = viewer(command, str(NAIVE), str(NAIVE), "--json")
+        assert done.returncode == 0, (command, done.stderr)
+        assert f"note: {NAIVE} named twice: read once" in done.stderr, command
+        assert done.stdout.count("matmul_naive") == json.dumps(
+            json.loads(viewer(command, str(NAIVE), "--json").stdout)).count("matmul_naive"), \
+            command
+    lesson = viewer("lesson", str(NAIVE), str(NAIVE))
+    assert lesson.returncode == 1 and "named twice: read once" in lesson.stderr

@@ -400,6 +400,8 @@ def parse(argv: Sequence[str], prog: str = PROG) -> argparse.Namespace:
 def run_command(args: argparse.Namespace) -> int:
     """Run the subcommand `args` names, through the run parser() set as its default."""
     run: Command = args.run
+    if getattr(args, "files", None):
+        args.files = once(args.files)  # a file named twice is read once, and said so
     return run(args)
 
 

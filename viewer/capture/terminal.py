@@ -24,7 +24,7 @@ from viewer.capture.client import (
     choose_route,
     run_capture,
 )
-from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
+from viewer.capture.store import ReportSink, SinkError, capture_stem, open_captures
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible
 
@@ -88,8 +88,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             print(visible(f"  {target}: {message}"), file=err, flush=True)
 
         try:
-            sink = ReportSink(captures_dir(), capture_stem(request.target, request.dim,
-                                                           request.set))
+            sink = ReportSink(open_captures(), capture_stem(request.target, request.dim,
+                                                            request.set))
         except SinkError as exc:
             print(visible(f"capture: {exc}"), file=err)
             return 1

@@ -52,6 +52,7 @@ uninstall-desktop:
 	@bash resources/install-desktop.sh uninstall
 
 # A real pkexec end to end, as root on a throwaway Debian machine (apt, a user, a polkit rule),
-# with attacks on the helper (tests/system/pkexec_end_to_end.sh); .ci/run runs it where it can.
+# with attacks on the helper (tests/system/pkexec_end_to_end.sh); it installs into a scratch
+# prefix of its own and removes what it added. .ci/run runs it where it can.
 test-system:
 	bash tests/system/pkexec_end_to_end.sh

@@ -476,10 +476,18 @@ do_uninstall() {
     CMD=uninstall-capture
     require_root
     check_paths
-    local policy="$POLKIT_ACTIONS/$POLICY_NAME" created=()
+    local policy="$POLKIT_ACTIONS/$POLICY_NAME" created=() named ours
+    # The policy goes only when it names this install's helper: another prefix's install (the
+    # one polkit runs now) keeps its policy.
     if [[ -f "$policy" ]] && grep -q "id=\"$ACTION_ID\"" -- "$policy"; then
-        rm -f -- "$policy"
-        say "removed $policy"
+        named="$(sed -n 's|.*<annotate key="org.freedesktop.policykit.exec.path">\([^<]*\)</annotate>.*|\1|p' -- "$policy" | head -n 1)"
+        ours="$(realpath -m -- "$LIBEXEC/$HELPER_NAME")"
+        if [[ "$named" == "$ours" || "$named" == "$LIBEXEC/$HELPER_NAME" ]]; then
+            rm -f -- "$policy"
+            say "removed $policy"
+        else
+            say "left $policy: it names ${named:-no helper}, not this install's $ours"
+        fi
     fi
     if [[ -d "$LIBEXEC" ]]; then
         if [[ -e "$LIBEXEC/$HELPER_NAME" || -e "$LIBEXEC/capture.json" \

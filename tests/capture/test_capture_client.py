@@ -18,7 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile_disk import FULL, as_nobody, fill_after, full_at_fsync, public_dir, small_disk
+from tests.hostile_disk import (
+    FULL,
+    NOBODY,
+    as_nobody,
+    fill_after,
+    full_at_fsync,
+    public_dir,
+    small_disk,
+)
 from viewer.capture import helper as h
 from viewer.capture import terminal
 from viewer.capture.client import (
@@ -722,15 +730,27 @@ def test_terminal_capture_with_xdg_data_home_at_the_root(tmp_path: Path,
 
 def test_terminal_capture_into_a_folder_the_user_may_not_write(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The captures folder is there but not the user's (nobody's) to write."""
+    """The captures folder is the user's (nobody's) but read-only (0500), then root's (0755): one
+    line each, and nothing written."""
     with public_dir() as data:
         captures = data / "ncu-reader" / "captures"
-        captures.mkdir(parents=True, mode=0o755)
+        captures.mkdir(parents=True, mode=0o700)
+        for folder in (captures, captures.parent):
+            os.chown(folder, NOBODY, NOBODY)
+        captures.chmod(0o500)
         monkeypatch.setenv("XDG_DATA_HOME", str(data))
         status, text = as_nobody(terminal_attempt(tmp_path))
         assert (status, text.splitlines()[1:]) == (1, [
             f"capture: Cannot write in the captures folder {captures}: Permission denied; "
             "nothing was saved."]), text
+        assert os.listdir(captures) == []
+        for folder in (captures, captures.parent):
+            os.chown(folder, 0, 0)
+            folder.chmod(0o755)
+        status, text = as_nobody(terminal_attempt(tmp_path))
+        assert (status, text.splitlines()[1:]) == (1, [
+            f"capture: Cannot keep captures in {captures}: {captures.parent} is owned by root "
+            f"(uid 0), not by you{ELSEWHERE}"]), text
         assert os.listdir(captures) == []
 
 

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile_disk import FULL, as_nobody, fill_after, full_at_fsync, public_dir, small_disk
+from tests.hostile_disk import (
+    FULL,
+    NOBODY,
+    as_nobody,
+    fill_after,
+    full_at_fsync,
+    public_dir,
+    small_disk,
+)
 from viewer.capture.provenance import (
     Provenance,
     describe,
@@ -48,12 +56,164 @@ def test_captures_dir_defaults_to_local_share(tmp_path: Path) -> None:
         assert folder == tmp_path / ".local" / "share" / "ncu-reader" / "captures"
 
 
-def test_captures_dir_leaves_an_existing_folder_as_it_is(tmp_path: Path) -> None:
+@pytest.mark.parametrize("before", [0o755, 0o750, 0o777, 0o1777], ids=oct)
+def test_an_own_open_folder_is_made_private(tmp_path: Path, before: int) -> None:
+    """ncu-reader and captures, the user's own but readable or writable by others (an older
+    version, a umask of 022), are tightened to 0700; what is in them stays."""
     existing = tmp_path / "ncu-reader" / "captures"
     existing.mkdir(parents=True)
-    existing.chmod(0o750)
+    (existing / "old.ncu-rep").write_bytes(b"NVR\0mine")
+    for folder in (existing, existing.parent):
+        folder.chmod(before)
     assert captures_dir({"XDG_DATA_HOME": str(tmp_path)}) == existing
-    assert mode(existing) == 0o750
+    assert mode(existing) == mode(existing.parent) == 0o700
+    assert (existing / "old.ncu-rep").read_bytes() == b"NVR\0mine"
+
+
+def test_a_folder_that_cannot_be_made_private_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A filesystem that will not change a folder's mode (injected: fchmod fails as on a share
+    without modes): an open-to-all folder is refused, a merely readable one is kept."""
+    existing = tmp_path / "ncu-reader" / "captures"
+    existing.mkdir(parents=True, mode=0o700)
+    existing.chmod(0o777)
+
+    def fchmod(fd: int, mode: int) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "fchmod", fchmod)
+    with pytest.raises(SinkError) as caught:
+        captures_dir({"XDG_DATA_HOME": str(tmp_path)})
+    assert str(caught.value) == (f"Cannot keep captures in {existing}: {existing} is writable "
+                                 "by group or others (mode 0777) and cannot be made private"
+                                 f"{ELSEWHERE}")
+    with pytest.raises(SinkError, match="writable by group or others"):
+        ReportSink(existing, STEM)
+    assert os.listdir(existing) == []
+    existing.chmod(0o755)
+    assert captures_dir({"XDG_DATA_HOME": str(tmp_path)}) == existing
+
+
+@pytest.mark.parametrize("linked", ["ncu-reader", "ncu-reader/captures"])
+def test_a_linked_captures_folder_is_refused_and_nothing_goes_where_it_leads(
+        tmp_path: Path, linked: str) -> None:
+    """A link at ncu-reader or captures (planted in a shared XDG_DATA_HOME, or left there) is
+    not followed: one message naming it, and the folder it leads to is left as it was."""
+    data = tmp_path / "data"
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "captures").mkdir(parents=True)
+    elsewhere.chmod(0o755)
+    (data / linked).parent.mkdir(parents=True, exist_ok=True)
+    (data / linked).symlink_to(elsewhere if linked == "ncu-reader" else elsewhere / "captures")
+    captures = data / "ncu-reader" / "captures"
+    with pytest.raises(SinkError) as caught:
+        captures_dir({"XDG_DATA_HOME": str(data)})
+    assert str(caught.value).startswith(f"Cannot keep captures in {captures}: {data / linked} "
+                                        "is a link (to ")
+    assert str(caught.value).endswith(f"); links are not followed to the app's own folders"
+                                      f"{ELSEWHERE}")
+    if linked == "ncu-reader/captures":
+        with pytest.raises(SinkError, match=r"^Cannot use the captures folder .* is a link"):
+            ReportSink(captures, STEM)
+    assert os.listdir(elsewhere / "captures") == []
+    assert mode(elsewhere) == 0o755
+
+
+def test_a_link_above_the_folders_is_followed_only_when_root_or_the_user_owns_it(
+        tmp_path: Path) -> None:
+    """XDG_DATA_HOME through a link of the user's (a home moved to another disk, /home ->
+    var/home) works, though no folder is made where a link to nothing leads; a link that
+    someone else owns is not followed."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    (tmp_path / "share").symlink_to(disk)
+    assert captures_dir({"XDG_DATA_HOME": str(tmp_path / "share")}) == \
+        tmp_path / "share" / "ncu-reader" / "captures"
+    assert (disk / "ncu-reader" / "captures").is_dir()
+    (tmp_path / "moved").symlink_to(tmp_path / "gone")
+    with pytest.raises(SinkError, match=f"{tmp_path}/gone does not exist"):
+        captures_dir({"XDG_DATA_HOME": str(tmp_path / "moved")})
+    assert not (tmp_path / "gone").exists()
+    if os.geteuid() != 0:
+        return  # only root can give a link to another user
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o1777)
+    shared.chmod(0o1777)
+    (shared / "data").symlink_to(tmp_path / "theirs")
+    os.lchown(shared / "data", NOBODY, NOBODY)
+    with pytest.raises(SinkError, match=f"{shared}/data is a link owned by nobody \\(uid "
+                                        f"{NOBODY}\\), neither root nor you; it is not followed"):
+        captures_dir({"XDG_DATA_HOME": str(shared / "data")})
+    assert not (tmp_path / "theirs").exists()
+
+
+@pytest.mark.parametrize("planted", ["ncu-reader", "ncu-reader/captures"])
+@pytest.mark.parametrize("planted_mode", [0o755, 0o777], ids=oct)
+def test_a_folder_another_user_planted_is_refused_and_left_as_it_is(
+        tmp_path: Path, planted: str, planted_mode: int) -> None:
+    """A shared XDG_DATA_HOME (sticky, writable by all) where another user (nobody) made
+    ncu-reader or captures first: refused, naming it; its owner and mode stay as they were, and
+    nothing is written in it."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a folder to another user needs root")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    (shared / planted).mkdir(parents=True)
+    os.chown(shared / planted, NOBODY, NOBODY)
+    (shared / planted).chmod(planted_mode)
+    captures = shared / "ncu-reader" / "captures"
+    with pytest.raises(SinkError) as caught:
+        captures_dir({"XDG_DATA_HOME": str(shared)})
+    assert str(caught.value) == (f"Cannot keep captures in {captures}: {shared / planted} is "
+                                 f"owned by nobody (uid {NOBODY}), not by you{ELSEWHERE}")
+    st = (shared / planted).stat()
+    assert (st.st_uid, stat.S_IMODE(st.st_mode)) == (NOBODY, planted_mode)
+    if planted == "ncu-reader/captures":
+        with pytest.raises(SinkError, match=f"^Cannot use the captures folder {captures}: "
+                                            f"{captures} is owned by nobody"):
+            ReportSink(captures, STEM)
+    assert sorted(p.name for p in (shared / planted).iterdir()) == \
+        (["captures"] if planted == "ncu-reader" and captures.exists() else [])
+
+
+@pytest.mark.parametrize("given", ["path", "open folder"])
+def test_the_folder_swapped_for_a_link_while_a_report_streams_changes_nothing_elsewhere(
+        tmp_path: Path, given: str) -> None:
+    """The sink's folder is renamed and a link put at its path, leading to a folder with a link
+    at the report's name and a file at the sidecar's: the report and its note still land in the
+    folder the sink opened and checked; nothing where the link leads is written or replaced.
+    The sink is given the folder's path, or the folder open_captures checked and holds open."""
+    environ = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    if given == "path":
+        captures = captures_dir(environ)
+        sink = ReportSink(captures, STEM)
+    else:
+        from viewer.capture.store import open_captures
+
+        folder = open_captures(environ)
+        captures = folder.path
+        sink = ReportSink(folder, STEM)
+    sink.write(REPORT)
+    moved = tmp_path / "moved"
+    captures.rename(moved)
+    decoy = tmp_path / "decoy"
+    decoy.mkdir()
+    precious = tmp_path / "precious"
+    precious.write_bytes(b"the user's")
+    (decoy / f"{STEM}.ncu-rep").symlink_to(precious)
+    (decoy / f"{STEM}.ncu-rep.json").write_text("theirs")
+    captures.symlink_to(decoy)
+    path = sink.commit()
+    assert path == captures / f"{STEM}.ncu-rep"  # its name; the file is where the sink wrote
+    assert sink.claim is not None
+    write_provenance(path, RECORD, sink.claim)
+    assert sorted(os.listdir(moved)) == [f"{STEM}.ncu-rep", f"{STEM}.ncu-rep.json"]
+    assert (moved / f"{STEM}.ncu-rep").read_bytes() == REPORT
+    assert read_provenance(moved / f"{STEM}.ncu-rep") == RECORD
+    assert sorted(os.listdir(decoy)) == [f"{STEM}.ncu-rep", f"{STEM}.ncu-rep.json"]
+    assert (decoy / f"{STEM}.ncu-rep.json").read_text() == "theirs"
+    assert precious.read_bytes() == b"the user's"
 
 
 def test_capture_stem() -> None:
@@ -156,7 +316,7 @@ def test_a_sidecar_that_appears_after_the_report_was_linked_gives_the_name_back(
     def link(src, dst, *args, **kwargs) -> None:
         real(src, dst, *args, **kwargs)
         if Path(dst).name == f"{STEM}.ncu-rep":
-            Path(str(dst) + ".json").write_text(STALE)
+            (tmp_path / f"{STEM}.ncu-rep.json").write_text(STALE)
 
     monkeypatch.setattr(os, "link", link)
     assert committed(tmp_path).path == tmp_path / f"{STEM}-2.ncu-rep"
@@ -280,7 +440,8 @@ def test_a_data_home_that_is_a_file_or_a_dangling_link_is_one_message(tmp_path: 
         captures_dir({"XDG_DATA_HOME": str(data)})
     (tmp_path / "share").mkdir()
     (tmp_path / "share" / "ncu-reader").symlink_to(tmp_path / "gone")
-    with pytest.raises(SinkError, match=f"{tmp_path}/share/ncu-reader is not a folder"):
+    with pytest.raises(SinkError, match=f"{tmp_path}/share/ncu-reader is a link \\(to "
+                                        f"{tmp_path}/gone\\); links are not followed"):
         captures_dir({"XDG_DATA_HOME": str(tmp_path / "share")})
     assert not (tmp_path / "gone").exists()
 
@@ -299,7 +460,13 @@ def test_a_data_home_the_user_may_not_write_is_one_message() -> None:
 
 
 def test_a_captures_folder_the_user_may_not_write_is_one_message() -> None:
-    with public_dir() as folder:
+    """nobody's own folder, made read-only (0500): the user's to use, but not to write in."""
+    with public_dir() as base:
+        folder = base / "captures"
+        folder.mkdir()
+        os.chown(folder, NOBODY, NOBODY)
+        folder.chmod(0o500)
+
         def attempt() -> tuple[int, str]:
             try:
                 ReportSink(folder, STEM)
@@ -309,6 +476,21 @@ def test_a_captures_folder_the_user_may_not_write_is_one_message() -> None:
 
         assert as_nobody(attempt) == (1, f"Cannot write in the captures folder {folder}: "
                                          "Permission denied; nothing was saved.")
+        assert os.listdir(folder) == []
+
+
+def test_a_captures_folder_of_someone_else_is_one_message() -> None:
+    """root's folder, as the user nobody: not theirs, so not used (not even tried)."""
+    with public_dir() as folder:
+        def attempt() -> tuple[int, str]:
+            try:
+                ReportSink(folder, STEM)
+                return 0, "a sink"
+            except SinkError as exc:
+                return 1, str(exc)
+
+        assert as_nobody(attempt) == (1, f"Cannot use the captures folder {folder}: {folder} is "
+                                         "owned by root (uid 0), not by you; nothing was saved.")
         assert os.listdir(folder) == []
 
 

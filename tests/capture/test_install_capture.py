@@ -203,6 +203,28 @@ def test_uninstall_removes_exactly_what_install_made(target, tmp_path):
 
 
 @as_root
+def test_uninstall_leaves_the_policy_of_another_prefixs_install(target, tmp_path):
+    """Two installs share the polkit folder; the policy names the latest. Uninstalling the other
+    (a scratch prefix, as make test-system's) removes its files only, and the policy polkit runs
+    stays; the install it names removes it."""
+    first = install(target)
+    other = Target(tmp_path / "opt" / "scratch", target.actions, target.ncu)
+    install(other)
+    assert exec_path(target.policy) == os.path.realpath(other.helper)
+    policy = target.policy.read_bytes()
+    assert first.returncode == 0
+    before = snapshot(other.prefix)
+    done = make("uninstall-capture", target)
+    assert done.returncode == 0, done.stderr
+    assert target.policy.read_bytes() == policy
+    assert f"left {target.policy}: it names {os.path.realpath(other.helper)}" in done.stdout
+    assert not target.libexec.exists()
+    assert snapshot(other.prefix) == before
+    assert make("uninstall-capture", other).returncode == 0
+    assert not target.policy.exists() and not other.libexec.exists()
+
+
+@as_root
 def test_uninstall_leaves_a_folder_without_an_install_alone(target):
     target.libexec.mkdir(parents=True)
     (target.libexec / "someone-elses").write_text("")

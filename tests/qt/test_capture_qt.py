@@ -458,19 +458,29 @@ def test_a_kernel_program_failing_under_ncu_says_the_programs_own_words(
 # ---------------------------------------------------------------------------- the check-up
 
 
-def test_without_a_route_the_dialog_shows_this_machines_checkup(window, tmp_path, qtbot) -> None:
-    from viewer.capture.checkup import checkup
+@pytest.mark.parametrize("installed", [False, True], ids=["not installed", "installed"])
+def test_without_a_route_the_dialog_shows_the_checkup_at_once(window, tmp_path, qtbot,
+                                                              installed) -> None:
+    """The check-up of a made-up machine (tests/checkup_machine.py: no driver, no ncu, no
+    pkexec), with no install or a planted one that passes its trust checks: the dialog shows
+    each finding, and suggests `make install-capture` only where nothing is installed."""
+    from tests.checkup_machine import machine_checkup
 
+    run_checkup = machine_checkup(tmp_path / "machine", installed=installed)
     none = choose_route(params=tmp_path / "no-such-params")
-    dialog = dialog_for(window, none)
+    dialog = CaptureDialog(none, window.tab_style, window, run_checkup=run_checkup)
+    dialog.show()
     qtbot.waitUntil(lambda: dialog.findings is not None, timeout=30_000)
-    assert dialog.findings == checkup()
+    assert dialog.findings == run_checkup()
     shown_text = dialog.checkup_text.text()
     assert dialog.checkup_scroll.isVisible()
     for finding in dialog.findings:
         assert finding.topic in shown_text
-    assert "no NVIDIA driver loaded" in shown_text or "read from" in shown_text
-    assert "make install-capture" in shown_text
+    assert "no NVIDIA driver loaded" in shown_text
+    helper = next(f for f in dialog.findings if f.topic == "capture helper")
+    assert helper.ok == installed
+    assert ("installed at " in shown_text) == installed
+    assert ("make install-capture" in shown_text) == (not installed)
     assert dialog.check_button.isEnabled()
     dialog.close()
 

@@ -3,8 +3,9 @@
 #
 # Run as root on a THROWAWAY Debian machine: it installs packages with apt (pkexec, polkitd,
 # python3-venv when missing), starts a system D-Bus and polkitd when none runs, installs the capture
-# helper with `make install-capture` (a venv with numba from PyPI, or PIP_OPTS; LIBRARY_PATH a
-# root-owned directory of its own), creates the user ncu-reader-test and grants it the polkit action
+# helper with `make install-capture PREFIX=<a scratch prefix of its own>` (a venv with numba from
+# PyPI, or PIP_OPTS; LIBRARY_PATH a root-owned directory of its own), creates the user
+# ncu-reader-test and grants it the polkit action
 # with a rules file (standing in for an administrator typing a password). The fake ncu behaves like
 # ncu where it matters: it makes ${TMPDIR:-/tmp}/nvidia/nsight_compute (following links), chmods it
 # 0777 and writes a 0666 lock file there; --dim 48 writes a report and dies of SIGSEGV; --dim 64
@@ -27,47 +28,98 @@
 #   8. a library owned by the user in LIBRARY_PATH: exit 4 naming it, ncu never runs;
 #   9. without the rules file pkexec exits 127 with no `started` line, and the client says
 #      "Not authorized".
-# Each step runs to its end and the summary names those that failed. At the end it removes the
-# rules file, the user, the fake ncu and its directories, what it planted in /tmp, stops the
-# daemons it started (by pid), and removes the install unless one was there before (then its
-# capture.json is put back). Prints PASS or FAIL last. Not part of `make test`.
+# Each step runs to its end and the summary names those that failed.
+#
+# It never adopts or leaves an install it did not make. The install goes into a scratch prefix of
+# its own (mktemp -d under /tmp, root's, 0755), with the fake ncu beside it; only the polkit action
+# must be where polkit reads it, /usr/share/polkit-1/actions. So it refuses to start, changing
+# nothing, where an ncu-reader action is there already (an install it did not make), or its user
+# or rules file exists. Everything it adds outside the scratch folder (the action, the directories
+# install-capture makes above it, the rules file, the user) is written to a manifest before it is
+# added; at the end it removes exactly those (the action only while it names the scratch helper,
+# through `make uninstall-capture PREFIX=...`), stops the daemons it started (by pid) and removes
+# what they made in /run/dbus, removes the scratch folder, puts back a /tmp/nvidia from before, and
+# checks that nothing it added remains and that /usr/local/libexec/ncu-reader is as it was. Packages installed with apt
+# stay (a throwaway machine; the next run needs them). Prints PASS or FAIL last. Not part of
+# `make test`.
 set -euo pipefail
 umask 022
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 TEST_USER="ncu-reader-test"
-FAKE_DIR="/usr/local/lib/ncu-reader-test"
-LIB_DIR="$FAKE_DIR/lib"               # the install's LIBRARY_PATH: root's, 0755
-LOCK_TARGET="$FAKE_DIR/lock-target"   # the root-owned directory the user's link points at
-RUNS="$FAKE_DIR/runs"                 # one line per run of the fake ncu
-HANG="$FAKE_DIR/hang-pids"            # the hanging fake's pid and its setsid child's
-RULES="/etc/polkit-1/rules.d/50-ncu-reader-test.rules"
-PREFIX="/usr/local"
-LIBEXEC="$PREFIX/libexec/ncu-reader"
-HELPER="$LIBEXEC/ncu-reader-capture"
-POLICY="/usr/share/polkit-1/actions/io.github.ncu-reader.capture.policy"
+RULES_DIR="/etc/polkit-1/rules.d"
+RULES="$RULES_DIR/50-ncu-reader-test.rules"
+ACTIONS="/usr/share/polkit-1/actions"  # polkit reads its actions only here
 ACTION_ID="io.github.ncu-reader.capture"
+POLICY="$ACTIONS/$ACTION_ID.policy"
+SYSTEM_LIBEXEC="/usr/local/libexec/ncu-reader"  # the default install's place: never touched
 INSTALL_PYTHON="${PYTHON:-/usr/bin/python3}"
 TMP_NVIDIA="/tmp/nvidia"              # where ncu makes its lock directory without TMPDIR
-SAVED_NVIDIA="/tmp/nvidia.before-ncu-reader-test"
-WORK="$(mktemp -d)"
+EXEC_PATH_KEY="org.freedesktop.policykit.exec.path"
 
 step() { echo "== $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 check() { echo "   ok: $*"; }
+refuse() {  # before anything is changed: no cleanup to run
+    echo "REFUSED: $*" >&2
+    echo "FAIL: make test-system refused to start; it changed nothing"
+    exit 1
+}
+exec_path_of() { sed -n "s|.*<annotate key=\"$EXEC_PATH_KEY\">\([^<]*\)</annotate>.*|\1|p" -- "$1" | head -n 1; }
+# What the default install's place holds, to tell at the end that it is as it was.
+system_libexec_state() {
+    if [[ -e "$SYSTEM_LIBEXEC" || -L "$SYSTEM_LIBEXEC" ]]; then
+        find "$SYSTEM_LIBEXEC" -printf '%p %y %m %U %s %T@\n' 2>/dev/null | sort | sha256sum
+    else
+        echo absent
+    fi
+}
 
 [[ "$(id -u)" == 0 ]] || fail "run as root on a throwaway machine (it installs packages and adds a user)"
 
+# ---------------------------------------------------------------- refusals, before any change
+theirs=()
+if [[ -d "$ACTIONS" ]]; then
+    mapfile -t theirs < <(grep -l -F "id=\"$ACTION_ID\"" -- "$ACTIONS"/* 2>/dev/null || true)
+fi
+[[ -e "$POLICY" || -L "$POLICY" ]] && [[ ! " ${theirs[*]} " == *" $POLICY "* ]] && theirs+=("$POLICY")
+if (( ${#theirs[@]} )); then
+    named=""
+    for policy in "${theirs[@]}"; do named+=" $policy (exec.path: $(exec_path_of "$policy" || true));"; done
+    refuse "an ncu-reader polkit action is installed already:${named%;}. This test installs its own" \
+        "and never adopts, replaces or removes one it did not put there: run it where the capture is" \
+        "not installed (an earlier run's leftover names /tmp/ncu-reader-system.*/prefix/...; remove" \
+        "it with 'make uninstall-capture PREFIX=<that prefix>' or by hand)."
+fi
+if id "$TEST_USER" >/dev/null 2>&1; then
+    refuse "the user $TEST_USER exists already; this test adds it and removes it, and never takes" \
+        "over one it did not add (an earlier run's leftover: userdel -r $TEST_USER)"
+fi
+[[ ! -e "$RULES" && ! -L "$RULES" ]] || refuse "$RULES exists already; this test writes it and removes it (an earlier run's leftover: remove it)"
+SYSTEM_LIBEXEC_BEFORE="$(system_libexec_state)"
+
+SCRATCH="$(realpath -e -- "$(mktemp -d /tmp/ncu-reader-system.XXXXXX)")"
+chmod 0755 -- "$SCRATCH"               # the user reads the policy's helper path and the params
+MANIFEST="$SCRATCH/manifest"           # KIND PATH: what this run added outside $SCRATCH
+WORK="$SCRATCH/work"
+FAKE_DIR="$SCRATCH/fake"
+LIB_DIR="$FAKE_DIR/lib"               # the install's LIBRARY_PATH: root's, 0755
+LOCK_TARGET="$FAKE_DIR/lock-target"   # the root-owned directory the user's link points at
+RUNS="$FAKE_DIR/runs"                 # one line per run of the fake ncu
+HANG="$FAKE_DIR/hang-pids"            # the hanging fake's pid and its setsid child's
+PREFIX="$SCRATCH/prefix"              # the install's own prefix
+LIBEXEC="$PREFIX/libexec/ncu-reader"
+HELPER="$LIBEXEC/ncu-reader-capture"
+SAVED_NVIDIA="$SCRATCH/nvidia.before"
+install -d -m 0700 "$WORK"
+: > "$MANIFEST"
+added() { echo "$1 $2" >> "$MANIFEST"; }  # KIND PATH, written before the thing is added
+
 STARTED_PIDS=()
 FAILED_STEPS=()
-HAD_INSTALL=""
-if [[ -e "$HELPER" || -e "$POLICY" ]]; then
-    HAD_INSTALL=1
-    if [[ -f "$LIBEXEC/capture.json" ]]; then cp -p "$LIBEXEC/capture.json" "$WORK/capture.json.before"; fi
-fi
+DBUS_FILES=()
 # A /tmp/nvidia from before (a real ncu's) is put aside for the lock-directory step, and back after.
 if [[ -e "$TMP_NVIDIA" || -L "$TMP_NVIDIA" ]]; then
-    [[ ! -e "$SAVED_NVIDIA" ]] || fail "$SAVED_NVIDIA is in the way"
     mv -- "$TMP_NVIDIA" "$SAVED_NVIDIA"
 fi
 # The capture directories the helper made, as the fake's runs recorded in FILE saw them (its cwd).
@@ -81,11 +133,51 @@ kill_fake() {
         echo "   killed pid $pid (left by the fake ncu)"
     fi
 }
+# Remove what the manifest lists, last added first; prints what could not be removed.
+undo_manifest() {
+    local lines=() i kind path
+    mapfile -t lines < "$MANIFEST"
+    for (( i = ${#lines[@]} - 1; i >= 0; i-- )); do
+        kind="${lines[i]%% *}" path="${lines[i]#* }"
+        case "$kind" in
+            policy)  # through the install's own uninstall: it removes the action only while the
+                     # action names this install's helper, then the install and its directories
+                if [[ -e "$path" ]] && [[ "$(exec_path_of "$path")" != "$HELPER" ]]; then
+                    echo "   $path names $(exec_path_of "$path"), not $HELPER: not this run's, left alone"
+                fi
+                if [[ -e "$LIBEXEC" || -e "$path" ]]; then
+                    make -s uninstall-capture PREFIX="$PREFIX" POLKIT_ACTIONS="$ACTIONS" | sed 's/^/   /'
+                fi ;;
+            rules) [[ -f "$path" ]] && grep -q "make test-system" -- "$path" && rm -f -- "$path" && echo "   removed $path" ;;
+            user) id "$path" >/dev/null 2>&1 && userdel -r "$path" 2>/dev/null && echo "   removed the user $path" ;;
+            dir) [[ -d "$path" ]] && rmdir -- "$path" 2>/dev/null && echo "   removed $path" ;;
+            *) echo "   the manifest holds an unknown line: ${lines[i]}" ;;
+        esac
+    done
+    return 0
+}
+# What this run added and is still there, one line each; nothing when all is gone.
+leftovers() {
+    local lines=() line kind path
+    mapfile -t lines < "$MANIFEST"
+    for line in "${lines[@]}"; do
+        kind="${line%% *}" path="${line#* }"
+        case "$kind" in
+            policy) [[ -e "$path" && "$(exec_path_of "$path")" == "$HELPER" ]] && echo "the action $path (naming $HELPER)" ;;
+            rules|dir) [[ -e "$path" ]] && echo "$path" ;;
+            user) id "$path" >/dev/null 2>&1 && echo "the user $path" ;;
+        esac
+    done
+    for path in "${DBUS_FILES[@]}"; do [[ -e "$path" ]] && echo "$path"; done
+    [[ -n "${DBUS_RUN_MADE:-}" && -e /run/dbus ]] && echo /run/dbus
+    [[ "$(system_libexec_state)" == "$SYSTEM_LIBEXEC_BEFORE" ]] || echo "$SYSTEM_LIBEXEC changed"
+    return 0
+}
 cleanup() {
     local rc=$?
     set +e
+    trap '' INT TERM HUP  # the cleanup runs to its end
     step "cleaning up"
-    rm -f -- "$RULES"
     local pid word dir
     if [[ -f "$HANG" ]]; then
         for word in $(cat "$HANG"); do kill_fake "${word#*=}"; done
@@ -100,30 +192,45 @@ cleanup() {
             [[ "$dir" == /tmp/ncu-reader-capture-* && -d "$dir" ]] && rm -rf -- "$dir" && echo "   removed $dir"
         done < <(capture_dirs "$RUNS.all")
     fi
-    if id "$TEST_USER" >/dev/null 2>&1; then userdel -r "$TEST_USER" 2>/dev/null; fi
-    if [[ -n "$HAD_INSTALL" ]]; then
-        [[ -f "$WORK/capture.json.before" ]] \
-            && install -o root -g root -m 0644 "$WORK/capture.json.before" "$LIBEXEC/capture.json"
-        echo "   the install was there before: left in place, its capture.json put back"
-    elif [[ -e "$LIBEXEC" || -e "$POLICY" ]]; then
-        make -s uninstall-capture
-    fi
-    rm -rf -- "$FAKE_DIR" "$TMP_NVIDIA"
-    [[ -e "$SAVED_NVIDIA" ]] && mv -- "$SAVED_NVIDIA" "$TMP_NVIDIA"
+    undo_manifest
+    rm -rf -- "$TMP_NVIDIA"
+    [[ -e "$SAVED_NVIDIA" || -L "$SAVED_NVIDIA" ]] && mv -- "$SAVED_NVIDIA" "$TMP_NVIDIA"
     local i
     for (( i = ${#STARTED_PIDS[@]} - 1; i >= 0; i-- )); do
         kill "${STARTED_PIDS[i]}" 2>/dev/null
+        for _ in $(seq 50); do kill -0 "${STARTED_PIDS[i]}" 2>/dev/null || break; sleep 0.1; done
     done
-    rm -rf -- "$WORK"
+    if [[ -n "${DBUS_RUN_MADE:-}" ]]; then
+        rm -rf -- /run/dbus && echo "   removed /run/dbus"
+    else
+        for word in "${DBUS_FILES[@]}"; do [[ -e "$word" ]] && rm -f -- "$word" && echo "   removed $word"; done
+    fi
+    local left summary
+    left="$(leftovers)"
+    summary="$(cut -d' ' -f1 "$MANIFEST" | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}')"
+    rm -rf -- "$SCRATCH"
+    [[ ! -e "$SCRATCH" ]] || left+=$'\n'"$SCRATCH"
+    if [[ -n "${left//$'\n'/}" ]]; then
+        echo "   left behind:"
+        sed '/^$/d; s/^/     /' <<< "$left"
+        (( rc )) || rc=1
+    else
+        echo "   nothing this run added is left: its manifest (${summary:-empty}) and $SCRATCH are gone;" \
+            "$SYSTEM_LIBEXEC is as it was ($([[ "$SYSTEM_LIBEXEC_BEFORE" == absent ]] && echo absent || echo unchanged))"
+    fi
     if [[ $rc == 0 ]]; then
         echo "PASS: make test-system"
     elif (( ${#FAILED_STEPS[@]} )); then
         echo "FAIL: make test-system: ${#FAILED_STEPS[@]} step(s) failed: ${FAILED_STEPS[*]}"
     else
-        echo "FAIL: make test-system (exit $rc before the steps ended)"
+        echo "FAIL: make test-system (exit $rc before the steps ended, or something was left)"
     fi
+    exit "$rc"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 # ---------------------------------------------------------------- packages and daemons
 step "packages"
@@ -134,7 +241,7 @@ command -v dbus-daemon >/dev/null || missing+=(dbus-daemon)
 command -v dbus-send >/dev/null || missing+=(dbus-bin)
 "$INSTALL_PYTHON" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
 if (( ${#missing[@]} )); then
-    echo "   apt-get install ${missing[*]}"
+    echo "   apt-get install ${missing[*]} (packages stay: a throwaway machine)"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
@@ -143,11 +250,16 @@ check "pkexec $(pkexec --version | tr -d '\n'), polkitd, dbus-daemon"
 bus_call() {
     dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus "$@" 2>/dev/null
 }
+# What the D-Bus this run starts makes in /run/dbus (DBUS_FILES) goes once it is stopped.
 if ! bus_call org.freedesktop.DBus.GetId >/dev/null; then
-    mkdir -p /run/dbus
+    if [[ ! -e /run/dbus ]]; then
+        DBUS_RUN_MADE=1
+        mkdir -p /run/dbus
+    fi
     if [[ -f /run/dbus/pid ]] && ! kill -0 "$(cat /run/dbus/pid)" 2>/dev/null; then
         rm -f /run/dbus/pid
     fi
+    for f in /run/dbus/pid /run/dbus/system_bus_socket; do [[ -e "$f" ]] || DBUS_FILES+=("$f"); done
     STARTED_PIDS+=("$(dbus-daemon --system --fork --print-pid)")
     check "started the system D-Bus (pid ${STARTED_PIDS[-1]})"
 else
@@ -248,9 +360,20 @@ NCU
 install -o root -g root -m 0755 "$WORK/ncu" "$FAKE_DIR/ncu"
 check "$FAKE_DIR/ncu"
 
-step "make install-capture NCU=$FAKE_DIR/ncu LIBRARY_PATH=$LIB_DIR PYTHON=$INSTALL_PYTHON (a venv with numba: minutes)"
-make -s install-capture NCU="$FAKE_DIR/ncu" LIBRARY_PATH="$LIB_DIR" PYTHON="$INSTALL_PYTHON" \
-    PIP_OPTS="${PIP_OPTS:-}"
+step "make install-capture PREFIX=$PREFIX NCU=$FAKE_DIR/ncu LIBRARY_PATH=$LIB_DIR PYTHON=$INSTALL_PYTHON (a venv with numba: minutes)"
+# The directories missing above the action (install-capture makes them, and its uninstall removes
+# them), then the action itself: in the manifest before the install adds them.
+dirs=()
+d="$ACTIONS"
+while [[ ! -e "$d" ]]; do dirs=("$d" "${dirs[@]}"); d="$(dirname -- "$d")"; done
+for d in "${dirs[@]}"; do added dir "$d"; done
+added policy "$POLICY"
+# pip's cache goes into the scratch folder too, not root's home.
+PIP_CACHE_DIR="$WORK/pip-cache" make -s install-capture PREFIX="$PREFIX" POLKIT_ACTIONS="$ACTIONS" \
+    NCU="$FAKE_DIR/ncu" LIBRARY_PATH="$LIB_DIR" PYTHON="$INSTALL_PYTHON" PIP_OPTS="${PIP_OPTS:-}"
+[[ "$(exec_path_of "$POLICY")" == "$HELPER" ]] || fail "the installed policy names $(exec_path_of "$POLICY"), not $HELPER"
+[[ ! -e "$SYSTEM_LIBEXEC" || "$(system_libexec_state)" == "$SYSTEM_LIBEXEC_BEFORE" ]] \
+    || fail "the install touched $SYSTEM_LIBEXEC"
 grep -q "<annotate key=\"org.freedesktop.policykit.exec.path\">$HELPER</annotate>" "$POLICY" \
     || fail "the installed policy does not name $HELPER"
 head -n 1 "$HELPER" | grep -qx "#!$LIBEXEC/venv/bin/python3 -IS" || fail "$HELPER's first line is $(head -n 1 "$HELPER")"
@@ -259,11 +382,13 @@ check "polkitd knows the action; the helper starts '#!$LIBEXEC/venv/bin/python3 
 
 # ---------------------------------------------------------------- the user and the rule
 step "an ordinary user, and a polkit rule granting it the action"
-if id "$TEST_USER" >/dev/null 2>&1; then userdel -r "$TEST_USER" 2>/dev/null || true; fi
+added user "$TEST_USER"
 useradd --create-home --shell /bin/bash "$TEST_USER"
 USER_UID="$(id -u "$TEST_USER")"
 USER_HOME="$(getent passwd "$TEST_USER" | cut -d: -f6)"
 as_user() { su -l -s /bin/bash "$TEST_USER" -c "$1" < /dev/null; }
+[[ -d "$RULES_DIR" ]] || { added dir "$RULES_DIR"; install -d -m 0755 "$RULES_DIR"; }
+added rules "$RULES"
 grant() {
     cat > "$RULES" <<RULES
 // make test-system: stands in for an administrator typing a password. Removed at the end.

@@ -5,14 +5,21 @@ RmProfilingAdminOnly, the installed capture helper (and whether its install pass
 own trust checks), pkexec, and a polkit authentication agent. Nothing here needs privileges or
 runs anything as root: the helper's checks run in its own interpreter as the user who asks. No Qt;
 the dialog and `python -m viewer capture --check` say the same findings.
+
+Every place it reads is a parameter, so that a test builds the machine it describes (a scratch
+policy folder naming an install it planted, or none) whatever this machine has installed. `root`
+is the uid whose files the trust checks take for root's: 0, or in the tests their own uid, for an
+install they planted. Only this module reads it, run as the user; the helper, run by pkexec,
+never does.
 """
 
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,21 +45,25 @@ SECURITY = ("the stock driver has let only administrators read counters since 41
 ADMIN_SECTION = "README.md, 'For admins: capture'"
 
 # Run by the installed helper's own interpreter (its first line), as the user: load the helper
-# file as a module and call its checks with root's owners, as a capture through pkexec would.
+# file as a module and call its checks with root's owners (argv[2]: 0) and root's home (argv[3]),
+# as a capture through pkexec would.
 _CHECK = """\
 import importlib.machinery, importlib.util, os, sys
 from pathlib import Path
-path = sys.argv[1]
+path, root, home = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 loader = importlib.machinery.SourceFileLoader("ncu_reader_capture", path)
 spec = importlib.util.spec_from_loader(loader.name, loader)
 helper = importlib.util.module_from_spec(spec)
 sys.modules[loader.name] = helper
 loader.exec_module(helper)
 try:
-    layout = helper.load_layout(0, {}, Path(os.path.realpath(path)))
+    layout = helper.load_layout(root, {}, Path(os.path.realpath(path)))
     if not os.access(layout.ncu, os.X_OK):
         raise helper.Refusal(helper.EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
-    helper.check_layout(layout, 0)
+    if root == 0:
+        helper.check_layout(layout, 0)
+    else:  # a test's planted install, checked against root's home as a capture would be
+        helper.check_layout(layout, root, home)
 except helper.Refusal as refusal:
     print(refusal.message)
     sys.exit(1)
@@ -70,14 +81,19 @@ class Finding:
     fix: str = ""
 
 
+SystemNcu = Callable[[], "Path | None"]
+
+
 def checkup(*, environ: Mapping[str, str] | None = None, params: Path = PARAMS,
             sys_param: Path = SYS_PARAM, policy_dir: Path = POLICY_DIR, pkexec: Path = PKEXEC,
-            proc: Path = PROC, uid: int | None = None) -> list[Finding]:
-    """Every finding, in the order a capture needs them."""
+            proc: Path = PROC, uid: int | None = None,
+            system_ncu: SystemNcu = h.find_system_ncu, root: int = 0) -> list[Finding]:
+    """Every finding, in the order a capture needs them. `system_ncu` looks in the CUDA
+    toolkit's usual places; `root` is the uid the trust checks take for root's (0)."""
     environ = os.environ if environ is None else environ
     uid = os.getuid() if uid is None else uid
-    return [ncu_finding(environ), driver_finding(params, sys_param),
-            helper_finding(policy_dir), pkexec_finding(pkexec), agent_finding(proc, uid)]
+    return [ncu_finding(environ, system_ncu), driver_finding(params, sys_param),
+            helper_finding(policy_dir, root), pkexec_finding(pkexec), agent_finding(proc, uid)]
 
 
 # ---------------------------------------------------------------- ncu
@@ -91,7 +107,8 @@ def ncu_places(environ: Mapping[str, str]) -> list[str]:
             *h.SYSTEM_NCU, f"{h.NSIGHT_COMPUTE_DIR}/*/ncu"]
 
 
-def which_ncu(environ: Mapping[str, str]) -> tuple[str, str] | None:
+def which_ncu(environ: Mapping[str, str], system_ncu: SystemNcu = h.find_system_ncu
+              ) -> tuple[str, str] | None:
     """(ncu's resolved path, where it was found), in find_ncu's order; None when nowhere."""
     named = environ.get(h.ENV_NCU, "")
     if os.path.isabs(named) and os.access(named, os.X_OK):
@@ -99,14 +116,15 @@ def which_ncu(environ: Mapping[str, str]) -> tuple[str, str] | None:
     on_path = shutil.which("ncu", path=environ.get("PATH", ""))
     if on_path:
         return os.path.realpath(on_path), "PATH"
-    system = h.find_system_ncu()
+    system = system_ncu()
     if system is not None:
         return os.path.realpath(system), "the CUDA toolkit's usual places"
     return None
 
 
-def ncu_finding(environ: Mapping[str, str]) -> Finding:
-    found = which_ncu(environ)
+def ncu_finding(environ: Mapping[str, str], system_ncu: SystemNcu = h.find_system_ncu
+                ) -> Finding:
+    found = which_ncu(environ, system_ncu)
     if found is not None:
         path, where = found
         return Finding("ncu", f"{path} (found through {where}); a capture that runs ncu as "
@@ -153,7 +171,7 @@ def _restrict_param(path: Path) -> bool | None:
 # ---------------------------------------------------------------- the helper
 
 
-def helper_finding(policy_dir: Path = POLICY_DIR) -> Finding:
+def helper_finding(policy_dir: Path = POLICY_DIR, root: int = 0) -> Finding:
     topic = "capture helper"
     policy = policy_dir / f"{h.ACTION_ID}.policy"
     helper = installed_helper(policy_dir)
@@ -164,7 +182,7 @@ def helper_finding(policy_dir: Path = POLICY_DIR) -> Finding:
                if policy.is_file() else f"no {policy.name} in {policy_dir}")
         return Finding(topic, f"not installed ({why}); needed only where the driver lets only "
                        "administrators read counters, or for root", False, install)
-    passed, said = trust_check(helper)
+    passed, said = trust_check(helper, root)
     if passed:
         return Finding(topic, f"installed at {helper}, running {said}; its install passes the "
                        "helper's own trust checks (everything root would run is root's alone)",
@@ -186,21 +204,24 @@ def helper_interpreter(helper: Path) -> Path | None:
     return Path(words[0]) if words and os.path.isabs(words[0]) else None
 
 
-def trust_check(helper: Path) -> tuple[bool, str]:
+def trust_check(helper: Path, root: int = 0) -> tuple[bool, str]:
     """(True, the ncu it runs) when the install passes the helper's trust checks as root would
     run them, else (False, the helper's own sentence). The helper file and its interpreter are
     checked here first, so nothing that is not root's alone ever runs; then the install's
-    interpreter runs the helper's checks as this user (no pkexec)."""
+    interpreter runs the helper's checks as this user (no pkexec). `root`: the uid taken for
+    root's (0; a test's own uid for the install it planted)."""
     python = helper_interpreter(helper)
     if python is None:
         return False, f"{helper}'s first line names no interpreter"
     for path in (helper, python):
         try:
-            h.check_chain(path, frozenset({0}))
+            h.check_chain(path, frozenset({0, root}))
         except h.Refusal as refusal:
             return False, refusal.message
+    root_home = pwd.getpwuid(0).pw_dir
     try:
-        done = subprocess.run([str(python), "-IS", "-B", "-c", _CHECK, str(helper)],
+        done = subprocess.run([str(python), "-IS", "-B", "-c", _CHECK, str(helper), str(root),
+                               root_home],
                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=CHECK_TIMEOUT_S, env={"PATH": h.SAFE_PATH}, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -1,8 +1,9 @@
 """What a capture made here was: GPU, driver, ncu, section set, clocks, size, time, route.
 
 Kept beside the report as `<report>.json` and shown in the window as one line. The sink takes the
-sidecar's name together with the report's by creating it empty (`claim_sidecar`); the note is then
-written atomically into that claim, never over any other file. Reading never raises: a missing,
+sidecar's name together with the report's by creating it empty (`claim_sidecar`, in the captures
+folder the sink opened and checked); the note is then written atomically into that claim, in that
+same open folder, never over any other file nor through a link. Reading never raises: a missing,
 empty or garbled note is None. No Qt.
 """
 
@@ -12,12 +13,14 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import stat
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
+from viewer.capture.folder import Folder
 from viewer.core.atomic_write import exists_error, write_atomically
 
 SCHEMA = 1
@@ -87,16 +90,22 @@ def from_capture(target: str, dim: int, set_name: str, clock: str, route: str,
 @dataclass(frozen=True)
 class Claim:
     """A report's sidecar name, taken by creating the file empty (O_EXCL): only its maker fills
-    it."""
+    it. `folder`, when the sink's open folder, is where every later step happens (not `path`)."""
 
     path: Path
     device: int
     inode: int
+    folder: Folder | None = field(default=None, compare=False, repr=False)
+
+    def _lstat(self) -> os.stat_result:
+        if self.folder is None:
+            return os.lstat(self.path)
+        return os.stat(self.path.name, dir_fd=self.folder.fd, follow_symlinks=False)
 
     def is_ours(self) -> bool:
         """Still the empty file that was made (not replaced, not written)."""
         try:
-            st = os.lstat(self.path)
+            st = self._lstat()
         except OSError:
             return False
         return (stat.S_ISREG(st.st_mode) and st.st_size == 0
@@ -106,20 +115,28 @@ class Claim:
         """Give the name back: remove the empty file, if it is still the one made."""
         if self.is_ours():
             with contextlib.suppress(OSError):
-                os.unlink(self.path)
+                if self.folder is None:
+                    os.unlink(self.path)
+                else:
+                    os.unlink(self.path.name, dir_fd=self.folder.fd)
 
 
-def claim_sidecar(report: Path) -> Claim:
-    """Take `<report>.json` by creating it empty (0600); FileExistsError if anything, even a
-    dangling link, has the name."""
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def claim_sidecar(report: Path, folder: Folder | None = None) -> Claim:
+    """Take `<report>.json` by creating it empty (0600), in `folder` (the report's open folder)
+    when given; FileExistsError if anything, even a dangling link, has the name."""
     path = sidecar(report)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 0o600)
+    if folder is None:
+        fd = os.open(path, _NEW, 0o600)
+    else:
+        fd = os.open(path.name, _NEW, 0o600, dir_fd=folder.fd)
     try:
         st = os.fstat(fd)
     finally:
         os.close(fd)
-    return Claim(path, st.st_dev, st.st_ino)
+    return Claim(path, st.st_dev, st.st_ino, folder)
 
 
 def write_provenance(report: Path, record: Provenance, claim: Claim | None = None) -> Path:
@@ -138,10 +155,42 @@ def write_provenance(report: Path, record: Provenance, claim: Claim | None = Non
     if claim.path != path or not claim.is_ours():
         raise exists_error(path)
     try:
-        return write_atomically(path, write, replace=True)
+        if claim.folder is None:
+            return write_atomically(path, write, replace=True)
+        _write_claimed(claim, claim.folder, data)
+        return path
     except OSError:
         claim.release()
         raise
+
+
+def _write_claimed(claim: Claim, folder: Folder, data: bytes) -> None:
+    """`data` into a new 0600 file in `folder`, flushed, then renamed onto the claim's name while
+    that is still the empty file the claim made."""
+    name = claim.path.name
+    for _ in range(100):
+        temporary = f".{name}.{secrets.token_hex(6)}.part"
+        try:
+            fd = os.open(temporary, _NEW, 0o600, dir_fd=folder.fd)
+        except FileExistsError:
+            continue
+        break
+    else:
+        raise exists_error(claim.path)
+    moved = False
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if not claim.is_ours():
+            raise exists_error(claim.path)
+        os.replace(temporary, name, src_dir_fd=folder.fd, dst_dir_fd=folder.fd)
+        moved = True
+    finally:
+        if not moved:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary, dir_fd=folder.fd)
 
 
 def read_provenance(report: Path) -> Provenance | None:

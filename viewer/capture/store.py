@@ -1,12 +1,17 @@
 """Where captured reports are kept, and how one is written without ever replacing another.
 
 The helper streams the report on stdout; the user's own process writes it here (root writes
-nothing the user controls). A `ReportSink` writes into a temporary file in the captures folder,
-then links it to the first name whose provenance sidecar's name is free too (`STEM.ncu-rep` and
-`STEM.ncu-rep.json`, then `STEM-2...`): os.link and O_EXCL fail rather than replace an existing
-file, so a capture never overwrites anything nor takes an old note for its own. Every failure (a
-folder that cannot be made or written, a full disk) is a SinkError of one line naming the folder,
-and leaves no temporary file. No Qt here.
+nothing the user controls). The captures folder and the ncu-reader folder above it are the user's
+own (viewer.capture.folder): never reached through a link, owned by the user, made 0700 (an own
+0755 one is tightened), and refused, naming the folder, where they are someone else's or cannot be
+made private. A `ReportSink` opens the folder once and does everything relative to that open
+folder: it writes into a temporary file there (O_EXCL, O_NOFOLLOW), then links it to the first
+name whose provenance sidecar's name is free too (`STEM.ncu-rep` and `STEM.ncu-rep.json`, then
+`STEM-2...`): os.link and O_EXCL fail rather than replace an existing file or follow a link, so a
+capture never overwrites anything nor takes an old note for its own, and a link or a rename put at
+the folder's path meanwhile redirects nothing. Every failure (a folder that cannot be made, used
+or written, a full disk) is a SinkError of one line naming the folder, and leaves no temporary
+file. No Qt.
 """
 
 from __future__ import annotations
@@ -14,13 +19,14 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
+from viewer.capture.folder import Folder, FolderError, open_folder
 from viewer.capture.helper import MAX_REPORT_BYTES, REPORT_MAGIC
 from viewer.capture.provenance import Claim, claim_sidecar
 
@@ -35,27 +41,28 @@ class SinkError(Exception):
 
 
 def captures_dir(environ: Mapping[str, str] | None = None, home: Path | None = None) -> Path:
-    """$XDG_DATA_HOME/ncu-reader/captures (default ~/.local/share/...), made 0700 if missing.
+    """$XDG_DATA_HOME/ncu-reader/captures (default ~/.local/share/...), made if missing; it and
+    ncu-reader are the user's own, 0700 (viewer.capture.folder).
 
     A relative XDG_DATA_HOME is ignored, as the XDG spec says. SinkError, naming the folder,
-    where it cannot be made or something that is not a folder is in its way."""
+    where it cannot be made, something that is not a folder (a link included) is in its way, or
+    it is someone else's or writable by others and cannot be made private."""
+    folder = open_captures(environ, home)
+    folder.close()
+    return folder.path
+
+
+def open_captures(environ: Mapping[str, str] | None = None, home: Path | None = None) -> Folder:
+    """The captures folder as captures_dir makes and checks it, held open: a ReportSink given it
+    writes in the very folder checked."""
     environ = os.environ if environ is None else environ
     data = environ.get("XDG_DATA_HOME", "")
     base = Path(data) if os.path.isabs(data) else (home or Path.home()) / ".local" / "share"
     captures = base / "ncu-reader" / "captures"
-    ours = (base / "ncu-reader", captures)
-    for folder in (*reversed(base.parents), base, *ours):
-        try:
-            folder.mkdir(mode=0o700 if folder in ours else 0o777)
-        except FileExistsError:
-            if not folder.is_dir():
-                raise _unusable(captures, f"{folder} is not a folder") from None
-            continue
-        except OSError as exc:
-            raise _unusable(captures, f"cannot make {folder}: {exc.strerror}") from None
-        if folder in ours:
-            os.chmod(folder, 0o700)  # mkdir's mode passes through the umask
-    return captures
+    try:
+        return open_folder(captures, own=2, make=True)
+    except FolderError as exc:
+        raise _unusable(captures, str(exc)) from None
 
 
 def _unusable(captures: Path, why: str) -> SinkError:
@@ -71,24 +78,33 @@ def capture_stem(target: str, dim: int | str, set_name: str, now: datetime | Non
 
 class ReportSink:
     """A report arriving in chunks: `write`, then `commit()` (kept under a free name) or `abort()`
-    (nothing left behind). Also a context manager that aborts unless committed."""
+    (nothing left behind). Also a context manager that aborts unless committed. `directory` is
+    opened once (its last name checked as the user's own folder) and every file is made in that
+    open folder."""
 
-    def __init__(self, directory: Path, stem: str, cap: int = MAX_REPORT_BYTES) -> None:
+    def __init__(self, directory: Path | Folder, stem: str, cap: int = MAX_REPORT_BYTES) -> None:
         if not _STEM.fullmatch(stem):
             raise ValueError(f"not a plain file name stem: {stem!r}")
-        self.directory = Path(directory)
+        named = directory.path if isinstance(directory, Folder) else Path(directory)
+        self.directory = named
         self.stem = stem
         self.cap = cap
         self.size = 0
         self.path: Path | None = None  # the final name, once committed
         self.claim: Claim | None = None  # its sidecar's name, taken empty at the commit
         self._head = b""
+        self._temp: str | None = None
         try:
-            fd, name = tempfile.mkstemp(dir=self.directory, prefix=f".{stem}.", suffix=".part")
+            self.folder = (directory if isinstance(directory, Folder)
+                           else open_folder(named if named.is_absolute() else Path.cwd() / named))
+        except FolderError as exc:
+            raise SinkError(f"Cannot use the captures folder {named}: {exc}; nothing was "
+                            "saved.") from None
+        try:
+            fd, self._temp = _new_file(self.folder, f".{stem}.", ".part")
         except OSError as exc:
-            raise SinkError(f"Cannot write in the captures folder {self.directory}: "
+            raise SinkError(f"Cannot write in the captures folder {named}: "
                             f"{exc.strerror}; nothing was saved.") from None
-        self._temp: Path | None = Path(name)
         self._file = os.fdopen(fd, "wb")
 
     def write(self, chunk: bytes) -> None:
@@ -127,7 +143,8 @@ class ReportSink:
         finally:
             self.abort()
         self.path, self.claim = path, claim
-        _fsync_dir(self.directory)
+        with contextlib.suppress(OSError):
+            os.fsync(self.folder.fd)
         return path
 
     def _failed(self, exc: OSError) -> SinkError:
@@ -136,20 +153,22 @@ class ReportSink:
         return SinkError(f"Could not write the report in {self.directory}: "
                          f"{exc.strerror or exc}; nothing was saved.")
 
-    def _take_names(self, temp: Path) -> tuple[Path, Claim]:
+    def _take_names(self, temp: str) -> tuple[Path, Claim]:
         """The first N whose report and sidecar names are both free, both taken: the report's by
         a hard link (where links are refused, by an empty file the report then moves onto), the
         sidecar's by O_EXCL. A sidecar already there gives back the report name just taken."""
+        fd = self.folder.fd
         for n in range(1, MAX_NAMES + 1):
-            final = self.directory / f"{self.stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
-            made = _take(temp, final)
+            name = f"{self.stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
+            made = _take(self.folder, temp, name)
             if made is None:
                 continue
+            final = self.directory / name
             try:
-                claim = claim_sidecar(final)
+                claim = claim_sidecar(final, self.folder)
                 if not made.linked:
                     try:
-                        os.replace(temp, final)
+                        os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
                     except OSError:
                         claim.release()
                         raise
@@ -168,7 +187,8 @@ class ReportSink:
             with contextlib.suppress(OSError):  # a full disk refuses the last flush too
                 self._file.close()
         if self._temp is not None:
-            self._temp.unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._temp, dir_fd=self.folder.fd)
             self._temp = None
 
     def __enter__(self) -> ReportSink:
@@ -179,11 +199,26 @@ class ReportSink:
         self.abort()
 
 
+def _new_file(folder: Folder, prefix: str, suffix: str) -> tuple[int, str]:
+    """A new empty 0600 file in `folder` under a random name: (its descriptor, its name)."""
+    for _ in range(100):
+        name = f"{prefix}{secrets.token_hex(6)}{suffix}"
+        try:
+            return os.open(name, _NEW, 0o600, dir_fd=folder.fd), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {folder.path}")
+
+
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 @dataclass(frozen=True)
 class _Taken:
     """A report name this sink took: a hard link to its temporary file, or an empty file."""
 
-    path: Path
+    folder: Folder
+    name: str
     device: int
     inode: int
     linked: bool
@@ -191,43 +226,32 @@ class _Taken:
     def give_back(self) -> None:
         """Remove what was put at the name, if it is still there (and nothing else)."""
         with contextlib.suppress(OSError):
-            st = os.lstat(self.path)
+            st = os.stat(self.name, dir_fd=self.folder.fd, follow_symlinks=False)
             if (st.st_dev, st.st_ino) == (self.device, self.inode):
-                os.unlink(self.path)
+                os.unlink(self.name, dir_fd=self.folder.fd)
 
 
-def _take(temp: Path, final: Path) -> _Taken | None:
-    """Take the name `final` for `temp` without replacing anything; None if it is taken."""
+def _take(folder: Folder, temp: str, name: str) -> _Taken | None:
+    """Take `name` in `folder` for the file `temp` there without replacing anything; None if it
+    is taken."""
+    fd = folder.fd
     try:
-        os.link(temp, final, follow_symlinks=False)
+        os.link(temp, name, src_dir_fd=fd, dst_dir_fd=fd, follow_symlinks=False)
     except FileExistsError:
         return None
     except OSError:  # no hard links here: claim the name with an empty file
         try:
-            fd = os.open(final, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            made = os.open(name, _NEW, 0o600, dir_fd=fd)
         except FileExistsError:
             return None
         try:
-            st = os.fstat(fd)
+            st = os.fstat(made)
         finally:
-            os.close(fd)
-        return _Taken(final, st.st_dev, st.st_ino, linked=False)
-    st = os.lstat(temp)
-    return _Taken(final, st.st_dev, st.st_ino, linked=True)
+            os.close(made)
+        return _Taken(folder, name, st.st_dev, st.st_ino, linked=False)
+    st = os.stat(temp, dir_fd=fd, follow_symlinks=False)
+    return _Taken(folder, name, st.st_dev, st.st_ino, linked=True)
 
 
 def _size(n: int) -> str:
     return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n:,} bytes"
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from viewer.capture import helper as h
-from viewer.capture.checkup import checkup, checkup_lines
+from viewer.capture.checkup import Finding, checkup, checkup_lines
 from viewer.capture.client import (
     CaptureCancelled,
     CaptureError,
@@ -24,7 +24,7 @@ from viewer.capture.client import (
     choose_route,
     run_capture,
 )
-from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
+from viewer.capture.store import ReportSink, SinkError, capture_stem, open_captures
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible
 
@@ -54,22 +54,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cli(argv: Sequence[str], out: TextIO | None = None, err: TextIO | None = None,
-        route_fn: Callable[[], Route] = choose_route) -> int:
+        route_fn: Callable[[], Route] = choose_route,
+        run_checkup: Callable[[], list[Finding]] = checkup) -> int:
     """Parse and run the capture command; returns the exit status."""
     try:
         args = parser().parse_args(list(argv))
     except SystemExit as exc:
         return int(exc.code or 0)
-    return run(args, out, err, route_fn)
+    return run(args, out, err, route_fn, run_checkup)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None,
-        route_fn: Callable[[], Route] = choose_route) -> int:
-    """Run the capture command on parsed options; returns the exit status."""
+        route_fn: Callable[[], Route] = choose_route,
+        run_checkup: Callable[[], list[Finding]] = checkup) -> int:
+    """Run the capture command on parsed options; returns the exit status. `run_checkup` is
+    the check-up `--check` prints (a test's own machine in the tests)."""
     out = out or sys.stdout
     err = err or sys.stderr
     if args.check:
-        return check(out)
+        return check(out, run_checkup)
     targets = h.TARGETS if args.target == "both" else (args.target,)
     requests = [Request(t, args.dim, args.set, args.clock) for t in targets]
     try:
@@ -88,8 +91,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             print(visible(f"  {target}: {message}"), file=err, flush=True)
 
         try:
-            sink = ReportSink(captures_dir(), capture_stem(request.target, request.dim,
-                                                           request.set))
+            sink = ReportSink(open_captures(), capture_stem(request.target, request.dim,
+                                                            request.set))
         except SinkError as exc:
             print(visible(f"capture: {exc}"), file=err)
             return 1
@@ -108,9 +111,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     return 0
 
 
-def check(out: TextIO) -> int:
+def check(out: TextIO, run_checkup: Callable[[], list[Finding]] = checkup) -> int:
     """`capture --check`: the check-up's findings; exit 0 when every one is fine, else 1."""
-    findings = checkup()
+    findings = run_checkup()
     for line in checkup_lines(findings):
         print(visible(line), file=out)
     return 0 if all(f.ok for f in findings) else 1

@@ -33,7 +33,7 @@ from viewer.capture.client import (
     settle,
 )
 from viewer.capture.run import Action, CloseStdin, Finished, HelperRun, Kill, Progress, Write
-from viewer.capture.store import ReportSink, SinkError, capture_stem, captures_dir
+from viewer.capture.store import ReportSink, SinkError, capture_stem, open_captures
 from viewer.core.jobs import Job
 from viewer.core.model import Report
 from viewer.qt.kit.workers import Worker
@@ -153,7 +153,7 @@ class CaptureRun(QObject):
         request = self.requests[self._index]
         try:
             argv = self.route.argv(request)
-            self._sink = ReportSink(captures_dir(), capture_stem(
+            self._sink = ReportSink(open_captures(), capture_stem(
                 request.target, request.dim, request.set))
         except (CaptureError, RequestError, SinkError, OSError, ValueError) as exc:
             self._finish("failed", " ".join(str(exc).split()))

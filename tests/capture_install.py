@@ -169,17 +169,22 @@ class Install:
 
 
 def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None = None,
-          config: bool = True, library_path: list[str] | None = None) -> Install:
+          config: bool = True, library_path: list[str] | None = None,
+          python: str | None = None) -> Install:
     """An install under `base` (0755 directories, 0644/0755 files, owned by whoever runs the
     tests) with a venv of its own, as the real install has (without pip: the fake ncu never
-    runs the kernels). `replace` rewrites lines of the helper copy, as the install rewrites its
-    shebang."""
+    runs the kernels), made by `python` (default: this interpreter). `replace` rewrites lines
+    of the helper copy, as the install rewrites its shebang."""
     root = base / "libexec"
     tools = base / "tools"
     for d in (root, tools):
         d.mkdir(parents=True)
         d.chmod(0o755)
-    venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
+    if python is None:
+        venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
+    else:
+        subprocess.run([python, "-I", "-m", "venv", "--without-pip", "--symlinks",
+                        str(root / "venv")], check=True)
     record = base / "ncu-runs.jsonl"
     ncu = tools / "ncu"
     body = textwrap.dedent(BEHAVIOURS[behaviour]).replace("{record!r}", repr(str(record)))

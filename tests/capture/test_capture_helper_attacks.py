@@ -14,6 +14,8 @@ import resource
 import signal
 import stat
 import subprocess
+import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -328,6 +330,141 @@ def test_an_editable_install_is_refused(tmp_path):
     pth.write_text("import __editable___ncu_reader_finder; "
                    "__editable___ncu_reader_finder.install()\n")
     _refused(install, pth)
+
+
+# Debian's python3.11 (its sysconfig.py): the scheme it picks where sys.prefix is the base prefix,
+# as it is in the helper, which starts as `python3 -IS` (no site, so no venv prefix).
+POSIX_LOCAL = {
+    "stdlib": "{installed_base}/lib/python{py_version_short}",
+    "platstdlib": "{platbase}/lib/python{py_version_short}",
+    "purelib": "{base}/local/lib/python{py_version_short}/dist-packages",
+    "platlib": "{platbase}/local/lib/python{py_version_short}/dist-packages",
+    "include": "{installed_base}/include/python{py_version_short}{abiflags}",
+    "platinclude": "{installed_platbase}/include/python{py_version_short}{abiflags}",
+    "scripts": "{base}/local/bin",
+    "data": "{base}/local",
+}
+PY_VERSION = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+@pytest.fixture
+def debian_sysconfig(monkeypatch):
+    """This interpreter's sysconfig made Debian's: posix_local is its default scheme."""
+    monkeypatch.setitem(sysconfig._INSTALL_SCHEMES, "posix_local", POSIX_LOCAL)
+    real = sysconfig.get_paths
+    monkeypatch.setattr(sysconfig, "get_paths", lambda scheme="posix_local", vars=None,
+                        expand=True: real(scheme, vars, expand))
+
+
+def _hostile_site(install, tmp_path: Path, how: str) -> Path:
+    """What an admin's later `pip install -e` or a package's .pth leaves in the venv."""
+    site = _site_packages(install)
+    if how == "editable":
+        pth = site / "__editable__.ncu_reader-0.1.pth"
+        pth.write_text("import __editable___ncu_reader_0_1_finder; "
+                       "__editable___ncu_reader_0_1_finder.install()\n")
+        return pth
+    added = tmp_path / "checkout"
+    added.mkdir()
+    added.chmod(0o777)
+    (site / "extra.pth").write_text(f"{added}\n")
+    return added
+
+
+def test_the_venvs_site_packages_are_found_under_debians_default_scheme(tmp_path,
+                                                                       debian_sysconfig):
+    install = plant(tmp_path)
+    venv = install.root / "venv"
+    missed = Path(sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"])
+    assert missed == venv / "local" / "lib" / PY_VERSION / "dist-packages"
+    assert not missed.exists(), "where a lookup by the default scheme looks, the venv has nothing"
+    assert _site_packages(install) in helper.venv_site_dirs(install.python)
+
+
+@pytest.mark.parametrize("how", [
+    "pth path",
+    pytest.param("editable", marks=as_root),  # refused as root only
+])
+def test_the_venvs_pth_files_are_checked_under_debians_default_scheme(tmp_path, how,
+                                                                     debian_sysconfig):
+    install = plant(tmp_path / "install")
+    bad = _hostile_site(install, tmp_path, how)
+    with pytest.raises(helper.Refusal) as caught:
+        helper.check_layout(_layout(install), os.geteuid())
+    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert str(bad) in caught.value.message
+
+
+def _debian_python() -> str | None:
+    """A Python whose default scheme under -IS is Debian's posix_local, if this machine has one."""
+    for python in ("/usr/bin/python3", "/usr/bin/python3.11", "/usr/bin/python3.12"):
+        try:
+            done = subprocess.run([python, "-IS", "-c", "import sys, sysconfig; sys.exit("
+                                   "sys.version_info < (3, 11) or "
+                                   "sysconfig.get_default_scheme() != 'posix_local')"],
+                                  capture_output=True, timeout=30, check=False)
+        except OSError:
+            continue
+        if done.returncode == 0:
+            return python
+    return None
+
+
+DEBIAN_PYTHON = _debian_python()
+
+
+@pytest.mark.skipif(DEBIAN_PYTHON is None, reason="needs Debian's own python3 (3.11 or newer)")
+@pytest.mark.parametrize("how", [
+    "pth path",
+    pytest.param("editable", marks=as_root),
+])
+def test_a_venv_of_debians_python_has_its_pth_files_checked(tmp_path, how):
+    """The helper run by a venv of Debian's python3, as install-capture makes it there."""
+    install = plant(tmp_path / "install", python=DEBIAN_PYTHON)
+    assert install.run(*VALID).returncode == 0, "a clean venv of Debian's Python passes"
+    bad = _hostile_site(install, tmp_path, how)
+    (install.record).unlink()
+    _refused(install, bad)
+
+
+def test_a_venv_without_its_site_packages_is_refused(tmp_path):
+    """Where the venv's own site-packages cannot be found, nothing it imports can be checked."""
+    install = plant(tmp_path)
+    site = _site_packages(install)
+    site.rename(site.with_name("moved-away"))
+    with pytest.raises(helper.Refusal) as caught:
+        helper.venv_site_dirs(install.python)
+    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert "site-packages" in caught.value.message
+    done = install.run(*VALID)
+    assert done.returncode == helper.EXIT_UNTRUSTED, done.stderr
+    assert install.runs() == []
+
+
+def test_a_pyvenv_cfg_without_the_system_site_line_includes_the_systems(tmp_path):
+    """site.py reads a missing include-system-site-packages as true: the base interpreter's
+    site-packages are then imported from, and checked."""
+    install = plant(tmp_path)
+    cfg = install.root / "venv" / "pyvenv.cfg"
+    base_site = Path(sys.base_prefix, "lib", PY_VERSION, "site-packages")
+    assert base_site not in helper.venv_site_dirs(install.python)
+    cfg.write_text("".join(line for line in cfg.read_text().splitlines(keepends=True)
+                           if not line.startswith("include-system-site-packages")))
+    assert base_site in helper.venv_site_dirs(install.python)
+
+
+def test_a_site_directory_a_user_could_create_is_refused(tmp_path):
+    """A site directory the kernel program would import from once it exists (here Debian's
+    venv/lib/python3/dist-packages, which site.py adds there), below a directory others can
+    write: someone could make it after the check."""
+    install = plant(tmp_path / "install")
+    lib = install.root / "venv" / "lib"
+    lib.chmod(0o777)
+    missing = lib / "python3" / "dist-packages"
+    trust = helper.Trust(helper.trusted_owners(os.geteuid()))
+    with pytest.raises(helper.Refusal) as caught:
+        trust.site(missing)
+    assert str(lib) in caught.value.message
 
 
 def test_the_standard_library_tree_is_checked(tmp_path, monkeypatch):

@@ -12,8 +12,9 @@ written like a setuid program (docs/capture.md has the facts behind each rule):
 - ncu's argv is built here, never by a shell: ncu by absolute path, `--config-file off`,
   `--target-processes application-only`, no `-f`, the report into a directory made here;
 - root runs only root-owned code: ncu, the interpreter and its standard library, the kernel
-  program's site-packages and the paths its .pth files add, the install, CUDA_HOME's tree, every
-  file in each LIBRARY_PATH directory, and every directory above each, as named and with links
+  program's site-packages (found from its venv, as its site.py finds them; none found is a
+  refusal) and the paths their .pth files add, the install, CUDA_HOME's tree, every file in
+  each LIBRARY_PATH directory, and every directory above each, as named and with links
   resolved, must be owned by root (or by the user running this, when that is not root) and
   writable by nobody else, else exit 4 naming the path;
 - the environment is built from an allow-list; as root, ncu's path comes only from the install's
@@ -47,6 +48,7 @@ import resource
 import selectors
 import shutil
 import signal
+import site
 import stat
 import subprocess
 import sys
@@ -351,8 +353,9 @@ class Trust:
     def site(self, site_dir: Path) -> None:
         """A site-packages directory the kernel program imports from, and whatever its .pth
         files add to the import path; as root, an editable install (root would import a
-        checkout) is refused."""
-        if not os.path.isdir(site_dir):
+        checkout) is refused. One that does not exist must stay so: see `absent`."""
+        if not os.path.lexists(site_dir):
+            self.absent(site_dir)
             return
         self.tree(site_dir)
         for name in sorted(os.listdir(site_dir)):
@@ -365,6 +368,15 @@ class Trust:
             for added in pth_paths(pth):
                 if os.path.exists(added):
                     self.tree(added)
+
+    def absent(self, path: Path) -> None:
+        """A path that does not exist and that root would use if it did: the nearest directory
+        above it that exists, and those above that, are checked, so that nobody but root can
+        create it."""
+        above = Path(os.path.abspath(path))
+        while not os.path.lexists(above):
+            above = above.parent
+        self.chain(above)
 
 
 def _covers(walked: str, skipped: tuple[str, ...], path: str) -> bool:
@@ -392,23 +404,71 @@ def _walk_error(exc: OSError) -> None:
 
 
 def venv_site_dirs(python: Path) -> list[Path]:
-    """The site-packages the kernel program (`python -I`, with site) imports from: its venv's,
-    and the base interpreter's too where the venv includes them."""
-    venv = Path(os.path.abspath(python)).parent.parent
-    cfg = venv / "pyvenv.cfg"
-    if not os.path.isfile(cfg):
-        return _site_dirs(sys.base_prefix)
-    dirs = _site_dirs(str(venv))
-    with open(cfg, encoding="utf-8", errors="replace") as f:
-        text = f.read(1 << 14)
-    if re.search(r"^\s*include-system-site-packages\s*=\s*true\s*$", text, re.M | re.I):
-        dirs += _site_dirs(sys.base_prefix)
-    return dirs
+    """The site-packages the kernel program (`python -I`, with site) imports from, found as its
+    site.py finds them, from the venv itself: the venv's (Refusal where the venv has none), and
+    the base interpreter's too where the venv includes them; those that do not exist included.
+
+    Never from this interpreter's sysconfig: under -S, sys.prefix stays the base prefix, and
+    Debian's default scheme then names venv/local/lib/pythonX.Y/dist-packages, which a venv
+    does not have, while its site.py imports from venv/lib/pythonX.Y/site-packages."""
+    venv, cfg = venv_of(python)
+    if cfg is None:
+        dirs = prefix_site_dirs(Path(sys.base_prefix))
+        if not any(os.path.isdir(d) for d in dirs):
+            raise Refusal(EXIT_UNTRUSTED, f"{python} has no site-packages in "
+                          f"{sys.base_prefix}; refusing to run a program whose imports cannot "
+                          "be checked")
+        return dirs
+    own = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    if not os.path.isdir(own):
+        raise Refusal(EXIT_UNTRUSTED, f"the venv {venv} has no {own.relative_to(venv)}, where "
+                      "its Python imports from; refusing to run a program whose imports "
+                      "cannot be checked")
+    dirs = [own, *prefix_site_dirs(venv)]
+    if venv_includes_system_site(cfg):
+        dirs += prefix_site_dirs(Path(sys.base_prefix))
+    return list(dict.fromkeys(dirs))
 
 
-def _site_dirs(prefix: str) -> list[Path]:
-    paths = sysconfig.get_paths(vars={"base": prefix, "platbase": prefix})
-    return [Path(p) for p in dict.fromkeys((paths["purelib"], paths["platlib"]))]
+def venv_of(python: Path) -> tuple[Path, Path | None]:
+    """(the venv's directory, its pyvenv.cfg) as site.py finds them from the interpreter's
+    path as named: pyvenv.cfg beside it, else one level up; None where neither exists."""
+    exe_dir = Path(os.path.abspath(python)).parent
+    for cfg in (exe_dir / "pyvenv.cfg", exe_dir.parent / "pyvenv.cfg"):
+        if os.path.isfile(cfg):
+            return exe_dir.parent, cfg
+    return exe_dir.parent, None
+
+
+def venv_includes_system_site(cfg: Path) -> bool:
+    """Whether site.py adds the base interpreter's site-packages: as it reads pyvenv.cfg, the
+    last include-system-site-packages line counts, and none at all means true."""
+    try:
+        with open(cfg, encoding="utf-8", errors="replace") as f:
+            text = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise Refusal(EXIT_UNTRUSTED, f"{cfg}: {exc.strerror}") from None
+    if len(text) > MAX_CONFIG_BYTES:
+        raise Refusal(EXIT_UNTRUSTED, f"{cfg} is longer than {MAX_CONFIG_BYTES} characters: "
+                      "not a venv's pyvenv.cfg")
+    value = "true"
+    lines = text.splitlines()
+    for line in lines:
+        key, sep, rest = line.partition("=")
+        if sep and key.strip().lower() == "include-system-site-packages":
+            value = rest.strip().lower()
+    return value == "true"
+
+
+def prefix_site_dirs(prefix: Path) -> list[Path]:
+    """Every site directory site.py may add for `prefix`: lib/pythonX.Y/site-packages (also
+    below sys.platlibdir) and whatever this interpreter's site.getsitepackages names (Debian's
+    dist-packages), existing or not. (`import site` under -S runs nothing: no .pth file.)"""
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    dirs = [prefix / lib / version / "site-packages"
+            for lib in dict.fromkeys(("lib", sys.platlibdir))]
+    dirs += [Path(d) for d in site.getsitepackages([str(prefix)])]
+    return list(dict.fromkeys(dirs))
 
 
 def stdlib_dirs() -> list[Path]:
@@ -448,6 +508,9 @@ def check_layout(layout: Layout, euid: int, home: Path | None = None) -> None:
             trust.tree(entry, skip=SITE_DIRS)
         else:
             trust.chain(entry)
+    _, cfg = venv_of(layout.python)
+    if cfg is not None:
+        trust.chain(cfg)
     for site_dir in venv_site_dirs(layout.python):
         trust.site(site_dir)
 

@@ -19,8 +19,8 @@ from pathlib import Path
 HELPER_SOURCE = Path(__file__).resolve().parents[1] / "viewer" / "capture" / "helper.py"
 REPORT = Path(__file__).resolve().parents[1] / "profiles" / "naive.ncu-rep"
 
-# What the fake ncu does after recording its argv. `out` is the report path ncu was told to write
-# (the -o value plus .ncu-rep); `report` the real shipped report to copy.
+# What the fake ncu does for a capture, after recording its argv. `out` is the report path ncu was
+# told to write (the -o value plus .ncu-rep); `report` the real shipped report to copy.
 BEHAVIOURS = {
     "success": """
         print("==PROF== Connected to process 4242 (python3)", flush=True)
@@ -100,6 +100,20 @@ BEHAVIOURS = {
         print("==PROF== Connected to process 4242 (python3)", flush=True)
         time.sleep(600)
     """,
+    "double_fork": """
+        # A grandchild that outlives its parent: a `sleep` in a session of its own, whose parent
+        # exits at once, so that it becomes the helper's child (the subreaper's).
+        here = os.path.dirname({record!r})
+        if os.fork() == 0:
+            sleeper = subprocess.Popen(["sleep", "600"], start_new_session=True)
+            with open(os.path.join(here, "sleep-pid"), "w") as f:
+                f.write(str(sleeper.pid))
+            os._exit(0)
+        os.wait()
+        print("==PROF== Connected to process 4242 (python3)", flush=True)
+        open(os.path.join(here, "running"), "w").close()
+        time.sleep(600)
+    """,
     "none": """
         print("==WARNING== No kernels were profiled.", flush=True)
     """,
@@ -122,6 +136,7 @@ with open({record!r}, "a") as f:
     f.write(json.dumps({{"argv": argv, "pid": os.getpid(), "pgid": os.getpgid(0),
                         "cwd": os.getcwd(), "env": dict(os.environ)}}) + "\\n")
 if "-o" not in argv:  # --clock-control reset
+{reset}
     sys.exit(0)
 out = argv[argv.index("-o") + 1] + ".ncu-rep"
 report = {report!r}
@@ -168,9 +183,34 @@ class Install:
             os.close(write_end)
 
 
+RESETS = {
+    "at_once": """
+        pass
+    """,
+    "during_ctrl_c": """
+        # The real reset takes its time with the GPU; this one lasts until the terminal has
+        # typed RESET_CTRL_C more Ctrl-C (tests/capture/pty_ctrl_c.py counts them in
+        # ctrl-c-count), so that they land while it runs, and then says it finished.
+        here = os.path.dirname({record!r})
+        def typed():
+            try:
+                return int(open(os.path.join(here, "ctrl-c-count")).read())
+            except (OSError, ValueError):
+                return 0
+        first, give_up = typed(), time.monotonic() + 60
+        while typed() < first + RESET_CTRL_C and time.monotonic() < give_up:
+            time.sleep(0.005)
+        with open(os.path.join(here, "reset-done"), "w") as f:
+            f.write(str(typed() - first))
+    """,
+}
+"""What the fake ncu does for `--clock-control reset`, after recording its argv."""
+RESET_CTRL_C = 5
+
+
 def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None = None,
           config: bool = True, library_path: list[str] | None = None,
-          python: str | None = None) -> Install:
+          python: str | None = None, reset: str = "at_once") -> Install:
     """An install under `base` (0755 directories, 0644/0755 files, owned by whoever runs the
     tests) with a venv of its own, as the real install has (without pip: the fake ncu never
     runs the kernels), made by `python` (default: this interpreter). `replace` rewrites lines
@@ -188,8 +228,11 @@ def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None
     record = base / "ncu-runs.jsonl"
     ncu = tools / "ncu"
     body = textwrap.dedent(BEHAVIOURS[behaviour]).replace("{record!r}", repr(str(record)))
+    reset_body = textwrap.indent(textwrap.dedent(RESETS[reset]), "    ").replace(
+        "{record!r}", repr(str(record))).replace("RESET_CTRL_C", str(RESET_CTRL_C))
     ncu.write_text(FAKE_NCU.format(python=sys.executable, record=str(record), report=str(REPORT),
-                                   shared_tmp=str(base / "shared-tmp"), body=body))
+                                   shared_tmp=str(base / "shared-tmp"), body=body,
+                                   reset=reset_body))
     ncu.chmod(0o755)
     text = SHEBANG.format(python=root / "venv" / "bin" / "python3") + \
         HELPER_SOURCE.read_text().split("\n", 1)[1]

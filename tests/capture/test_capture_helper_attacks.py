@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.capture.test_capture_helper import VALID, _gone, _group_gone
-from tests.capture_install import REPORT, events, plant
+from tests.capture_install import REPORT, RESET_CTRL_C, events, plant
 from viewer.capture import helper
 
 NOBODY = 65534
@@ -140,6 +140,67 @@ def test_ctrl_z_does_not_stop_the_time_limit(tmp_path):
             proc.kill()
             proc.communicate()
     assert proc.returncode == helper.EXIT_TIMEOUT, err
+
+
+def _blocked(task: Path) -> set[int]:
+    """The signals a thread blocks, from /proc."""
+    line = next(x for x in (task / "status").read_text().splitlines() if x.startswith("SigBlk:"))
+    mask = int(line.split()[1], 16)
+    return {n for n in range(1, 65) if mask >> (n - 1) & 1}
+
+
+def test_only_the_main_thread_takes_the_stop_signals(tmp_path):
+    """The kernel hands a process's signal to any thread that does not block it: every thread
+    the helper starts blocks the stop signals, and the main thread, which handles them, does
+    not."""
+    install = plant(tmp_path, "hang")
+    proc = subprocess.Popen(install.command(*VALID), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _started(proc)
+        tasks = {int(t.name): _blocked(t) for t in Path(f"/proc/{proc.pid}/task").iterdir()}
+    finally:
+        proc.stdin.close()  # the client's cancel
+        proc.wait(30)
+        proc.stdout.close()
+        proc.stderr.close()
+    stops = {int(s) for s in helper.STOP_SIGNALS}
+    assert not tasks.pop(proc.pid) & stops, "the main thread blocks a stop signal"
+    assert len(tasks) >= 2, "the lines writer and the watchdog run"
+    for tid, blocked in tasks.items():
+        assert stops <= blocked, f"thread {tid} may take a stop signal"
+
+
+PTY_CTRL_C = Path(__file__).with_name("pty_ctrl_c.py")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_stream_of_ctrl_c_does_not_stop_the_ending(tmp_path, seed):
+    """Ctrl-C typed again and again (10-50 ms apart) at the terminal the helper runs in, from
+    while ncu runs until the helper has ended: the fake ncu, a sleep it double-forked, the
+    private directory and the clocks (the fake's reset lasts until more Ctrl-C are typed) are
+    all ended, removed and reset. A second Ctrl-C once interrupted the ending: the threads the
+    helper starts took it, and it was raised in the main thread during the ending."""
+    install = plant(tmp_path, "double_fork", reset="during_ctrl_c")
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    done = subprocess.run([sys.executable, str(PTY_CTRL_C), str(tmp_path / "running"),
+                           str(tmp_path / "ctrl-c-count"), str(out), str(err), "60", str(seed),
+                           "--", *install.command(*VALID)],
+                          capture_output=True, text=True, timeout=120, check=True)
+    result = json.loads(done.stdout)
+    said = events(err.read_bytes())
+    assert result["exit"] == helper.EXIT_CANCELLED, (result, said)
+    assert said[-1]["kind"] == "cancelled", said
+    runs = install.runs()
+    assert len(runs) == 2, json.dumps([result, said])
+    capture, reset = runs
+    assert reset["argv"] == ["--config-file", "off", "--clock-control", "reset"]
+    assert (tmp_path / "reset-done").exists(), f"the reset was cut short ({result['sent']} sent)"
+    assert int((tmp_path / "reset-done").read_text()) >= RESET_CTRL_C
+    for pid in (capture["pid"], int((tmp_path / "sleep-pid").read_text())):
+        assert _gone(pid), f"process {pid} outlived the helper"
+    assert not _work_dir(capture).exists(), "the private directory outlived the helper"
+    assert out.read_bytes() == b""
 
 
 def _never_read(install) -> tuple[int, bytes]:

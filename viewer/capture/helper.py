@@ -25,7 +25,8 @@ written like a setuid program (docs/capture.md has the facts behind each rule):
 - a wall-clock limit that holds whatever the client does (progress lines are dropped, never
   waited for; a watchdog thread ends everything if the main thread is stuck); the client's cancel
   (it closes stdin), SIGTERM, SIGHUP, SIGINT and SIGQUIT end ncu and every process below it (the
-  helper is their child subreaper); SIGTSTP and the terminal's other stop signals are ignored;
+  helper is their child subreaper), and only the main thread takes them, so that any number of
+  them never cut that ending short; SIGTSTP and the terminal's other stop signals are ignored;
 - after `--clock base`, `ncu --clock-control reset` runs on every exit;
 - ncu's exit status counts: a non-zero exit or a signal is a failure, and nothing is streamed.
 
@@ -56,6 +57,7 @@ import sysconfig
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -771,8 +773,7 @@ class Lines:
         self._queue: list[bytes] = []
         self._cond = threading.Condition()
         self._closed = False
-        self._thread = threading.Thread(target=self._write, name="lines", daemon=True)
-        self._thread.start()
+        self._thread = start_thread(self._write, "lines")
 
     def emit(self, final: bool = False, **event: object) -> None:
         data = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8", "replace")
@@ -834,8 +835,65 @@ class _Stop(Exception):
     """SIGTERM, SIGHUP, SIGINT or SIGQUIT reached the helper."""
 
 
-def _raise_stop(signum: int, _frame: object) -> None:
-    raise _Stop(signum)
+class Stops:
+    """The stop signals that reached the helper, handled in the main thread alone (every
+    thread the helper starts blocks them, see `start_thread`). The first is kept in `signum`;
+    the handler raises _Stop only while `raising` (inside `interruptible`), and once at most:
+    any later signal is only recorded, so nothing interrupts the ending."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.raising = False
+
+
+_STOPS = Stops()
+
+
+def _on_stop(signum: int, _frame: object) -> None:
+    if _STOPS.signum is None:
+        _STOPS.signum = signum
+    if _STOPS.raising:
+        _STOPS.raising = False
+        raise _Stop(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """A block that a stop signal ends with _Stop (at once, when one came before it); outside
+    such blocks a stop is recorded, never raised, and the code that follows looks at it."""
+    _STOPS.raising = True
+    if _STOPS.signum is not None:
+        _STOPS.raising = False
+        raise _Stop(_STOPS.signum)
+    try:
+        yield
+    finally:
+        _STOPS.raising = False
+
+
+def stop_requested() -> int | None:
+    """The first stop signal that reached the helper, or None."""
+    return _STOPS.signum
+
+
+@contextlib.contextmanager
+def stop_signals_blocked() -> Iterator[None]:
+    """The calling thread blocks the stop signals in this block (a thread it starts, or a
+    process it forks, keeps them blocked); one that comes meanwhile waits until the end."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def start_thread(target: Callable[..., object], name: str, *args: object) -> threading.Thread:
+    """A daemon thread that never takes a stop signal: it is started with them blocked and
+    keeps its creator's mask, so the kernel hands them to the main thread alone."""
+    thread = threading.Thread(target=target, name=name, args=args, daemon=True)
+    with stop_signals_blocked():
+        thread.start()
+    return thread
 
 
 def _watch_stdin() -> bool:
@@ -976,9 +1034,11 @@ def ncu_version(layout: Layout, env: dict[str, str], cwd: str) -> str | None:
 
 def reset_clocks(layout: Layout, env: dict[str, str], cwd: str) -> None:
     """After `--clock-control base`: `--clock-control reset` gives the clocks back, whether
-    ncu ended well or was killed holding them."""
+    ncu ended well or was killed holding them. Started with the stop signals blocked, which it
+    keeps (nothing sends it one; a timeout kills it): from its fork to its setsid it is in the
+    terminal's process group, where a Ctrl-C would kill it before it ran."""
     argv = [str(layout.ncu), "--config-file", "off", "--clock-control", "reset"]
-    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired), stop_signals_blocked():
         subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, cwd=cwd, env=env, timeout=60, check=False,
                        start_new_session=True)
@@ -1053,8 +1113,9 @@ def dry_run_argv(request: Request, euid: int, environ: dict[str, str]) -> list[s
 class Run:
     """One capture's private directory (root-owned 0700: `tmp` for ncu's TMPDIR, `report` for
     the report) and its ending: every process below the helper ended, the clocks reset after
-    `--clock base`, the directory removed. `end` runs once, from the main thread or from the
-    watchdog, whichever comes first; the watchdog then exits the process itself."""
+    `--clock base`, the directory removed, whatever signals come meanwhile. `end` runs once,
+    from the main thread or from the watchdog, whichever comes first; the watchdog then exits
+    the process itself."""
 
     def __init__(self, euid: int, layout: Layout, request: Request) -> None:
         self.layout = layout
@@ -1073,28 +1134,25 @@ class Run:
 
     def watch(self, deadline: float) -> None:
         """From now on, the time limit holds even if the main thread never comes back."""
-        threading.Thread(target=self._watchdog, args=(deadline + WATCHDOG_GRACE_S,),
-                         name="watchdog", daemon=True).start()
+        start_thread(self._watchdog, "watchdog", deadline + WATCHDOG_GRACE_S)
 
     def _watchdog(self, at: float) -> None:
         if not self._done.wait(max(0.0, at - time.monotonic())):
             self.end(exit_code=EXIT_TIMEOUT)
 
     def end(self, exit_code: int | None = None) -> None:
-        """End everything this run started, once (signals wait until it is done). With
-        `exit_code` (the watchdog), say so and leave the process from here, still holding the
-        lock, so the main thread can say nothing after it."""
+        """End everything this run started, once: a later call returns at once. Never
+        interrupted: it runs outside `interruptible`, so a stop signal meanwhile is only
+        recorded, and each step runs whatever the one before it raised. With `exit_code` (the
+        watchdog), say so and leave the process from here, still holding the lock, so the main
+        thread can say nothing after it."""
         with self._lock:
             if self._ended:
                 return
             self._ended = True
             self._done.set()
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
             try:
-                end_descendants()
-                if self.ncu_started and self.request.clock == "base":
-                    reset_clocks(self.layout, self.env, self.report)
-                    end_descendants()
+                self._end_processes()
             finally:
                 shutil.rmtree(self.work, ignore_errors=True)
                 if exit_code is not None:
@@ -1102,43 +1160,62 @@ class Run:
                     if _LINES is not None:
                         _LINES.flush(KILL_GRACE_S)
                     os._exit(exit_code)
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def _end_processes(self) -> None:
+        """Every process below the helper ended; after `--clock base` the clocks reset, whether
+        ncu ended well or was killed holding them, and whatever the reset left ended too."""
+        try:
+            end_descendants()
+        finally:
+            if self.ncu_started and self.request.clock == "base":
+                try:
+                    reset_clocks(self.layout, self.env, self.report)
+                finally:
+                    end_descendants()
 
 
 def capture(request: Request, environ: dict[str, str]) -> int:
-    euid = os.geteuid()
-    uid = requesting_uid(euid, environ)
-    if request.dry_run:
-        _write_stdout(json.dumps({"argv": dry_run_argv(request, euid, environ)}) + "\n")
-        return EXIT_OK
-    layout = load_layout(euid, environ)
-    if not os.access(layout.ncu, os.X_OK):
-        raise Refusal(EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
-    check_layout(layout, euid)
-    if os.isatty(1):
-        raise Refusal(EXIT_BAD_REQUEST, "stdout is a terminal: redirect it to a file")
-    deadline = time.monotonic() + TIMEOUT_S
+    """One capture. A stop signal ends the checks, ncu's run and the report's sending at once;
+    from the private directory's making on, it waits for `Run.end`; one that came during the
+    ending is a cancel too (the capture is never said done)."""
+    with interruptible():  # nothing to end yet
+        euid = os.geteuid()
+        uid = requesting_uid(euid, environ)
+        if request.dry_run:
+            _write_stdout(json.dumps({"argv": dry_run_argv(request, euid, environ)}) + "\n")
+            return EXIT_OK
+        layout = load_layout(euid, environ)
+        if not os.access(layout.ncu, os.X_OK):
+            raise Refusal(EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
+        check_layout(layout, euid)
+        if os.isatty(1):
+            raise Refusal(EXIT_BAD_REQUEST, "stdout is a terminal: redirect it to a file")
+        deadline = time.monotonic() + TIMEOUT_S
     run = Run(euid, layout, request)
     try:
-        run.env = env = child_env(layout, euid, environ, run.tmp)
-        run.watch(deadline)
-        emit(started={"target": request.target, "dim": request.dim, "set": request.set,
-                      "clock": request.clock, "uid": uid})
-        run.ncu_started = True
-        ended = run_ncu(ncu_argv(request, layout, run.report), env, run.report, deadline)
-        refusal = failure(ended)
-        if refusal is not None:
-            raise refusal
-        if not os.path.lexists(os.path.join(run.report, REPORT_STEM + ".ncu-rep")):
-            raise Refusal(EXIT_NO_REPORT, _no_report_reason(ended.lines))
-        fd, size = open_report(run.report)
-        try:
-            version = ncu_version(layout, env, run.report)
-            sent = send_report(fd, size)
-        finally:
-            os.close(fd)
+        with interruptible():
+            run.env = env = child_env(layout, euid, environ, run.tmp)
+            run.watch(deadline)
+            emit(started={"target": request.target, "dim": request.dim, "set": request.set,
+                          "clock": request.clock, "uid": uid})
+            run.ncu_started = True
+            ended = run_ncu(ncu_argv(request, layout, run.report), env, run.report, deadline)
+            refusal = failure(ended)
+            if refusal is not None:
+                raise refusal
+            if not os.path.lexists(os.path.join(run.report, REPORT_STEM + ".ncu-rep")):
+                raise Refusal(EXIT_NO_REPORT, _no_report_reason(ended.lines))
+            fd, size = open_report(run.report)
+            try:
+                version = ncu_version(layout, env, run.report)
+                sent = send_report(fd, size)
+            finally:
+                os.close(fd)
     finally:
         run.end()
+    signum = stop_requested()
+    if signum is not None:
+        raise _Stop(signum)
     emit(final=True, done={"bytes": sent, "ncu_version": version, "driver": driver_version()})
     return EXIT_OK
 
@@ -1150,10 +1227,10 @@ def _write_stdout(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for sig in STOP_SIGNALS:  # before any thread starts: see start_thread
+        signal.signal(sig, _on_stop)
     os.umask(0o077)
     open_standard_fds()
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, _raise_stop)
     for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
         signal.signal(sig, signal.SIG_IGN)  # Ctrl-Z must not stop the time limit
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed stdout is a BrokenPipeError
@@ -1183,6 +1260,9 @@ def _failed(code: int, message: str) -> int:
 
 if __name__ == "__main__":
     status = main()
+    # Leaving: a stop signal now (Python restores the default handlers as it finalizes) would
+    # end the process by that signal instead of its exit code.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     # stdout may be a closed pipe: leave without a flush that would print "Exception ignored".
     with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)

@@ -271,6 +271,49 @@ def test_a_closed_stdout_gives_json_lines_and_one_exit_code(tmp_path):
     assert said[-1]["exit"] == proc.returncode == helper.EXIT_CANCELLED
 
 
+def _run_with(install, *, stdout=subprocess.PIPE, stderr=subprocess.PIPE, shell_redirect=""):
+    """The helper with stdin a pipe held open, its stdout and stderr as given; with
+    `shell_redirect` (such as `>&-`), run through sh, which applies it before the exec."""
+    command = install.command(*VALID)
+    if shell_redirect:
+        command = ["/bin/sh", "-c", f'exec "$0" "$@" {shell_redirect}', *command]
+    read_end, write_end = os.pipe()
+    try:
+        return subprocess.run(command, stdin=read_end, stdout=stdout, stderr=stderr,
+                              timeout=60, check=False)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+@pytest.mark.parametrize("how", ["read-only /dev/null", "closed"])
+def test_a_stdout_not_open_for_writing_runs_nothing(tmp_path, how):
+    """With the client's stdout closed, pkexec hands the helper a read-only /dev/null as fd 1:
+    the helper once ran the whole capture as root and then failed to write the report."""
+    install = plant(tmp_path)
+    if how == "closed":
+        done = _run_with(install, stdout=None, shell_redirect=">&-")
+    else:
+        with open(os.devnull, "rb") as read_only:
+            done = _run_with(install, stdout=read_only)
+    assert done.returncode == helper.EXIT_BAD_REQUEST, done.stderr
+    assert "stdout" in events(done.stderr)[-1]["error"]
+    assert install.runs() == [], "ncu ran for a report with nowhere to go"
+
+
+@pytest.mark.parametrize("how", ["read-only /dev/null", "closed"])
+def test_a_stderr_not_open_for_writing_runs_nothing(tmp_path, how):
+    install = plant(tmp_path)
+    if how == "closed":
+        done = _run_with(install, stderr=None, shell_redirect="2>&-")
+    else:
+        with open(os.devnull, "rb") as read_only:
+            done = _run_with(install, stderr=read_only)
+    assert done.returncode == helper.EXIT_BAD_REQUEST
+    assert done.stdout == b""
+    assert install.runs() == []
+
+
 # ---------------------------------------------------------------- who runs it
 
 

@@ -30,9 +30,10 @@ written like a setuid program (docs/capture.md has the facts behind each rule):
 - after `--clock base`, `ncu --clock-control reset` runs on every exit;
 - ncu's exit status counts: a non-zero exit or a signal is a failure, and nothing is streamed.
 
-stdout carries the report's bytes and nothing else. stderr carries JSON lines: `started` right
-before ncu starts, `ncu` for each line ncu printed, `done` after the report was sent, `error` (with
-its `kind` and `exit`) before any failing exit. The exit codes are EXIT_* below; 126 and 127 are
+stdout carries the report's bytes and nothing else; with stdout or stderr not open for writing,
+it exits 2 before anything runs. stderr carries JSON lines: `started` right before ncu starts,
+`ncu` for each line ncu printed, `done` after the report was sent, `error` (with its `kind` and
+`exit`) before any failing exit. The exit codes are EXIT_* below; 126 and 127 are
 pkexec's own. Standard library only, and nothing from viewer: root must not import the user's code;
 and one file, because the install copies it alone beside its capture.json.
 """
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import json
 import os
 import pwd
@@ -704,6 +706,20 @@ def become_subreaper() -> bool:
         return False
 
 
+def unwritable_standard_fds() -> list[str]:
+    """"stdout" and "stderr" where they are not open for writing: closed, or open read-only
+    (pkexec passes a closed one on as /dev/null opened for reading)."""
+    return [name for fd, name in ((1, "stdout"), (2, "stderr")) if not _writable(fd)]
+
+
+def _writable(fd: int) -> bool:
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    except OSError:
+        return False
+    return flags & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR)
+
+
 def open_standard_fds() -> None:
     """A closed 0, 1 or 2 becomes /dev/null, so no file this opens takes its number."""
     for fd in (0, 1, 2):
@@ -1230,7 +1246,16 @@ def main(argv: list[str] | None = None) -> int:
     for sig in STOP_SIGNALS:  # before any thread starts: see start_thread
         signal.signal(sig, _on_stop)
     os.umask(0o077)
+    unwritable = unwritable_standard_fds()  # before a closed one becomes a writable /dev/null
     open_standard_fds()
+    if unwritable:
+        verb = "is" if len(unwritable) == 1 else "are"
+        code = _failed(EXIT_BAD_REQUEST, f"{' and '.join(unwritable)} {verb} not open for "
+                       "writing (closed, pkexec hands it on as a read-only /dev/null): the "
+                       "report or its messages would be lost, so nothing was run")
+        if _LINES is not None:
+            _LINES.flush(KILL_GRACE_S)
+        return code
     for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
         signal.signal(sig, signal.SIG_IGN)  # Ctrl-Z must not stop the time limit
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed stdout is a BrokenPipeError

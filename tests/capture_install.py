@@ -88,9 +88,25 @@ BEHAVIOURS = {
         time.sleep(600)
     """,
     "big_report": """
+        # The shipped report with a block of 32 MiB (of zeros, no results) after its file
+        # header: a whole report too big for a pipe's buffer.
+        data = open(report, "rb").read()
+        head = 8 + int.from_bytes(data[4:8], "little")
+        pad = 32 << 20
+        header = bytes([5 << 3]) + bytes([0x80 | (pad & 0x7F), 0x80 | (pad >> 7 & 0x7F),
+                                          0x80 | (pad >> 14 & 0x7F), pad >> 21])
         with open(out, "wb") as f:
-            f.write(b"NVR\\0")
-            f.truncate(32 << 20)
+            f.write(data[:head] + len(header).to_bytes(4, "little") + header)
+            f.seek(pad, 1)
+            f.write(data[head:])
+    """,
+    "cut_report": """
+        # The shipped report cut short at the byte the test wrote to `cut`, as a full /tmp
+        # leaves it, and ncu exiting 0.
+        with open(os.path.join(os.path.dirname({record!r}), "cut")) as f:
+            cut = int(f.read())
+        with open(out, "wb") as f:
+            f.write(open(report, "rb").read()[:cut])
     """,
     "setsid_child": """
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],

@@ -8,6 +8,7 @@ matters (docs/capture.md). Where a test needs a second user it needs root (as CI
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import resource
@@ -24,6 +25,7 @@ import pytest
 from tests.capture.test_capture_helper import VALID, _gone, _group_gone
 from tests.capture_install import REPORT, RESET_CTRL_C, events, plant
 from viewer.capture import helper
+from viewer.readers import ncu_container
 
 NOBODY = 65534
 FAST = {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0", "KILL_GRACE_S = 5.0": "KILL_GRACE_S = 1.0",
@@ -98,6 +100,90 @@ def test_the_clocks_are_reset_after_every_capture_at_base(tmp_path):
     assert install.run(*VALID).returncode == 0
     assert [r["argv"] for r in install.runs()][-1] == ["--config-file", "off",
                                                         "--clock-control", "reset"]
+
+
+# ---------------------------------------------------------------- the report ncu wrote
+
+
+def _blocks(data: bytes) -> list[tuple[int, int, int]]:
+    """(start, header end, end) of each block of a whole report, read with the app's reader."""
+    at = 8 + int.from_bytes(data[4:8], "little")
+    found = []
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "little")
+        header = data[at + 4:at + 4 + length]
+        payload = next((v for n, v in ncu_container.fields(header) if n == 5), 0)
+        found.append((at, at + 4 + length, at + 4 + length + payload))
+        at += 4 + length + payload
+    return found
+
+
+def _cuts() -> list[int]:
+    """Where a full disk may cut the shipped report: in its file header, at each block's
+    start, in a block's length and its header, in the result's payload, a byte short."""
+    data = REPORT.read_bytes()
+    blocks = _blocks(data)
+    result = next(b for b in blocks if _results(data, b))
+    cuts = {5, 9, len(data) - 1, (result[1] + result[2]) // 2}
+    for start, header_end, _ in blocks:
+        cuts |= {start, start + 2, (start + 4 + header_end) // 2}
+    return sorted(cuts)
+
+
+def _results(data: bytes, block: tuple[int, int, int]) -> int:
+    header = data[block[0] + 4:block[1]]
+    return sum(v for n, v in ncu_container.fields(header) if n == 2)
+
+
+def _problem(tmp_path: Path, data: bytes) -> str | None:
+    path = tmp_path / "report.ncu-rep"
+    path.write_bytes(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return helper.report_problem(fd, len(data))
+    finally:
+        os.close(fd)
+
+
+def test_the_shipped_report_is_whole(tmp_path):
+    assert _problem(tmp_path, REPORT.read_bytes()) is None
+    assert len(_cuts()) > 20
+
+
+@pytest.mark.parametrize("cut", _cuts())
+def test_a_report_cut_short_is_never_whole(tmp_path, cut):
+    """The helper's own bounded walk (it may not import the app) and the app's reader agree."""
+    data = REPORT.read_bytes()[:cut]
+    assert _problem(tmp_path, data) is not None
+    walked = ncu_container.walk(tmp_path / "report.ncu-rep")
+    assert walked.end != ncu_container.WHOLE or walked.cut_reasons(walked.results)
+
+
+@pytest.mark.parametrize(("results", "words"), [(0, "holds 0 results"), (2, "holds 2 results")])
+def test_a_report_without_the_one_launch_asked_for_is_refused(tmp_path, results, words):
+    """A whole container, but not one result (the capture asks for --launch-count 1)."""
+    data = REPORT.read_bytes()
+    blocks = _blocks(data)
+    start, _, end = next(b for b in blocks if _results(data, b))
+    spliced = data[:start] + data[start:end] * results + data[end:]
+    assert ncu_container.walk(io.BytesIO(spliced)).end == ncu_container.WHOLE
+    assert words in _problem(tmp_path, spliced)
+
+
+@pytest.mark.parametrize("cut", ["in the result", "after the result", "a byte short"])
+def test_a_report_cut_short_by_a_full_disk_is_never_sent(tmp_path, cut):
+    """ncu exits 0 after writing a report that a full /tmp cut short: once, the helper sent it."""
+    data = REPORT.read_bytes()
+    result = next(b for b in _blocks(data) if _results(data, b))
+    at = {"in the result": (result[1] + result[2]) // 2, "after the result": result[2],
+          "a byte short": len(data) - 1}[cut]
+    install = plant(tmp_path, "cut_report")
+    (tmp_path / "cut").write_text(str(at))
+    done = install.run(*VALID)
+    assert done.returncode == helper.EXIT_NO_REPORT, done.stderr
+    assert "not whole" in events(done.stderr)[-1]["error"]
+    assert done.stdout == b""
+    assert not _work_dir(install.captures()[0]).exists()
 
 
 # ---------------------------------------------------------------- signals and a stuck client

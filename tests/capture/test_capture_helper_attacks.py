@@ -12,8 +12,10 @@ import io
 import json
 import os
 import resource
+import shutil
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import sysconfig
@@ -717,3 +719,177 @@ def test_nsight_computes_own_folder_is_checked_when_ncu_is_the_one_in_it(tmp_pat
     rule.write_text("")
     rule.chmod(0o666)
     _refused(install, rule)
+
+
+# ---------------------------------------------------------------- the loader's own files
+
+
+def _ld_cache(paths: list[str]) -> bytes:
+    """A loader's cache in the format glibc's ldconfig writes (glibc-ld.so.cache1.1: a 48-byte
+    header, 24-byte entries of flags, key, value, osversion and hwcap, then the strings, each
+    offset from the header's start) naming `paths`, each under its file name."""
+    strings, entries = b"", b""
+    base = helper.LD_CACHE_HEADER + helper.LD_CACHE_ENTRY * len(paths)
+    for path in paths:
+        key = base + len(strings)
+        strings += os.path.basename(path).encode() + b"\0"
+        value = base + len(strings)
+        strings += path.encode() + b"\0"
+        entries += struct.pack("<iIIIQ", 0x0303, key, value, 0, 0)
+    header = helper.LD_CACHE_MAGIC + struct.pack("<IIB3xI12x", len(paths), len(strings), 2, 0)
+    assert len(header) == helper.LD_CACHE_HEADER
+    return header + entries + strings
+
+
+def _loader(root: Path, conf: str = "", cache: list[str] | None = None,
+            preload: str | None = None) -> helper.Loader:
+    """An ld.so.conf (with `conf` as its text), an ld.so.cache naming `cache` and an
+    ld.so.preload under `root/etc`, each root's alone, and no system folders."""
+    etc = root / "etc"
+    etc.mkdir(parents=True, exist_ok=True)
+    (etc / "ld.so.conf").write_text(conf)
+    (etc / "ld.so.cache").write_bytes(_ld_cache(cache or []))
+    if preload is not None:
+        (etc / "ld.so.preload").write_text(preload)
+    return helper.Loader(etc / "ld.so.conf", etc / "ld.so.cache", etc / "ld.so.preload", ())
+
+
+def _folder(path: Path, mode: int = 0o755, library: int | None = 0o644) -> Path:
+    path.mkdir(parents=True)
+    path.chmod(mode)
+    if library is not None:
+        (path / "libcuda.so.1").write_bytes(b"\x7fELF")
+        (path / "libcuda.so.1").chmod(library)
+    return path
+
+
+def _check_loader(loader: helper.Loader) -> None:
+    helper.check_loader(helper.Trust(helper.trusted_owners(os.geteuid())), loader)
+
+
+def test_a_clean_loader_configuration_passes(tmp_path):
+    libs = _folder(tmp_path / "libs")
+    more = _folder(tmp_path / "more")
+    loader = _loader(tmp_path, f"# the system's\n{libs}/  # trailing slash\nhwcap 1 nosegneg\n"
+                     "include ld.so.conf.d/*.conf\n", cache=[str(libs / "libcuda.so.1")],
+                     preload=f"{libs / 'libcuda.so.1'}\n")
+    (loader.conf.parent / "ld.so.conf.d").mkdir()
+    (loader.conf.parent / "ld.so.conf.d" / "cuda.conf").write_text(f"{more}\n")
+    trust = helper.Trust(helper.trusted_owners(os.geteuid()))
+    assert helper.ld_conf_dirs(loader.conf, trust) == [libs, more]
+    _check_loader(loader)
+
+
+def test_the_loaders_cache_is_read_as_ldconfig_reads_it(tmp_path):
+    paths = ["/usr/lib/x86_64-linux-gnu/libz.so.1", "/opt/cuda/lib64/libcudart.so.12"]
+    (tmp_path / "ld.so.cache").write_bytes(_ld_cache(paths))
+    assert helper.ld_cache_libraries(tmp_path / "ld.so.cache") == paths
+    ldconfig = shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
+    if ldconfig is None or not os.path.exists(helper.LD_SO_CACHE):
+        pytest.skip("no ldconfig or no /etc/ld.so.cache here to compare with")
+    listed = subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=True)
+    named = [line.split(" => ", 1)[1] for line in listed.stdout.splitlines() if " => " in line]
+    assert sorted(helper.ld_cache_libraries(Path(helper.LD_SO_CACHE))) == sorted(named)
+
+
+def _writable_folder(tmp_path):
+    bad = _folder(tmp_path / "libs", 0o777)
+    return _loader(tmp_path, f"{bad}\n"), bad
+
+
+def _writable_library(tmp_path):
+    libs = _folder(tmp_path / "libs", library=0o666)
+    return _loader(tmp_path, f"{libs}\n"), libs / "libcuda.so.1"
+
+
+def _missing_below_writable(tmp_path):
+    bad = _folder(tmp_path / "open", 0o777, library=None)
+    return _loader(tmp_path, f"{bad / 'libs'}\n"), bad
+
+
+def _included_writable_folder(tmp_path):
+    bad = _folder(tmp_path / "libs", 0o777)
+    loader = _loader(tmp_path, "include ld.so.conf.d/*.conf\n")
+    (loader.conf.parent / "ld.so.conf.d").mkdir()
+    (loader.conf.parent / "ld.so.conf.d" / "x.conf").write_text(f"{bad}\n")
+    return loader, bad
+
+
+def _writable_included_file(tmp_path):
+    loader = _loader(tmp_path, f"include {tmp_path}/etc/ld.so.conf.d/*.conf\n")
+    (loader.conf.parent / "ld.so.conf.d").mkdir()
+    bad = loader.conf.parent / "ld.so.conf.d" / "x.conf"
+    bad.write_text("")
+    bad.chmod(0o666)
+    return loader, bad
+
+
+def _writable_include_folder(tmp_path):
+    loader = _loader(tmp_path, "include ld.so.conf.d/*.conf\n")
+    bad = _folder(loader.conf.parent / "ld.so.conf.d", 0o777, library=None)
+    return loader, bad
+
+
+def _writable_conf(tmp_path):
+    loader = _loader(tmp_path)
+    loader.conf.chmod(0o666)
+    return loader, loader.conf
+
+
+def _relative_folder(tmp_path):
+    return _loader(tmp_path, "lib\n"), "'lib'"
+
+
+def _cache_writable_library(tmp_path):
+    libs = _folder(tmp_path / "elsewhere", library=0o666)
+    return _loader(tmp_path, cache=[str(libs / "libcuda.so.1")]), libs / "libcuda.so.1"
+
+
+def _cache_library_a_user_could_make(tmp_path):
+    bad = _folder(tmp_path / "open", 0o777, library=None)
+    return _loader(tmp_path, cache=[str(bad / "libcuda.so.1")]), bad
+
+
+def _cache_unreadable(tmp_path):
+    loader = _loader(tmp_path)
+    loader.cache.write_bytes(b"not a cache glibc writes" * 4)
+    return loader, loader.cache
+
+
+def _preload_writable_library(tmp_path):
+    libs = _folder(tmp_path / "elsewhere", library=0o666)
+    return _loader(tmp_path, preload=f"{libs / 'libcuda.so.1'}\n"), libs / "libcuda.so.1"
+
+
+@pytest.mark.parametrize("attack", [
+    _writable_folder, _writable_library, _missing_below_writable, _included_writable_folder,
+    _writable_included_file, _writable_include_folder, _writable_conf, _relative_folder,
+    _cache_writable_library, _cache_library_a_user_could_make, _cache_unreadable,
+    _preload_writable_library,
+], ids=lambda f: f.__name__.strip("_"))
+def test_what_the_loader_finds_by_itself_is_checked(tmp_path, attack):
+    """A folder ld.so.conf lists (or a library the cache names) that a user can write would
+    load the user's library into root's kernel program."""
+    loader, bad = attack(tmp_path)
+    with pytest.raises(helper.Refusal) as caught:
+        _check_loader(loader)
+    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert str(bad) in caught.value.message
+
+
+@as_root
+def test_a_users_folder_in_ld_so_conf_is_refused(tmp_path):
+    libs = _folder(tmp_path / "libs")
+    os.chown(libs, NOBODY, NOBODY)
+    with pytest.raises(helper.Refusal) as caught:
+        _check_loader(_loader(tmp_path, f"{libs}\n"))
+    assert "not by root" in caught.value.message
+
+
+def test_a_writable_folder_in_ld_so_conf_stops_the_capture(tmp_path):
+    """End to end: the helper's ld.so.conf (its constant) pointed at one listing a folder
+    others can write."""
+    loader, bad = _writable_folder(tmp_path / "system")
+    install = plant(tmp_path / "install", replace={
+        'LD_SO_CONF = "/etc/ld.so.conf"': f"LD_SO_CONF = {str(loader.conf)!r}"})
+    _refused(install, bad)

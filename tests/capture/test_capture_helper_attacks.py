@@ -780,6 +780,16 @@ def test_a_clean_loader_configuration_passes(tmp_path):
     _check_loader(loader)
 
 
+def test_a_link_to_nothing_in_a_library_folder_passes_where_only_root_could_fill_it(tmp_path):
+    """A package may leave a link to nothing in /usr/lib; only a target someone else could
+    create is refused (see the attacks below)."""
+    libs = _folder(tmp_path / "libs")
+    gone = _folder(tmp_path / "removed", library=None)
+    (libs / "libnvidia-ml.so.1").symlink_to(gone / "libnvidia-ml.so.580")
+    helper.Trust(helper.trusted_owners(os.geteuid())).entries(libs)
+    _check_loader(_loader(tmp_path, f"{libs}\n"))
+
+
 def test_the_loaders_cache_is_read_as_ldconfig_reads_it(tmp_path):
     paths = ["/usr/lib/x86_64-linux-gnu/libz.so.1", "/opt/cuda/lib64/libcudart.so.12"]
     (tmp_path / "ld.so.cache").write_bytes(_ld_cache(paths))
@@ -861,11 +871,22 @@ def _preload_writable_library(tmp_path):
     return _loader(tmp_path, preload=f"{libs / 'libcuda.so.1'}\n"), libs / "libcuda.so.1"
 
 
+def _preload_expanded(tmp_path):
+    return _loader(tmp_path, preload="/usr/$LIB/libfoo.so\n"), "$LIB"
+
+
+def _dangling_link_a_user_could_fill(tmp_path):
+    libs = _folder(tmp_path / "libs")
+    bad = _folder(tmp_path / "open", 0o777, library=None)
+    (libs / "libnvidia-ml.so.1").symlink_to(bad / "libnvidia-ml.so.580")
+    return _loader(tmp_path, f"{libs}\n"), bad
+
+
 @pytest.mark.parametrize("attack", [
     _writable_folder, _writable_library, _missing_below_writable, _included_writable_folder,
     _writable_included_file, _writable_include_folder, _writable_conf, _relative_folder,
     _cache_writable_library, _cache_library_a_user_could_make, _cache_unreadable,
-    _preload_writable_library,
+    _preload_writable_library, _preload_expanded, _dangling_link_a_user_could_fill,
 ], ids=lambda f: f.__name__.strip("_"))
 def test_what_the_loader_finds_by_itself_is_checked(tmp_path, attack):
     """A folder ld.so.conf lists (or a library the cache names) that a user can write would

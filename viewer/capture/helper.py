@@ -375,7 +375,8 @@ class Trust:
     def entries(self, directory: Path) -> None:
         """`directory` (a library directory: what the loader may load), those above it, each
         entry directly in it, links resolved, and the tree below its `glibc-hwcaps/`, which
-        the loader searches too."""
+        the loader searches too. A link to nothing (a system folder may hold one a package
+        left) must lead where only root can create its target."""
         self.chain(directory)
         if os.path.isdir(directory / "glibc-hwcaps"):
             self.tree(directory / "glibc-hwcaps")
@@ -385,11 +386,17 @@ class Trust:
             raise Refusal(EXIT_UNTRUSTED, f"{directory}: {exc.strerror}") from None
         for name in names:
             path = Path(directory, name)
-            st = os.lstat(path)
+            try:
+                st = os.lstat(path)
+            except OSError as exc:
+                raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
             check_entry(path, st, self.owners)
             if stat.S_ISLNK(st.st_mode):
-                target = self._target(path)
-                self.chain(target)
+                target = Path(os.path.realpath(path))
+                if os.path.lexists(target):
+                    self.chain(target)
+                else:
+                    self.absent(target)
 
     def link(self, path: Path) -> None:
         target = self._target(path)
@@ -570,13 +577,24 @@ def check_loader(trust: Trust, loader: Loader) -> None:
             trust.absent(path)
     libraries = ld_cache_libraries(loader.cache) if os.path.lexists(loader.cache) else []
     if os.path.lexists(loader.preload):
-        libraries += [p for p in _read_ld_file(loader.preload).replace(":", " ").split()
-                      if os.path.isabs(p)]  # a bare name is searched like any other
+        libraries += preload_libraries(loader.preload)
     for library in dict.fromkeys(libraries):
         if os.path.lexists(library):
             trust.chain(Path(library))
         else:
             trust.absent(Path(library))
+
+
+def preload_libraries(preload: Path) -> list[str]:
+    """The absolute paths ld.so.preload names (split at white space and colons; a bare name is
+    searched like any other library); one holding `$` (the loader expands $LIB, $PLATFORM and
+    $ORIGIN there) is refused: what it names cannot be checked here."""
+    names = _read_ld_file(preload).replace(":", " ").split()
+    for name in names:
+        if "$" in name:
+            raise Refusal(EXIT_UNTRUSTED, f"{preload} names {name!r}, which the loader expands; "
+                          "refusing a preloaded library that cannot be checked")
+    return [name for name in names if os.path.isabs(name)]
 
 
 def ld_conf_dirs(conf: Path, trust: Trust) -> list[Path]:

@@ -262,6 +262,23 @@ def test_only_the_main_thread_takes_the_stop_signals(tmp_path):
 PTY_CTRL_C = Path(__file__).with_name("pty_ctrl_c.py")
 
 
+def _running_from(folder: Path) -> list[int]:
+    """Living processes whose command line names something in `folder` (the fake ncu, a
+    process it forked, the helper)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            words = (proc / "cmdline").read_bytes().split(b"\0")
+            zombie = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0] == b"Z"
+        except (OSError, IndexError):  # it ended meanwhile
+            continue
+        if not zombie and any(str(folder).encode() in word for word in words):
+            found.append(int(proc.name))
+    return found
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_stream_of_ctrl_c_does_not_stop_the_ending(tmp_path, seed):
     """Ctrl-C typed again and again (10-50 ms apart) at the terminal the helper runs in, from
@@ -280,13 +297,14 @@ def test_a_stream_of_ctrl_c_does_not_stop_the_ending(tmp_path, seed):
     assert result["exit"] == helper.EXIT_CANCELLED, (result, said)
     assert said[-1]["kind"] == "cancelled", said
     runs = install.runs()
-    assert len(runs) == 2, json.dumps([result, said])
+    assert len(runs) == 2, f"the reset never ran: {json.dumps([result, said])}"
     capture, reset = runs
     assert reset["argv"] == ["--config-file", "off", "--clock-control", "reset"]
     assert (tmp_path / "reset-done").exists(), f"the reset was cut short ({result['sent']} sent)"
     assert int((tmp_path / "reset-done").read_text()) >= RESET_CTRL_C
     for pid in (capture["pid"], int((tmp_path / "sleep-pid").read_text())):
         assert _gone(pid), f"process {pid} outlived the helper"
+    assert _running_from(tmp_path) == [], "a process of the capture outlived the helper"
     assert not _work_dir(capture).exists(), "the private directory outlived the helper"
     assert out.read_bytes() == b""
 

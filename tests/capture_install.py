@@ -19,8 +19,8 @@ from pathlib import Path
 HELPER_SOURCE = Path(__file__).resolve().parents[1] / "viewer" / "capture" / "helper.py"
 REPORT = Path(__file__).resolve().parents[1] / "profiles" / "naive.ncu-rep"
 
-# What the fake ncu does after recording its argv. `out` is the report path ncu was told to write
-# (the -o value plus .ncu-rep); `report` the real shipped report to copy.
+# What the fake ncu does for a capture, after recording its argv. `out` is the report path ncu was
+# told to write (the -o value plus .ncu-rep); `report` the real shipped report to copy.
 BEHAVIOURS = {
     "success": """
         print("==PROF== Connected to process 4242 (python3)", flush=True)
@@ -88,9 +88,25 @@ BEHAVIOURS = {
         time.sleep(600)
     """,
     "big_report": """
+        # The shipped report with a block of 32 MiB (of zeros, no results) after its file
+        # header: a whole report too big for a pipe's buffer.
+        data = open(report, "rb").read()
+        head = 8 + int.from_bytes(data[4:8], "little")
+        pad = 32 << 20
+        header = bytes([5 << 3]) + bytes([0x80 | (pad & 0x7F), 0x80 | (pad >> 7 & 0x7F),
+                                          0x80 | (pad >> 14 & 0x7F), pad >> 21])
         with open(out, "wb") as f:
-            f.write(b"NVR\\0")
-            f.truncate(32 << 20)
+            f.write(data[:head] + len(header).to_bytes(4, "little") + header)
+            f.seek(pad, 1)
+            f.write(data[head:])
+    """,
+    "cut_report": """
+        # The shipped report cut short at the byte the test wrote to `cut`, as a full /tmp
+        # leaves it, and ncu exiting 0.
+        with open(os.path.join(os.path.dirname({record!r}), "cut")) as f:
+            cut = int(f.read())
+        with open(out, "wb") as f:
+            f.write(open(report, "rb").read()[:cut])
     """,
     "setsid_child": """
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
@@ -98,6 +114,20 @@ BEHAVIOURS = {
         with open(os.path.join(os.path.dirname({record!r}), "child-pid"), "w") as f:
             f.write(str(child.pid))
         print("==PROF== Connected to process 4242 (python3)", flush=True)
+        time.sleep(600)
+    """,
+    "double_fork": """
+        # A grandchild that outlives its parent: a `sleep` in a session of its own, whose parent
+        # exits at once, so that it becomes the helper's child (the subreaper's).
+        here = os.path.dirname({record!r})
+        if os.fork() == 0:
+            sleeper = subprocess.Popen(["sleep", "600"], start_new_session=True)
+            with open(os.path.join(here, "sleep-pid"), "w") as f:
+                f.write(str(sleeper.pid))
+            os._exit(0)
+        os.wait()
+        print("==PROF== Connected to process 4242 (python3)", flush=True)
+        open(os.path.join(here, "running"), "w").close()
         time.sleep(600)
     """,
     "none": """
@@ -122,6 +152,7 @@ with open({record!r}, "a") as f:
     f.write(json.dumps({{"argv": argv, "pid": os.getpid(), "pgid": os.getpgid(0),
                         "cwd": os.getcwd(), "env": dict(os.environ)}}) + "\\n")
 if "-o" not in argv:  # --clock-control reset
+{reset}
     sys.exit(0)
 out = argv[argv.index("-o") + 1] + ".ncu-rep"
 report = {report!r}
@@ -168,23 +199,56 @@ class Install:
             os.close(write_end)
 
 
+RESETS = {
+    "at_once": """
+        pass
+    """,
+    "during_ctrl_c": """
+        # The real reset takes its time with the GPU; this one lasts until the terminal has
+        # typed RESET_CTRL_C more Ctrl-C (tests/capture/pty_ctrl_c.py counts them in
+        # ctrl-c-count), so that they land while it runs, and then says it finished.
+        here = os.path.dirname({record!r})
+        def typed():
+            try:
+                return int(open(os.path.join(here, "ctrl-c-count")).read())
+            except (OSError, ValueError):
+                return 0
+        first, give_up = typed(), time.monotonic() + 60
+        while typed() < first + RESET_CTRL_C and time.monotonic() < give_up:
+            time.sleep(0.005)
+        with open(os.path.join(here, "reset-done"), "w") as f:
+            f.write(str(typed() - first))
+    """,
+}
+"""What the fake ncu does for `--clock-control reset`, after recording its argv."""
+RESET_CTRL_C = 5
+
+
 def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None = None,
-          config: bool = True, library_path: list[str] | None = None) -> Install:
+          config: bool = True, library_path: list[str] | None = None,
+          python: str | None = None, reset: str = "at_once") -> Install:
     """An install under `base` (0755 directories, 0644/0755 files, owned by whoever runs the
     tests) with a venv of its own, as the real install has (without pip: the fake ncu never
-    runs the kernels). `replace` rewrites lines of the helper copy, as the install rewrites its
-    shebang."""
+    runs the kernels), made by `python` (default: this interpreter). `replace` rewrites lines
+    of the helper copy, as the install rewrites its shebang."""
     root = base / "libexec"
     tools = base / "tools"
     for d in (root, tools):
         d.mkdir(parents=True)
         d.chmod(0o755)
-    venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
+    if python is None:
+        venv.EnvBuilder(with_pip=False, symlinks=True).create(root / "venv")
+    else:
+        subprocess.run([python, "-I", "-m", "venv", "--without-pip", "--symlinks",
+                        str(root / "venv")], check=True)
     record = base / "ncu-runs.jsonl"
     ncu = tools / "ncu"
     body = textwrap.dedent(BEHAVIOURS[behaviour]).replace("{record!r}", repr(str(record)))
+    reset_body = textwrap.indent(textwrap.dedent(RESETS[reset]), "    ").replace(
+        "{record!r}", repr(str(record))).replace("RESET_CTRL_C", str(RESET_CTRL_C))
     ncu.write_text(FAKE_NCU.format(python=sys.executable, record=str(record), report=str(REPORT),
-                                   shared_tmp=str(base / "shared-tmp"), body=body))
+                                   shared_tmp=str(base / "shared-tmp"), body=body,
+                                   reset=reset_body))
     ncu.chmod(0o755)
     text = SHEBANG.format(python=root / "venv" / "bin" / "python3") + \
         HELPER_SOURCE.read_text().split("\n", 1)[1]

@@ -99,6 +99,25 @@ def test_constants_match_the_app():
     assert REPORT.read_bytes()[:4] == helper.REPORT_MAGIC
 
 
+def test_the_report_check_matches_the_apps_container_walk():
+    """The helper's copy of viewer/readers/ncu_container.py's facts and caps."""
+    from viewer.readers import ncu_container as c
+
+    assert helper.REPORT_MAGIC == c.MAGIC
+    assert helper.REPORT_KNOWN_VERSIONS == c.KNOWN_VERSIONS
+    assert helper.REPORT_MAX_FILE_HEADER == c.MAX_FILE_HEADER
+    assert helper.REPORT_MAX_HEADER == c.MAX_HEADER
+    assert helper.REPORT_MAX_FIELDS == c.MAX_FIELDS
+    assert helper.REPORT_MAX_PART == c.MAX_PART
+    assert (helper.BLOCK_RESULTS, helper.BLOCK_SESSION_DETAILS, helper.BLOCK_PAYLOAD_SIZE) == (
+        c._RESULTS, c._SESSION_DETAILS, c._PAYLOAD_SIZE)
+    assert helper.SESSION_COMMAND_LINE == c.COMMAND_LINE
+    argv = helper.ncu_argv(helper.Request("naive", 512, "full", "base"),
+                           helper.Layout(Path("ncu"), Path("python3"), Path("/"), None, None),
+                           "/r")
+    assert argv[argv.index("--launch-count") + 1] == str(helper.REPORT_RESULTS)
+
+
 def test_the_helper_imports_only_the_standard_library():
     tree = ast.parse(Path(helper.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)

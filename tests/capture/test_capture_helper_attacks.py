@@ -8,20 +8,26 @@ matters (docs/capture.md). Where a test needs a second user it needs root (as CI
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import resource
+import shutil
 import signal
 import stat
+import struct
 import subprocess
+import sys
+import sysconfig
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.capture.test_capture_helper import VALID, _gone, _group_gone
-from tests.capture_install import REPORT, events, plant
+from tests.capture_install import REPORT, RESET_CTRL_C, events, plant
 from viewer.capture import helper
+from viewer.readers import ncu_container
 
 NOBODY = 65534
 FAST = {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0", "KILL_GRACE_S = 5.0": "KILL_GRACE_S = 1.0",
@@ -98,6 +104,90 @@ def test_the_clocks_are_reset_after_every_capture_at_base(tmp_path):
                                                         "--clock-control", "reset"]
 
 
+# ---------------------------------------------------------------- the report ncu wrote
+
+
+def _blocks(data: bytes) -> list[tuple[int, int, int]]:
+    """(start, header end, end) of each block of a whole report, read with the app's reader."""
+    at = 8 + int.from_bytes(data[4:8], "little")
+    found = []
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "little")
+        header = data[at + 4:at + 4 + length]
+        payload = next((v for n, v in ncu_container.fields(header) if n == 5), 0)
+        found.append((at, at + 4 + length, at + 4 + length + payload))
+        at += 4 + length + payload
+    return found
+
+
+def _cuts() -> list[int]:
+    """Where a full disk may cut the shipped report: in its file header, at each block's
+    start, in a block's length and its header, in the result's payload, a byte short."""
+    data = REPORT.read_bytes()
+    blocks = _blocks(data)
+    result = next(b for b in blocks if _results(data, b))
+    cuts = {5, 9, len(data) - 1, (result[1] + result[2]) // 2}
+    for start, header_end, _ in blocks:
+        cuts |= {start, start + 2, (start + 4 + header_end) // 2}
+    return sorted(cuts)
+
+
+def _results(data: bytes, block: tuple[int, int, int]) -> int:
+    header = data[block[0] + 4:block[1]]
+    return sum(v for n, v in ncu_container.fields(header) if n == 2)
+
+
+def _problem(tmp_path: Path, data: bytes) -> str | None:
+    path = tmp_path / "report.ncu-rep"
+    path.write_bytes(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return helper.report_problem(fd, len(data))
+    finally:
+        os.close(fd)
+
+
+def test_the_shipped_report_is_whole(tmp_path):
+    assert _problem(tmp_path, REPORT.read_bytes()) is None
+    assert len(_cuts()) > 20
+
+
+@pytest.mark.parametrize("cut", _cuts())
+def test_a_report_cut_short_is_never_whole(tmp_path, cut):
+    """The helper's own bounded walk (it may not import the app) and the app's reader agree."""
+    data = REPORT.read_bytes()[:cut]
+    assert _problem(tmp_path, data) is not None
+    walked = ncu_container.walk(tmp_path / "report.ncu-rep")
+    assert walked.end != ncu_container.WHOLE or walked.cut_reasons(walked.results)
+
+
+@pytest.mark.parametrize(("results", "words"), [(0, "holds 0 results"), (2, "holds 2 results")])
+def test_a_report_without_the_one_launch_asked_for_is_refused(tmp_path, results, words):
+    """A whole container, but not one result (the capture asks for --launch-count 1)."""
+    data = REPORT.read_bytes()
+    blocks = _blocks(data)
+    start, _, end = next(b for b in blocks if _results(data, b))
+    spliced = data[:start] + data[start:end] * results + data[end:]
+    assert ncu_container.walk(io.BytesIO(spliced)).end == ncu_container.WHOLE
+    assert words in _problem(tmp_path, spliced)
+
+
+@pytest.mark.parametrize("cut", ["in the result", "after the result", "a byte short"])
+def test_a_report_cut_short_by_a_full_disk_is_never_sent(tmp_path, cut):
+    """ncu exits 0 after writing a report that a full /tmp cut short: once, the helper sent it."""
+    data = REPORT.read_bytes()
+    result = next(b for b in _blocks(data) if _results(data, b))
+    at = {"in the result": (result[1] + result[2]) // 2, "after the result": result[2],
+          "a byte short": len(data) - 1}[cut]
+    install = plant(tmp_path, "cut_report")
+    (tmp_path / "cut").write_text(str(at))
+    done = install.run(*VALID)
+    assert done.returncode == helper.EXIT_NO_REPORT, done.stderr
+    assert "not whole" in events(done.stderr)[-1]["error"]
+    assert done.stdout == b""
+    assert not _work_dir(install.captures()[0]).exists()
+
+
 # ---------------------------------------------------------------- signals and a stuck client
 
 
@@ -138,6 +228,85 @@ def test_ctrl_z_does_not_stop_the_time_limit(tmp_path):
             proc.kill()
             proc.communicate()
     assert proc.returncode == helper.EXIT_TIMEOUT, err
+
+
+def _blocked(task: Path) -> set[int]:
+    """The signals a thread blocks, from /proc."""
+    line = next(x for x in (task / "status").read_text().splitlines() if x.startswith("SigBlk:"))
+    mask = int(line.split()[1], 16)
+    return {n for n in range(1, 65) if mask >> (n - 1) & 1}
+
+
+def test_only_the_main_thread_takes_the_stop_signals(tmp_path):
+    """The kernel hands a process's signal to any thread that does not block it: every thread
+    the helper starts blocks the stop signals, and the main thread, which handles them, does
+    not."""
+    install = plant(tmp_path, "hang")
+    proc = subprocess.Popen(install.command(*VALID), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _started(proc)
+        tasks = {int(t.name): _blocked(t) for t in Path(f"/proc/{proc.pid}/task").iterdir()}
+    finally:
+        proc.stdin.close()  # the client's cancel
+        proc.wait(30)
+        proc.stdout.close()
+        proc.stderr.close()
+    stops = {int(s) for s in helper.STOP_SIGNALS}
+    assert not tasks.pop(proc.pid) & stops, "the main thread blocks a stop signal"
+    assert len(tasks) >= 2, "the lines writer and the watchdog run"
+    for tid, blocked in tasks.items():
+        assert stops <= blocked, f"thread {tid} may take a stop signal"
+
+
+PTY_CTRL_C = Path(__file__).with_name("pty_ctrl_c.py")
+
+
+def _running_from(folder: Path) -> list[int]:
+    """Living processes whose command line names something in `folder` (the fake ncu, a
+    process it forked, the helper)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            words = (proc / "cmdline").read_bytes().split(b"\0")
+            zombie = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0] == b"Z"
+        except (OSError, IndexError):  # it ended meanwhile
+            continue
+        if not zombie and any(str(folder).encode() in word for word in words):
+            found.append(int(proc.name))
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_stream_of_ctrl_c_does_not_stop_the_ending(tmp_path, seed):
+    """Ctrl-C typed again and again (10-50 ms apart) at the terminal the helper runs in, from
+    while ncu runs until the helper has ended: the fake ncu, a sleep it double-forked, the
+    private directory and the clocks (the fake's reset lasts until more Ctrl-C are typed) are
+    all ended, removed and reset. A second Ctrl-C once interrupted the ending: the threads the
+    helper starts took it, and it was raised in the main thread during the ending."""
+    install = plant(tmp_path, "double_fork", reset="during_ctrl_c")
+    out, err = tmp_path / "stdout", tmp_path / "stderr"
+    done = subprocess.run([sys.executable, str(PTY_CTRL_C), str(tmp_path / "running"),
+                           str(tmp_path / "ctrl-c-count"), str(out), str(err), "60", str(seed),
+                           "--", *install.command(*VALID)],
+                          capture_output=True, text=True, timeout=120, check=True)
+    result = json.loads(done.stdout)
+    said = events(err.read_bytes())
+    assert result["exit"] == helper.EXIT_CANCELLED, (result, said)
+    assert said[-1]["kind"] == "cancelled", said
+    runs = install.runs()
+    assert len(runs) == 2, f"the reset never ran: {json.dumps([result, said])}"
+    capture, reset = runs
+    assert reset["argv"] == ["--config-file", "off", "--clock-control", "reset"]
+    assert (tmp_path / "reset-done").exists(), f"the reset was cut short ({result['sent']} sent)"
+    assert int((tmp_path / "reset-done").read_text()) >= RESET_CTRL_C
+    for pid in (capture["pid"], int((tmp_path / "sleep-pid").read_text())):
+        assert _gone(pid), f"process {pid} outlived the helper"
+    assert _running_from(tmp_path) == [], "a process of the capture outlived the helper"
+    assert not _work_dir(capture).exists(), "the private directory outlived the helper"
+    assert out.read_bytes() == b""
 
 
 def _never_read(install) -> tuple[int, bytes]:
@@ -206,6 +375,49 @@ def test_a_closed_stdout_gives_json_lines_and_one_exit_code(tmp_path):
         os.close(write_end)
     said = [json.loads(line) for line in err.decode().splitlines()]  # every line is JSON
     assert said[-1]["exit"] == proc.returncode == helper.EXIT_CANCELLED
+
+
+def _run_with(install, *, stdout=subprocess.PIPE, stderr=subprocess.PIPE, shell_redirect=""):
+    """The helper with stdin a pipe held open, its stdout and stderr as given; with
+    `shell_redirect` (such as `>&-`), run through sh, which applies it before the exec."""
+    command = install.command(*VALID)
+    if shell_redirect:
+        command = ["/bin/sh", "-c", f'exec "$0" "$@" {shell_redirect}', *command]
+    read_end, write_end = os.pipe()
+    try:
+        return subprocess.run(command, stdin=read_end, stdout=stdout, stderr=stderr,
+                              timeout=60, check=False)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+@pytest.mark.parametrize("how", ["read-only /dev/null", "closed"])
+def test_a_stdout_not_open_for_writing_runs_nothing(tmp_path, how):
+    """With the client's stdout closed, pkexec hands the helper a read-only /dev/null as fd 1:
+    the helper once ran the whole capture as root and then failed to write the report."""
+    install = plant(tmp_path)
+    if how == "closed":
+        done = _run_with(install, stdout=None, shell_redirect=">&-")
+    else:
+        with open(os.devnull, "rb") as read_only:
+            done = _run_with(install, stdout=read_only)
+    assert done.returncode == helper.EXIT_BAD_REQUEST, done.stderr
+    assert "stdout" in events(done.stderr)[-1]["error"]
+    assert install.runs() == [], "ncu ran for a report with nowhere to go"
+
+
+@pytest.mark.parametrize("how", ["read-only /dev/null", "closed"])
+def test_a_stderr_not_open_for_writing_runs_nothing(tmp_path, how):
+    install = plant(tmp_path)
+    if how == "closed":
+        done = _run_with(install, stderr=None, shell_redirect="2>&-")
+    else:
+        with open(os.devnull, "rb") as read_only:
+            done = _run_with(install, stderr=read_only)
+    assert done.returncode == helper.EXIT_BAD_REQUEST
+    assert done.stdout == b""
+    assert install.runs() == []
 
 
 # ---------------------------------------------------------------- who runs it
@@ -330,6 +542,141 @@ def test_an_editable_install_is_refused(tmp_path):
     _refused(install, pth)
 
 
+# Debian's python3.11 (its sysconfig.py): the scheme it picks where sys.prefix is the base prefix,
+# as it is in the helper, which starts as `python3 -IS` (no site, so no venv prefix).
+POSIX_LOCAL = {
+    "stdlib": "{installed_base}/lib/python{py_version_short}",
+    "platstdlib": "{platbase}/lib/python{py_version_short}",
+    "purelib": "{base}/local/lib/python{py_version_short}/dist-packages",
+    "platlib": "{platbase}/local/lib/python{py_version_short}/dist-packages",
+    "include": "{installed_base}/include/python{py_version_short}{abiflags}",
+    "platinclude": "{installed_platbase}/include/python{py_version_short}{abiflags}",
+    "scripts": "{base}/local/bin",
+    "data": "{base}/local",
+}
+PY_VERSION = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+@pytest.fixture
+def debian_sysconfig(monkeypatch):
+    """This interpreter's sysconfig made Debian's: posix_local is its default scheme."""
+    monkeypatch.setitem(sysconfig._INSTALL_SCHEMES, "posix_local", POSIX_LOCAL)
+    real = sysconfig.get_paths
+    monkeypatch.setattr(sysconfig, "get_paths", lambda scheme="posix_local", vars=None,
+                        expand=True: real(scheme, vars, expand))
+
+
+def _hostile_site(install, tmp_path: Path, how: str) -> Path:
+    """What an admin's later `pip install -e` or a package's .pth leaves in the venv."""
+    site = _site_packages(install)
+    if how == "editable":
+        pth = site / "__editable__.ncu_reader-0.1.pth"
+        pth.write_text("import __editable___ncu_reader_0_1_finder; "
+                       "__editable___ncu_reader_0_1_finder.install()\n")
+        return pth
+    added = tmp_path / "checkout"
+    added.mkdir()
+    added.chmod(0o777)
+    (site / "extra.pth").write_text(f"{added}\n")
+    return added
+
+
+def test_the_venvs_site_packages_are_found_under_debians_default_scheme(tmp_path,
+                                                                       debian_sysconfig):
+    install = plant(tmp_path)
+    venv = install.root / "venv"
+    missed = Path(sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"])
+    assert missed == venv / "local" / "lib" / PY_VERSION / "dist-packages"
+    assert not missed.exists(), "where a lookup by the default scheme looks, the venv has nothing"
+    assert _site_packages(install) in helper.venv_site_dirs(install.python)
+
+
+@pytest.mark.parametrize("how", [
+    "pth path",
+    pytest.param("editable", marks=as_root),  # refused as root only
+])
+def test_the_venvs_pth_files_are_checked_under_debians_default_scheme(tmp_path, how,
+                                                                     debian_sysconfig):
+    install = plant(tmp_path / "install")
+    bad = _hostile_site(install, tmp_path, how)
+    with pytest.raises(helper.Refusal) as caught:
+        helper.check_layout(_layout(install), os.geteuid())
+    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert str(bad) in caught.value.message
+
+
+def _debian_python() -> str | None:
+    """A Python whose default scheme under -IS is Debian's posix_local, if this machine has one."""
+    for python in ("/usr/bin/python3", "/usr/bin/python3.11", "/usr/bin/python3.12"):
+        try:
+            done = subprocess.run([python, "-IS", "-c", "import sys, sysconfig; sys.exit("
+                                   "sys.version_info < (3, 11) or "
+                                   "sysconfig.get_default_scheme() != 'posix_local')"],
+                                  capture_output=True, timeout=30, check=False)
+        except OSError:
+            continue
+        if done.returncode == 0:
+            return python
+    return None
+
+
+DEBIAN_PYTHON = _debian_python()
+
+
+@pytest.mark.skipif(DEBIAN_PYTHON is None, reason="needs Debian's own python3 (3.11 or newer)")
+@pytest.mark.parametrize("how", [
+    "pth path",
+    pytest.param("editable", marks=as_root),
+])
+def test_a_venv_of_debians_python_has_its_pth_files_checked(tmp_path, how):
+    """The helper run by a venv of Debian's python3, as install-capture makes it there."""
+    install = plant(tmp_path / "install", python=DEBIAN_PYTHON)
+    assert install.run(*VALID).returncode == 0, "a clean venv of Debian's Python passes"
+    bad = _hostile_site(install, tmp_path, how)
+    (install.record).unlink()
+    _refused(install, bad)
+
+
+def test_a_venv_without_its_site_packages_is_refused(tmp_path):
+    """Where the venv's own site-packages cannot be found, nothing it imports can be checked."""
+    install = plant(tmp_path)
+    site = _site_packages(install)
+    site.rename(site.with_name("moved-away"))
+    with pytest.raises(helper.Refusal) as caught:
+        helper.venv_site_dirs(install.python)
+    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert "site-packages" in caught.value.message
+    done = install.run(*VALID)
+    assert done.returncode == helper.EXIT_UNTRUSTED, done.stderr
+    assert install.runs() == []
+
+
+def test_a_pyvenv_cfg_without_the_system_site_line_includes_the_systems(tmp_path):
+    """site.py reads a missing include-system-site-packages as true: the base interpreter's
+    site-packages are then imported from, and checked."""
+    install = plant(tmp_path)
+    cfg = install.root / "venv" / "pyvenv.cfg"
+    base_site = Path(sys.base_prefix, "lib", PY_VERSION, "site-packages")
+    assert base_site not in helper.venv_site_dirs(install.python)
+    cfg.write_text("".join(line for line in cfg.read_text().splitlines(keepends=True)
+                           if not line.startswith("include-system-site-packages")))
+    assert base_site in helper.venv_site_dirs(install.python)
+
+
+def test_a_site_directory_a_user_could_create_is_refused(tmp_path):
+    """A site directory the kernel program would import from once it exists (here Debian's
+    venv/lib/python3/dist-packages, which site.py adds there), below a directory others can
+    write: someone could make it after the check."""
+    install = plant(tmp_path / "install")
+    lib = install.root / "venv" / "lib"
+    lib.chmod(0o777)
+    missing = lib / "python3" / "dist-packages"
+    trust = helper.Trust(helper.trusted_owners(os.geteuid()))
+    with pytest.raises(helper.Refusal) as caught:
+        trust.site(missing)
+    assert str(lib) in caught.value.message
+
+
 def test_the_standard_library_tree_is_checked(tmp_path, monkeypatch):
     """The interpreter's own library (here a planted stand-in: the real one is not ours to
     change) is checked like the install."""
@@ -390,3 +737,198 @@ def test_nsight_computes_own_folder_is_checked_when_ncu_is_the_one_in_it(tmp_pat
     rule.write_text("")
     rule.chmod(0o666)
     _refused(install, rule)
+
+
+# ---------------------------------------------------------------- the loader's own files
+
+
+def _ld_cache(paths: list[str]) -> bytes:
+    """A loader's cache in the format glibc's ldconfig writes (glibc-ld.so.cache1.1: a 48-byte
+    header, 24-byte entries of flags, key, value, osversion and hwcap, then the strings, each
+    offset from the header's start) naming `paths`, each under its file name."""
+    strings, entries = b"", b""
+    base = helper.LD_CACHE_HEADER + helper.LD_CACHE_ENTRY * len(paths)
+    for path in paths:
+        key = base + len(strings)
+        strings += os.path.basename(path).encode() + b"\0"
+        value = base + len(strings)
+        strings += path.encode() + b"\0"
+        entries += struct.pack("<iIIIQ", 0x0303, key, value, 0, 0)
+    header = helper.LD_CACHE_MAGIC + struct.pack("<IIB3xI12x", len(paths), len(strings), 2, 0)
+    assert len(header) == helper.LD_CACHE_HEADER
+    return header + entries + strings
+
+
+def _loader(root: Path, conf: str = "", cache: list[str] | None = None,
+            preload: str | None = None) -> helper.Loader:
+    """An ld.so.conf (with `conf` as its text), an ld.so.cache naming `cache` and an
+    ld.so.preload under `root/etc`, each root's alone, and no system folders."""
+    etc = root / "etc"
+    etc.mkdir(parents=True, exist_ok=True)
+    (etc / "ld.so.conf").write_text(conf)
+    (etc / "ld.so.cache").write_bytes(_ld_cache(cache or []))
+    if preload is not None:
+        (etc / "ld.so.preload").write_text(preload)
+    return helper.Loader(etc / "ld.so.conf", etc / "ld.so.cache", etc / "ld.so.preload", ())
+
+
+def _folder(path: Path, mode: int = 0o755, library: int | None = 0o644) -> Path:
+    path.mkdir(parents=True)
+    path.chmod(mode)
+    if library is not None:
+        (path / "libcuda.so.1").write_bytes(b"\x7fELF")
+        (path / "libcuda.so.1").chmod(library)
+    return path
+
+
+def _check_loader(loader: helper.Loader) -> None:
+    helper.check_loader(helper.Trust(helper.trusted_owners(os.geteuid())), loader)
+
+
+def test_a_clean_loader_configuration_passes(tmp_path):
+    libs = _folder(tmp_path / "libs")
+    more = _folder(tmp_path / "more")
+    loader = _loader(tmp_path, f"# the system's\n{libs}/  # trailing slash\nhwcap 1 nosegneg\n"
+                     "include ld.so.conf.d/*.conf\n", cache=[str(libs / "libcuda.so.1")],
+                     preload=f"{libs / 'libcuda.so.1'}\n")
+    (loader.conf.parent / "ld.so.conf.d").mkdir()
+    (loader.conf.parent / "ld.so.conf.d" / "cuda.conf").write_text(f"{more}\n")
+    trust = helper.Trust(helper.trusted_owners(os.geteuid()))
+    assert helper.ld_conf_dirs(loader.conf, trust) == [libs, more]
+    _check_loader(loader)
+
+
+def test_a_link_to_nothing_in_a_library_folder_passes_where_only_root_could_fill_it(tmp_path):
+    """A package may leave a link to nothing in /usr/lib; only a target someone else could
+    create is refused (see the attacks below)."""
+    libs = _folder(tmp_path / "libs")
+    gone = _folder(tmp_path / "removed", library=None)
+    (libs / "libnvidia-ml.so.1").symlink_to(gone / "libnvidia-ml.so.580")
+    helper.Trust(helper.trusted_owners(os.geteuid())).entries(libs)
+    _check_loader(_loader(tmp_path, f"{libs}\n"))
+
+
+def test_the_loaders_cache_is_read_as_ldconfig_reads_it(tmp_path):
+    paths = ["/usr/lib/x86_64-linux-gnu/libz.so.1", "/opt/cuda/lib64/libcudart.so.12"]
+    (tmp_path / "ld.so.cache").write_bytes(_ld_cache(paths))
+    assert helper.ld_cache_libraries(tmp_path / "ld.so.cache") == paths
+    ldconfig = shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
+    if ldconfig is None or not os.path.exists(helper.LD_SO_CACHE):
+        pytest.skip("no ldconfig or no /etc/ld.so.cache here to compare with")
+    listed = subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=True)
+    named = [line.split(" => ", 1)[1] for line in listed.stdout.splitlines() if " => " in line]
+    assert sorted(helper.ld_cache_libraries(Path(helper.LD_SO_CACHE))) == sorted(named)
+
+
+def _writable_folder(tmp_path):
+    bad = _folder(tmp_path / "libs", 0o777)
+    return _loader(tmp_path, f"{bad}\n"), bad
+
+
+def _writable_library(tmp_path):
+    libs = _folder(tmp_path / "libs", library=0o666)
+    return _loader(tmp_path, f"{libs}\n"), libs / "libcuda.so.1"
+
+
+def _missing_below_writable(tmp_path):
+    bad = _folder(tmp_path / "open", 0o777, library=None)
+    return _loader(tmp_path, f"{bad / 'libs'}\n"), bad
+
+
+def _included_writable_folder(tmp_path):
+    bad = _folder(tmp_path / "libs", 0o777)
+    loader = _loader(tmp_path, "include ld.so.conf.d/*.conf\n")
+    (loader.conf.parent / "ld.so.conf.d").mkdir()
+    (loader.conf.parent / "ld.so.conf.d" / "x.conf").write_text(f"{bad}\n")
+    return loader, bad
+
+
+def _writable_included_file(tmp_path):
+    loader = _loader(tmp_path, f"include {tmp_path}/etc/ld.so.conf.d/*.conf\n")
+    (loader.conf.parent / "ld.so.conf.d").mkdir()
+    bad = loader.conf.parent / "ld.so.conf.d" / "x.conf"
+    bad.write_text("")
+    bad.chmod(0o666)
+    return loader, bad
+
+
+def _writable_include_folder(tmp_path):
+    loader = _loader(tmp_path, "include ld.so.conf.d/*.conf\n")
+    bad = _folder(loader.conf.parent / "ld.so.conf.d", 0o777, library=None)
+    return loader, bad
+
+
+def _writable_conf(tmp_path):
+    loader = _loader(tmp_path)
+    loader.conf.chmod(0o666)
+    return loader, loader.conf
+
+
+def _relative_folder(tmp_path):
+    return _loader(tmp_path, "lib\n"), "'lib'"
+
+
+def _cache_writable_library(tmp_path):
+    libs = _folder(tmp_path / "elsewhere", library=0o666)
+    return _loader(tmp_path, cache=[str(libs / "libcuda.so.1")]), libs / "libcuda.so.1"
+
+
+def _cache_library_a_user_could_make(tmp_path):
+    bad = _folder(tmp_path / "open", 0o777, library=None)
+    return _loader(tmp_path, cache=[str(bad / "libcuda.so.1")]), bad
+
+
+def _cache_unreadable(tmp_path):
+    loader = _loader(tmp_path)
+    loader.cache.write_bytes(b"not a cache glibc writes" * 4)
+    return loader, loader.cache
+
+
+def _preload_writable_library(tmp_path):
+    libs = _folder(tmp_path / "elsewhere", library=0o666)
+    return _loader(tmp_path, preload=f"{libs / 'libcuda.so.1'}\n"), libs / "libcuda.so.1"
+
+
+def _preload_expanded(tmp_path):
+    return _loader(tmp_path, preload="/usr/$LIB/libfoo.so\n"), "$LIB"
+
+
+def _dangling_link_a_user_could_fill(tmp_path):
+    libs = _folder(tmp_path / "libs")
+    bad = _folder(tmp_path / "open", 0o777, library=None)
+    (libs / "libnvidia-ml.so.1").symlink_to(bad / "libnvidia-ml.so.580")
+    return _loader(tmp_path, f"{libs}\n"), bad
+
+
+@pytest.mark.parametrize("attack", [
+    _writable_folder, _writable_library, _missing_below_writable, _included_writable_folder,
+    _writable_included_file, _writable_include_folder, _writable_conf, _relative_folder,
+    _cache_writable_library, _cache_library_a_user_could_make, _cache_unreadable,
+    _preload_writable_library, _preload_expanded, _dangling_link_a_user_could_fill,
+], ids=lambda f: f.__name__.strip("_"))
+def test_what_the_loader_finds_by_itself_is_checked(tmp_path, attack):
+    """A folder ld.so.conf lists (or a library the cache names) that a user can write would
+    load the user's library into root's kernel program."""
+    loader, bad = attack(tmp_path)
+    with pytest.raises(helper.Refusal) as caught:
+        _check_loader(loader)
+    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert str(bad) in caught.value.message
+
+
+@as_root
+def test_a_users_folder_in_ld_so_conf_is_refused(tmp_path):
+    libs = _folder(tmp_path / "libs")
+    os.chown(libs, NOBODY, NOBODY)
+    with pytest.raises(helper.Refusal) as caught:
+        _check_loader(_loader(tmp_path, f"{libs}\n"))
+    assert "not by root" in caught.value.message
+
+
+def test_a_writable_folder_in_ld_so_conf_stops_the_capture(tmp_path):
+    """End to end: the helper's ld.so.conf (its constant) pointed at one listing a folder
+    others can write."""
+    loader, bad = _writable_folder(tmp_path / "system")
+    install = plant(tmp_path / "install", replace={
+        'LD_SO_CONF = "/etc/ld.so.conf"': f"LD_SO_CONF = {str(loader.conf)!r}"})
+    _refused(install, bad)

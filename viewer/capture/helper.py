@@ -12,8 +12,10 @@ written like a setuid program (docs/capture.md has the facts behind each rule):
 - ncu's argv is built here, never by a shell: ncu by absolute path, `--config-file off`,
   `--target-processes application-only`, no `-f`, the report into a directory made here;
 - root runs only root-owned code: ncu, the interpreter and its standard library, the kernel
-  program's site-packages and the paths its .pth files add, the install, CUDA_HOME's tree, every
-  file in each LIBRARY_PATH directory, and every directory above each, as named and with links
+  program's site-packages (found from its venv, as its site.py finds them; none found is a
+  refusal) and the paths their .pth files add, the install, CUDA_HOME's tree, every file in
+  each LIBRARY_PATH directory and in each folder the loader finds libraries in by itself
+  (ld.so.conf, its cache, ld.so.preload), and every directory above each, as named and with links
   resolved, must be owned by root (or by the user running this, when that is not root) and
   writable by nobody else, else exit 4 naming the path;
 - the environment is built from an allow-list; as root, ncu's path comes only from the install's
@@ -24,13 +26,16 @@ written like a setuid program (docs/capture.md has the facts behind each rule):
 - a wall-clock limit that holds whatever the client does (progress lines are dropped, never
   waited for; a watchdog thread ends everything if the main thread is stuck); the client's cancel
   (it closes stdin), SIGTERM, SIGHUP, SIGINT and SIGQUIT end ncu and every process below it (the
-  helper is their child subreaper); SIGTSTP and the terminal's other stop signals are ignored;
+  helper is their child subreaper), and only the main thread takes them, so that any number of
+  them never cut that ending short; SIGTSTP and the terminal's other stop signals are ignored;
 - after `--clock base`, `ncu --clock-control reset` runs on every exit;
-- ncu's exit status counts: a non-zero exit or a signal is a failure, and nothing is streamed.
+- ncu's exit status counts: a non-zero exit or a signal is a failure, and nothing is streamed;
+  nor is a report that is not whole (its container walked: cut short, or not one result).
 
-stdout carries the report's bytes and nothing else. stderr carries JSON lines: `started` right
-before ncu starts, `ncu` for each line ncu printed, `done` after the report was sent, `error` (with
-its `kind` and `exit`) before any failing exit. The exit codes are EXIT_* below; 126 and 127 are
+stdout carries the report's bytes and nothing else; with stdout or stderr not open for writing,
+it exits 2 before anything runs. stderr carries JSON lines: `started` right before ncu starts,
+`ncu` for each line ncu printed, `done` after the report was sent, `error` (with its `kind` and
+`exit`) before any failing exit. The exit codes are EXIT_* below; 126 and 127 are
 pkexec's own. Standard library only, and nothing from viewer: root must not import the user's code;
 and one file, because the install copies it alone beside its capture.json.
 """
@@ -39,6 +44,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
+import glob
 import json
 import os
 import pwd
@@ -47,6 +54,7 @@ import resource
 import selectors
 import shutil
 import signal
+import site
 import stat
 import subprocess
 import sys
@@ -54,6 +62,7 @@ import sysconfig
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +117,25 @@ KINDS = {
 ERR_NVGPUCTRPERM = "ERR_NVGPUCTRPERM"
 REPORT_MAGIC = b"NVR\0"
 MAX_REPORT_BYTES = 256 << 20
+REPORT_RESULTS = 1
+"""The results a capture's report holds: one kernel launch (`--launch-count 1`)."""
+# A .ncu-rep's container (viewer/readers/ncu_container.py has what its bytes show; that module
+# is the user's code here, so the few facts the helper needs are copied and checked against it):
+# the magic, u32 LE n, a file header of n bytes (protobuf, 1 = version); then blocks to the
+# file's end, each u32 LE n, a block header of n bytes (protobuf: 2 NumResults, 3 SessionDetails,
+# 5 PayloadSize), then PayloadSize bytes. The session's last block holds the profiler's command
+# line (SessionDetails field 11), in the file versions whose blocks are known.
+REPORT_KNOWN_VERSIONS = frozenset({7})
+REPORT_MAX_FILE_HEADER = 1 << 10
+REPORT_MAX_HEADER = 1 << 24
+"""Bytes of one block header; real ones are at most 135,453."""
+REPORT_MAX_BLOCKS = 1 << 16
+"""A capture of one launch has about ten blocks, one per source file and result."""
+REPORT_MAX_FIELDS = 1 << 8
+REPORT_MAX_PART = 1 << 16
+"""A SessionDetails larger than this is passed over, not parsed (real ones are at most 8,425)."""
+BLOCK_RESULTS, BLOCK_SESSION_DETAILS, BLOCK_PAYLOAD_SIZE = 2, 3, 5
+SESSION_COMMAND_LINE = 11
 TIMEOUT_S = 600.0
 KILL_GRACE_S = 5.0
 WATCHDOG_GRACE_S = 30.0
@@ -139,6 +167,21 @@ NCU_INSTALL_DIRS = ("target", "sections")
 """Beside ncu in Nsight Compute's own folder: its binaries and libraries, its sections and rules."""
 NCU_DOCUMENTS = Path("Documents", "NVIDIA Nsight Compute")
 """Below HOME: ncu copies its sections and rule files (.py) there and reads them back."""
+LD_SO_CONF = "/etc/ld.so.conf"
+LD_SO_CACHE = "/etc/ld.so.cache"
+LD_SO_PRELOAD = "/etc/ld.so.preload"
+LD_SYSTEM_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64")
+"""The folders glibc's loader searches after its cache (with the multiarch ones on Debian)."""
+LD_CONF_MAX_FILES = 256
+LD_CONF_MAX_DEPTH = 8
+LD_MAX_BYTES = 1 << 16
+"""Of one ld.so.conf file or ld.so.preload; a longer one is refused, not read in part."""
+LD_CACHE_MAX_BYTES = 16 << 20
+LD_CACHE_MAGIC = b"glibc-ld.so.cache1.1"
+LD_CACHE_OLD_MAGIC = b"ld.so-1.7.0"
+LD_CACHE_HEADER, LD_CACHE_ENTRY = 48, 24
+"""glibc's struct cache_file_new and struct file_entry_new, in bytes (its sysdeps/generic/
+dl-cache.h); the old format's header and entry are 16 and 12 bytes."""
 SITE_DIRS = ("site-packages", "dist-packages")
 """Not the standard library's: a venv without system site-packages never imports from them."""
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGQUIT)
@@ -288,9 +331,24 @@ class Trust:
     def __init__(self, owners: frozenset[int]) -> None:
         self.owners = owners
         self.walked: dict[str, tuple[str, ...]] = {}
+        self.seen: set[tuple[str, bool]] = set()
 
     def chain(self, path: Path) -> None:
-        check_chain(path, self.owners)
+        """As check_chain, looking at each entry once per capture: (entry, as an ancestor)
+        seen means every directory above it was seen too."""
+        for p in dict.fromkeys((os.path.abspath(path), os.path.realpath(path))):
+            entry, ancestor = p, False
+            while (entry, False) not in self.seen and (entry, ancestor) not in self.seen:
+                try:
+                    st = os.lstat(entry)
+                except OSError as exc:
+                    raise Refusal(EXIT_UNTRUSTED, f"{entry}: {exc.strerror}") from None
+                check_entry(Path(entry), st, self.owners, ancestor=ancestor)
+                self.seen.add((entry, ancestor))
+                parent = os.path.dirname(entry)
+                if parent == entry:
+                    break
+                entry, ancestor = parent, True
 
     def tree(self, root: Path, skip: tuple[str, ...] = ()) -> None:
         """`root`, those above it, and everything below it; a link's target is checked with
@@ -317,7 +375,8 @@ class Trust:
     def entries(self, directory: Path) -> None:
         """`directory` (a library directory: what the loader may load), those above it, each
         entry directly in it, links resolved, and the tree below its `glibc-hwcaps/`, which
-        the loader searches too."""
+        the loader searches too. A link to nothing (a system folder may hold one a package
+        left) must lead where only root can create its target."""
         self.chain(directory)
         if os.path.isdir(directory / "glibc-hwcaps"):
             self.tree(directory / "glibc-hwcaps")
@@ -327,11 +386,17 @@ class Trust:
             raise Refusal(EXIT_UNTRUSTED, f"{directory}: {exc.strerror}") from None
         for name in names:
             path = Path(directory, name)
-            st = os.lstat(path)
+            try:
+                st = os.lstat(path)
+            except OSError as exc:
+                raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
             check_entry(path, st, self.owners)
             if stat.S_ISLNK(st.st_mode):
-                target = self._target(path)
-                self.chain(target)
+                target = Path(os.path.realpath(path))
+                if os.path.lexists(target):
+                    self.chain(target)
+                else:
+                    self.absent(target)
 
     def link(self, path: Path) -> None:
         target = self._target(path)
@@ -351,8 +416,9 @@ class Trust:
     def site(self, site_dir: Path) -> None:
         """A site-packages directory the kernel program imports from, and whatever its .pth
         files add to the import path; as root, an editable install (root would import a
-        checkout) is refused."""
-        if not os.path.isdir(site_dir):
+        checkout) is refused. One that does not exist must stay so: see `absent`."""
+        if not os.path.lexists(site_dir):
+            self.absent(site_dir)
             return
         self.tree(site_dir)
         for name in sorted(os.listdir(site_dir)):
@@ -365,6 +431,15 @@ class Trust:
             for added in pth_paths(pth):
                 if os.path.exists(added):
                     self.tree(added)
+
+    def absent(self, path: Path) -> None:
+        """A path that does not exist and that root would use if it did: the nearest directory
+        above it that exists, and those above that, are checked, so that nobody but root can
+        create it."""
+        above = Path(os.path.abspath(path))
+        while not os.path.lexists(above):
+            above = above.parent
+        self.chain(above)
 
 
 def _covers(walked: str, skipped: tuple[str, ...], path: str) -> bool:
@@ -392,23 +467,71 @@ def _walk_error(exc: OSError) -> None:
 
 
 def venv_site_dirs(python: Path) -> list[Path]:
-    """The site-packages the kernel program (`python -I`, with site) imports from: its venv's,
-    and the base interpreter's too where the venv includes them."""
-    venv = Path(os.path.abspath(python)).parent.parent
-    cfg = venv / "pyvenv.cfg"
-    if not os.path.isfile(cfg):
-        return _site_dirs(sys.base_prefix)
-    dirs = _site_dirs(str(venv))
-    with open(cfg, encoding="utf-8", errors="replace") as f:
-        text = f.read(1 << 14)
-    if re.search(r"^\s*include-system-site-packages\s*=\s*true\s*$", text, re.M | re.I):
-        dirs += _site_dirs(sys.base_prefix)
-    return dirs
+    """The site-packages the kernel program (`python -I`, with site) imports from, found as its
+    site.py finds them, from the venv itself: the venv's (Refusal where the venv has none), and
+    the base interpreter's too where the venv includes them; those that do not exist included.
+
+    Never from this interpreter's sysconfig: under -S, sys.prefix stays the base prefix, and
+    Debian's default scheme then names venv/local/lib/pythonX.Y/dist-packages, which a venv
+    does not have, while its site.py imports from venv/lib/pythonX.Y/site-packages."""
+    venv, cfg = venv_of(python)
+    if cfg is None:
+        dirs = prefix_site_dirs(Path(sys.base_prefix))
+        if not any(os.path.isdir(d) for d in dirs):
+            raise Refusal(EXIT_UNTRUSTED, f"{python} has no site-packages in "
+                          f"{sys.base_prefix}; refusing to run a program whose imports cannot "
+                          "be checked")
+        return dirs
+    own = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    if not os.path.isdir(own):
+        raise Refusal(EXIT_UNTRUSTED, f"the venv {venv} has no {own.relative_to(venv)}, where "
+                      "its Python imports from; refusing to run a program whose imports "
+                      "cannot be checked")
+    dirs = [own, *prefix_site_dirs(venv)]
+    if venv_includes_system_site(cfg):
+        dirs += prefix_site_dirs(Path(sys.base_prefix))
+    return list(dict.fromkeys(dirs))
 
 
-def _site_dirs(prefix: str) -> list[Path]:
-    paths = sysconfig.get_paths(vars={"base": prefix, "platbase": prefix})
-    return [Path(p) for p in dict.fromkeys((paths["purelib"], paths["platlib"]))]
+def venv_of(python: Path) -> tuple[Path, Path | None]:
+    """(the venv's directory, its pyvenv.cfg) as site.py finds them from the interpreter's
+    path as named: pyvenv.cfg beside it, else one level up; None where neither exists."""
+    exe_dir = Path(os.path.abspath(python)).parent
+    for cfg in (exe_dir / "pyvenv.cfg", exe_dir.parent / "pyvenv.cfg"):
+        if os.path.isfile(cfg):
+            return exe_dir.parent, cfg
+    return exe_dir.parent, None
+
+
+def venv_includes_system_site(cfg: Path) -> bool:
+    """Whether site.py adds the base interpreter's site-packages: as it reads pyvenv.cfg, the
+    last include-system-site-packages line counts, and none at all means true."""
+    try:
+        with open(cfg, encoding="utf-8", errors="replace") as f:
+            text = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise Refusal(EXIT_UNTRUSTED, f"{cfg}: {exc.strerror}") from None
+    if len(text) > MAX_CONFIG_BYTES:
+        raise Refusal(EXIT_UNTRUSTED, f"{cfg} is longer than {MAX_CONFIG_BYTES} characters: "
+                      "not a venv's pyvenv.cfg")
+    value = "true"
+    lines = text.splitlines()
+    for line in lines:
+        key, sep, rest = line.partition("=")
+        if sep and key.strip().lower() == "include-system-site-packages":
+            value = rest.strip().lower()
+    return value == "true"
+
+
+def prefix_site_dirs(prefix: Path) -> list[Path]:
+    """Every site directory site.py may add for `prefix`: lib/pythonX.Y/site-packages (also
+    below sys.platlibdir) and whatever this interpreter's site.getsitepackages names (Debian's
+    dist-packages), existing or not. (`import site` under -S runs nothing: no .pth file.)"""
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    dirs = [prefix / lib / version / "site-packages"
+            for lib in dict.fromkeys(("lib", sys.platlibdir))]
+    dirs += [Path(d) for d in site.getsitepackages([str(prefix)])]
+    return list(dict.fromkeys(dirs))
 
 
 def stdlib_dirs() -> list[Path]:
@@ -422,11 +545,176 @@ def stdlib_dirs() -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def check_layout(layout: Layout, euid: int, home: Path | None = None) -> None:
+@dataclass(frozen=True)
+class Loader:
+    """The dynamic loader's own files: where it finds libraries by itself (not through
+    LD_LIBRARY_PATH, which only the install's LIBRARY_PATH sets)."""
+
+    conf: Path = Path(LD_SO_CONF)
+    cache: Path = Path(LD_SO_CACHE)
+    preload: Path = Path(LD_SO_PRELOAD)
+    system_dirs: tuple[str, ...] = LD_SYSTEM_DIRS
+
+
+def check_loader(trust: Trust, loader: Loader) -> None:
+    """What the loader may load into root's programs: each folder ld.so.conf and the files it
+    includes list (ldconfig puts what lies in them in the cache) and each folder it searches
+    after the cache (every entry directly in each, as for LIBRARY_PATH), each library the cache
+    names, and each one ld.so.preload names, with the files themselves and everything above
+    them; one that does not exist must stay so (`Trust.absent`)."""
+    multiarch = getattr(sys.implementation, "_multiarch", "")
+    system = [*loader.system_dirs,
+              *(f"{d}/{multiarch}" for d in loader.system_dirs[:2] if multiarch)]
+    for directory in dict.fromkeys([*ld_conf_dirs(loader.conf, trust), *map(Path, system)]):
+        if os.path.lexists(directory):
+            trust.entries(directory)
+        else:
+            trust.absent(directory)
+    for path in (loader.cache, loader.preload):
+        if os.path.lexists(path):
+            trust.chain(path)
+        else:
+            trust.absent(path)
+    libraries = ld_cache_libraries(loader.cache) if os.path.lexists(loader.cache) else []
+    if os.path.lexists(loader.preload):
+        libraries += preload_libraries(loader.preload)
+    for library in dict.fromkeys(libraries):
+        if os.path.lexists(library):
+            trust.chain(Path(library))
+        else:
+            trust.absent(Path(library))
+
+
+def preload_libraries(preload: Path) -> list[str]:
+    """The absolute paths ld.so.preload names (split at white space and colons; a bare name is
+    searched like any other library); one holding `$` (the loader expands $LIB, $PLATFORM and
+    $ORIGIN there) is refused: what it names cannot be checked here."""
+    names = _read_ld_file(preload).replace(":", " ").split()
+    for name in names:
+        if "$" in name:
+            raise Refusal(EXIT_UNTRUSTED, f"{preload} names {name!r}, which the loader expands; "
+                          "refusing a preloaded library that cannot be checked")
+    return [name for name in names if os.path.isabs(name)]
+
+
+def ld_conf_dirs(conf: Path, trust: Trust) -> list[Path]:
+    """The folders `conf` lists, with those of the files its `include` lines name (as ldconfig
+    reads them: `#` to the line's end a comment, `include PATTERN...` globbed, a relative
+    pattern from the including file's folder, `hwcap` lines ignored, each other line a folder).
+    Each file read, and the folder of each include pattern, is checked: whoever can change one
+    can list a folder of theirs. A relative folder, too many files or too deep an include is
+    refused."""
+    found: list[Path] = []
+    files = 0
+
+    def read(path: Path, depth: int) -> None:
+        nonlocal files
+        files += 1
+        if depth > LD_CONF_MAX_DEPTH or files > LD_CONF_MAX_FILES:
+            raise Refusal(EXIT_UNTRUSTED, f"{path}: the loader's configuration includes more "
+                          f"than {LD_CONF_MAX_FILES} files or {LD_CONF_MAX_DEPTH} levels; "
+                          "refusing what cannot be checked")
+        trust.chain(path)
+        for line in _read_ld_file(path).splitlines():
+            line = line.split("#", 1)[0].strip()
+            words = line.split()
+            if not words or (words[0].lower() == "hwcap" and len(words) > 1):
+                continue
+            if words[0] == "include" and len(words) > 1:
+                for pattern in words[1:]:
+                    for included in ld_conf_include(path, pattern, trust):
+                        read(included, depth + 1)
+                continue
+            folder = line.rstrip("/") or "/"
+            for name in dict.fromkeys((folder, folder.split("=", 1)[0].rstrip() or folder)):
+                if not os.path.isabs(name):
+                    raise Refusal(EXIT_UNTRUSTED, f"{path} lists the folder {name!r}, which is "
+                                  "not absolute; refusing a library folder that cannot be "
+                                  "checked")
+                found.append(Path(name))
+
+    if os.path.lexists(conf):
+        read(conf, 0)
+    else:
+        trust.absent(conf)
+    return list(dict.fromkeys(found))
+
+
+def ld_conf_include(conf: Path, pattern: str, trust: Trust) -> list[Path]:
+    """The files an `include` line's pattern names (relative: from `conf`'s folder), sorted
+    as glob sorts them; the folders they would lie in are checked, so nobody else can add
+    one."""
+    if not os.path.isabs(pattern):
+        pattern = os.path.join(os.path.dirname(conf), pattern)
+    folder = os.path.dirname(pattern)
+    for parent in (sorted(glob.glob(folder)) if glob.has_magic(folder) else [folder]):
+        if os.path.lexists(parent):
+            trust.chain(Path(parent))
+        else:
+            trust.absent(Path(parent))
+    if glob.has_magic(folder):  # a folder that matches nothing yet: its fixed part above
+        fixed = folder
+        while glob.has_magic(fixed):
+            fixed = os.path.dirname(fixed)
+        trust.absent(Path(fixed, "*"))
+    return [Path(p) for p in sorted(glob.glob(pattern))]
+
+
+def ld_cache_libraries(cache: Path) -> list[str]:
+    """Each library path the loader's cache names, read as glibc's loader reads it (its new
+    format, alone or after the old one); Refusal where it cannot be read so."""
+    def bad(why: str) -> Refusal:
+        return Refusal(EXIT_UNTRUSTED, f"{cache}: {why}; refusing to trust the libraries the "
+                       "loader would find through it")
+
+    try:
+        with open(cache, "rb") as f:
+            data = f.read(LD_CACHE_MAX_BYTES + 1)
+    except OSError as exc:
+        raise bad(exc.strerror or "unreadable") from None
+    if len(data) > LD_CACHE_MAX_BYTES:
+        raise bad(f"longer than {LD_CACHE_MAX_BYTES:,} bytes")
+    start = 0
+    if data.startswith(LD_CACHE_OLD_MAGIC):
+        if len(data) < 16:
+            raise bad("cut short")
+        old = int.from_bytes(data[12:16], "little")
+        start = -(-(16 + old * 12) // 8) * 8  # aligned to 8, as glibc's ALIGN_CACHE
+    if data[start:start + len(LD_CACHE_MAGIC)] != LD_CACHE_MAGIC:
+        raise bad("not in the format glibc's loader reads (glibc-ld.so.cache1.1)")
+    count = int.from_bytes(data[start + 20:start + 24], "little")
+    if start + LD_CACHE_HEADER + count * LD_CACHE_ENTRY > len(data):
+        raise bad("cut short")
+    paths = []
+    for i in range(count):
+        at = start + LD_CACHE_HEADER + i * LD_CACHE_ENTRY + 8  # flags, key, then value
+        offset = start + int.from_bytes(data[at:at + 4], "little")
+        end = data.find(b"\0", offset)
+        if offset >= len(data) or end < 0:
+            raise bad("an entry names a path outside it")
+        paths.append(os.fsdecode(data[offset:end]))
+    return paths
+
+
+def _read_ld_file(path: Path) -> str:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(LD_MAX_BYTES + 1)
+    except OSError as exc:
+        raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
+    if len(data) > LD_MAX_BYTES:
+        raise Refusal(EXIT_UNTRUSTED, f"{path} is longer than {LD_MAX_BYTES:,} bytes; "
+                      "refusing what cannot be checked")
+    return os.fsdecode(data)
+
+
+def check_layout(layout: Layout, euid: int, home: Path | None = None,
+                 loader: Loader | None = None) -> None:
     """Everything root would run: ncu (and Nsight Compute's whole folder, when ncu is the one
     in it), the interpreter with its standard library and import path, the install, CUDA_HOME,
-    the library directories, and the rule files (.py) ncu keeps and runs from the home
-    directory it is given (`home`: root's own)."""
+    the library directories and those the loader finds by itself (`loader`: the system's),
+    and the rule files (.py) ncu keeps and runs from the home directory it is given (`home`:
+    root's own)."""
     trust = Trust(trusted_owners(euid))
     home = home or Path(pwd.getpwuid(euid).pw_dir)
     trust.chain(home)
@@ -443,11 +731,15 @@ def check_layout(layout: Layout, euid: int, home: Path | None = None) -> None:
         trust.tree(layout.cuda_home)
     for directory in layout.library_path:
         trust.entries(directory)
+    check_loader(trust, loader or Loader())
     for entry in stdlib_dirs():
         if os.path.isdir(entry):
             trust.tree(entry, skip=SITE_DIRS)
         else:
             trust.chain(entry)
+    _, cfg = venv_of(layout.python)
+    if cfg is not None:
+        trust.chain(cfg)
     for site_dir in venv_site_dirs(layout.python):
         trust.site(site_dir)
 
@@ -639,6 +931,20 @@ def become_subreaper() -> bool:
         return False
 
 
+def unwritable_standard_fds() -> list[str]:
+    """"stdout" and "stderr" where they are not open for writing: closed, or open read-only
+    (pkexec passes a closed one on as /dev/null opened for reading)."""
+    return [name for fd, name in ((1, "stdout"), (2, "stderr")) if not _writable(fd)]
+
+
+def _writable(fd: int) -> bool:
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    except OSError:
+        return False
+    return flags & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR)
+
+
 def open_standard_fds() -> None:
     """A closed 0, 1 or 2 becomes /dev/null, so no file this opens takes its number."""
     for fd in (0, 1, 2):
@@ -708,8 +1014,7 @@ class Lines:
         self._queue: list[bytes] = []
         self._cond = threading.Condition()
         self._closed = False
-        self._thread = threading.Thread(target=self._write, name="lines", daemon=True)
-        self._thread.start()
+        self._thread = start_thread(self._write, "lines")
 
     def emit(self, final: bool = False, **event: object) -> None:
         data = (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8", "replace")
@@ -771,8 +1076,65 @@ class _Stop(Exception):
     """SIGTERM, SIGHUP, SIGINT or SIGQUIT reached the helper."""
 
 
-def _raise_stop(signum: int, _frame: object) -> None:
-    raise _Stop(signum)
+class Stops:
+    """The stop signals that reached the helper, handled in the main thread alone (every
+    thread the helper starts blocks them, see `start_thread`). The first is kept in `signum`;
+    the handler raises _Stop only while `raising` (inside `interruptible`), and once at most:
+    any later signal is only recorded, so nothing interrupts the ending."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.raising = False
+
+
+_STOPS = Stops()
+
+
+def _on_stop(signum: int, _frame: object) -> None:
+    if _STOPS.signum is None:
+        _STOPS.signum = signum
+    if _STOPS.raising:
+        _STOPS.raising = False
+        raise _Stop(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """A block that a stop signal ends with _Stop (at once, when one came before it); outside
+    such blocks a stop is recorded, never raised, and the code that follows looks at it."""
+    _STOPS.raising = True
+    if _STOPS.signum is not None:
+        _STOPS.raising = False
+        raise _Stop(_STOPS.signum)
+    try:
+        yield
+    finally:
+        _STOPS.raising = False
+
+
+def stop_requested() -> int | None:
+    """The first stop signal that reached the helper, or None."""
+    return _STOPS.signum
+
+
+@contextlib.contextmanager
+def stop_signals_blocked() -> Iterator[None]:
+    """The calling thread blocks the stop signals in this block (a thread it starts, or a
+    process it forks, keeps them blocked); one that comes meanwhile waits until the end."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def start_thread(target: Callable[..., object], name: str, *args: object) -> threading.Thread:
+    """A daemon thread that never takes a stop signal: it is started with them blocked and
+    keeps its creator's mask, so the kernel hands them to the main thread alone."""
+    thread = threading.Thread(target=target, name=name, args=args, daemon=True)
+    with stop_signals_blocked():
+        thread.start()
+    return thread
 
 
 def _watch_stdin() -> bool:
@@ -913,9 +1275,11 @@ def ncu_version(layout: Layout, env: dict[str, str], cwd: str) -> str | None:
 
 def reset_clocks(layout: Layout, env: dict[str, str], cwd: str) -> None:
     """After `--clock-control base`: `--clock-control reset` gives the clocks back, whether
-    ncu ended well or was killed holding them."""
+    ncu ended well or was killed holding them. Started with the stop signals blocked, which it
+    keeps (nothing sends it one; a timeout kills it): from its fork to its setsid it is in the
+    terminal's process group, where a Ctrl-C would kill it before it ran."""
     argv = [str(layout.ncu), "--config-file", "off", "--clock-control", "reset"]
-    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired), stop_signals_blocked():
         subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, cwd=cwd, env=env, timeout=60, check=False,
                        start_new_session=True)
@@ -933,7 +1297,7 @@ def driver_version() -> str | None:
 
 def open_report(report_dir: str) -> tuple[int, int]:
     """The report ncu wrote, opened: no links, a regular file, under the cap, with the report
-    magic. Returns (fd, size)."""
+    magic, whole (`report_problem`). Returns (fd, size)."""
     path = os.path.join(report_dir, REPORT_STEM + ".ncu-rep")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
@@ -951,10 +1315,131 @@ def open_report(report_dir: str) -> tuple[int, int]:
                           f"{MAX_REPORT_BYTES:,}-byte cap")
         if os.pread(fd, len(REPORT_MAGIC), 0) != REPORT_MAGIC:
             raise Refusal(EXIT_NO_REPORT, "ncu's output is not an Nsight Compute report")
+        problem = report_problem(fd, st.st_size)
+        if problem is not None:
+            raise Refusal(EXIT_NO_REPORT, f"ncu's report is not whole ({problem}; a full "
+                          "disk?): nothing was sent")
     except BaseException:
         os.close(fd)
         raise
     return fd, st.st_size
+
+
+class _Broken(Exception):
+    """What is wrong with a report's container, in words."""
+
+
+def report_problem(fd: int, size: int) -> str | None:
+    """Why the report at `fd` (`size` bytes, at most MAX_REPORT_BYTES, its magic checked) is
+    not whole, or None: every block's header and payload inside the file, the file ending at a
+    block's end, REPORT_RESULTS results, and, in a known file version, the session's last block
+    (the profiler's command line) met. Bounded: REPORT_MAX_BLOCKS headers of at most
+    REPORT_MAX_HEADER bytes, each parsed to at most REPORT_MAX_FIELDS fields."""
+    try:
+        version, results, command_line = _walk_report(fd, size)
+    except _Broken as broken:
+        return str(broken)
+    if results != REPORT_RESULTS:
+        return f"it holds {results} results, not the {REPORT_RESULTS} asked for"
+    if version in REPORT_KNOWN_VERSIONS and not command_line:
+        return "the session's last blocks are missing: it ends after its results"
+    return None
+
+
+def _walk_report(fd: int, size: int) -> tuple[int | None, int, bool]:
+    """(the file version, the results the blocks declare, whether the command line was met)."""
+    at = len(REPORT_MAGIC)
+    length = _report_u32(fd, at, size, "its file header")
+    if length > REPORT_MAX_FILE_HEADER:
+        raise _Broken(f"its file header would be {length:,} bytes")
+    head = _report_read(fd, at + 4, length, size, "its file header")
+    version = next((v for n, v in _fields(head) if n == 1 and isinstance(v, int)), None)
+    at += 4 + length
+    results, command_line = 0, False
+    for _ in range(REPORT_MAX_BLOCKS):
+        if at == size:
+            return version, results, command_line
+        length = _report_u32(fd, at, size, "a block")
+        if not 0 < length <= REPORT_MAX_HEADER:
+            raise _Broken(f"a block header at byte {at:,} would be {length:,} bytes")
+        header = _report_read(fd, at + 4, length, size, "a block header")
+        payload = 0
+        for number, value in _fields(header):
+            if number == BLOCK_RESULTS and isinstance(value, int):
+                results += value
+            elif number == BLOCK_PAYLOAD_SIZE and isinstance(value, int):
+                payload = value
+            elif number == BLOCK_SESSION_DETAILS and isinstance(value, bytes):
+                command_line = command_line or _holds_command_line(value)
+        at += 4 + length + payload
+        if at > size:
+            raise _Broken("its last block is cut short")
+    raise _Broken(f"it has more than {REPORT_MAX_BLOCKS:,} blocks")
+
+
+def _holds_command_line(part: bytes) -> bool:
+    """Whether a block's SessionDetails holds the profiler's command line; a part
+    past REPORT_MAX_PART bytes, or one that does not parse, does not."""
+    if len(part) > REPORT_MAX_PART:
+        return False
+    try:
+        return any(number == SESSION_COMMAND_LINE for number, _ in _fields(part))
+    except _Broken:
+        return False
+
+
+def _report_u32(fd: int, at: int, size: int, what: str) -> int:
+    return int.from_bytes(_report_read(fd, at, 4, size, what), "little")
+
+
+def _report_read(fd: int, at: int, length: int, size: int, what: str) -> bytes:
+    if at + length > size:
+        raise _Broken(f"{what} is cut short")
+    data = os.pread(fd, length, at)
+    if len(data) < length:
+        raise _Broken(f"{what} is cut short")
+    return data
+
+
+def _fields(data: bytes) -> list[tuple[int, int | bytes]]:
+    """(field number, value) of a protobuf message, at most REPORT_MAX_FIELDS of them: varints
+    as ints, length-delimited fields as bytes, fixed-width ones passed over."""
+    found: list[tuple[int, int | bytes]] = []
+    i = 0
+    while i < len(data):
+        if len(found) >= REPORT_MAX_FIELDS:
+            raise _Broken(f"a header holds more than {REPORT_MAX_FIELDS} fields")
+        key, i = _varint(data, i)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(data, i)
+            found.append((number, value))
+        elif wire == 2:
+            length, i = _varint(data, i)
+            if i + length > len(data):
+                raise _Broken("a header's field runs past its end")
+            found.append((number, data[i:i + length]))
+            i += length
+        elif wire in (1, 5):
+            i += 8 if wire == 1 else 4
+            if i > len(data):
+                raise _Broken("a header's field runs past its end")
+        else:
+            raise _Broken("a header is not a protobuf message")
+    return found
+
+
+def _varint(data: bytes, i: int) -> tuple[int, int]:
+    value = 0
+    for shift in range(0, 70, 7):
+        if i >= len(data):
+            raise _Broken("a header's number runs past its end")
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, i
+    raise _Broken("a header's number is longer than ten bytes")
 
 
 def send_report(fd: int, size: int) -> int:
@@ -990,8 +1475,9 @@ def dry_run_argv(request: Request, euid: int, environ: dict[str, str]) -> list[s
 class Run:
     """One capture's private directory (root-owned 0700: `tmp` for ncu's TMPDIR, `report` for
     the report) and its ending: every process below the helper ended, the clocks reset after
-    `--clock base`, the directory removed. `end` runs once, from the main thread or from the
-    watchdog, whichever comes first; the watchdog then exits the process itself."""
+    `--clock base`, the directory removed, whatever signals come meanwhile. `end` runs once,
+    from the main thread or from the watchdog, whichever comes first; the watchdog then exits
+    the process itself."""
 
     def __init__(self, euid: int, layout: Layout, request: Request) -> None:
         self.layout = layout
@@ -1010,28 +1496,25 @@ class Run:
 
     def watch(self, deadline: float) -> None:
         """From now on, the time limit holds even if the main thread never comes back."""
-        threading.Thread(target=self._watchdog, args=(deadline + WATCHDOG_GRACE_S,),
-                         name="watchdog", daemon=True).start()
+        start_thread(self._watchdog, "watchdog", deadline + WATCHDOG_GRACE_S)
 
     def _watchdog(self, at: float) -> None:
         if not self._done.wait(max(0.0, at - time.monotonic())):
             self.end(exit_code=EXIT_TIMEOUT)
 
     def end(self, exit_code: int | None = None) -> None:
-        """End everything this run started, once (signals wait until it is done). With
-        `exit_code` (the watchdog), say so and leave the process from here, still holding the
-        lock, so the main thread can say nothing after it."""
+        """End everything this run started, once: a later call returns at once. Never
+        interrupted: it runs outside `interruptible`, so a stop signal meanwhile is only
+        recorded, and each step runs whatever the one before it raised. With `exit_code` (the
+        watchdog), say so and leave the process from here, still holding the lock, so the main
+        thread can say nothing after it."""
         with self._lock:
             if self._ended:
                 return
             self._ended = True
             self._done.set()
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
             try:
-                end_descendants()
-                if self.ncu_started and self.request.clock == "base":
-                    reset_clocks(self.layout, self.env, self.report)
-                    end_descendants()
+                self._end_processes()
             finally:
                 shutil.rmtree(self.work, ignore_errors=True)
                 if exit_code is not None:
@@ -1039,43 +1522,62 @@ class Run:
                     if _LINES is not None:
                         _LINES.flush(KILL_GRACE_S)
                     os._exit(exit_code)
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def _end_processes(self) -> None:
+        """Every process below the helper ended; after `--clock base` the clocks reset, whether
+        ncu ended well or was killed holding them, and whatever the reset left ended too."""
+        try:
+            end_descendants()
+        finally:
+            if self.ncu_started and self.request.clock == "base":
+                try:
+                    reset_clocks(self.layout, self.env, self.report)
+                finally:
+                    end_descendants()
 
 
 def capture(request: Request, environ: dict[str, str]) -> int:
-    euid = os.geteuid()
-    uid = requesting_uid(euid, environ)
-    if request.dry_run:
-        _write_stdout(json.dumps({"argv": dry_run_argv(request, euid, environ)}) + "\n")
-        return EXIT_OK
-    layout = load_layout(euid, environ)
-    if not os.access(layout.ncu, os.X_OK):
-        raise Refusal(EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
-    check_layout(layout, euid)
-    if os.isatty(1):
-        raise Refusal(EXIT_BAD_REQUEST, "stdout is a terminal: redirect it to a file")
-    deadline = time.monotonic() + TIMEOUT_S
+    """One capture. A stop signal ends the checks, ncu's run and the report's sending at once;
+    from the private directory's making on, it waits for `Run.end`; one that came during the
+    ending is a cancel too (the capture is never said done)."""
+    with interruptible():  # nothing to end yet
+        euid = os.geteuid()
+        uid = requesting_uid(euid, environ)
+        if request.dry_run:
+            _write_stdout(json.dumps({"argv": dry_run_argv(request, euid, environ)}) + "\n")
+            return EXIT_OK
+        layout = load_layout(euid, environ)
+        if not os.access(layout.ncu, os.X_OK):
+            raise Refusal(EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
+        check_layout(layout, euid)
+        if os.isatty(1):
+            raise Refusal(EXIT_BAD_REQUEST, "stdout is a terminal: redirect it to a file")
+        deadline = time.monotonic() + TIMEOUT_S
     run = Run(euid, layout, request)
     try:
-        run.env = env = child_env(layout, euid, environ, run.tmp)
-        run.watch(deadline)
-        emit(started={"target": request.target, "dim": request.dim, "set": request.set,
-                      "clock": request.clock, "uid": uid})
-        run.ncu_started = True
-        ended = run_ncu(ncu_argv(request, layout, run.report), env, run.report, deadline)
-        refusal = failure(ended)
-        if refusal is not None:
-            raise refusal
-        if not os.path.lexists(os.path.join(run.report, REPORT_STEM + ".ncu-rep")):
-            raise Refusal(EXIT_NO_REPORT, _no_report_reason(ended.lines))
-        fd, size = open_report(run.report)
-        try:
-            version = ncu_version(layout, env, run.report)
-            sent = send_report(fd, size)
-        finally:
-            os.close(fd)
+        with interruptible():
+            run.env = env = child_env(layout, euid, environ, run.tmp)
+            run.watch(deadline)
+            emit(started={"target": request.target, "dim": request.dim, "set": request.set,
+                          "clock": request.clock, "uid": uid})
+            run.ncu_started = True
+            ended = run_ncu(ncu_argv(request, layout, run.report), env, run.report, deadline)
+            refusal = failure(ended)
+            if refusal is not None:
+                raise refusal
+            if not os.path.lexists(os.path.join(run.report, REPORT_STEM + ".ncu-rep")):
+                raise Refusal(EXIT_NO_REPORT, _no_report_reason(ended.lines))
+            fd, size = open_report(run.report)
+            try:
+                version = ncu_version(layout, env, run.report)
+                sent = send_report(fd, size)
+            finally:
+                os.close(fd)
     finally:
         run.end()
+    signum = stop_requested()
+    if signum is not None:
+        raise _Stop(signum)
     emit(final=True, done={"bytes": sent, "ncu_version": version, "driver": driver_version()})
     return EXIT_OK
 
@@ -1087,10 +1589,19 @@ def _write_stdout(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for sig in STOP_SIGNALS:  # before any thread starts: see start_thread
+        signal.signal(sig, _on_stop)
     os.umask(0o077)
+    unwritable = unwritable_standard_fds()  # before a closed one becomes a writable /dev/null
     open_standard_fds()
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, _raise_stop)
+    if unwritable:
+        verb = "is" if len(unwritable) == 1 else "are"
+        code = _failed(EXIT_BAD_REQUEST, f"{' and '.join(unwritable)} {verb} not open for "
+                       "writing (closed, pkexec hands it on as a read-only /dev/null): the "
+                       "report or its messages would be lost, so nothing was run")
+        if _LINES is not None:
+            _LINES.flush(KILL_GRACE_S)
+        return code
     for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
         signal.signal(sig, signal.SIG_IGN)  # Ctrl-Z must not stop the time limit
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed stdout is a BrokenPipeError
@@ -1120,6 +1631,9 @@ def _failed(code: int, message: str) -> int:
 
 if __name__ == "__main__":
     status = main()
+    # Leaving: a stop signal now (Python restores the default handlers as it finalizes) would
+    # end the process by that signal instead of its exit code.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     # stdout may be a closed pipe: leave without a flush that would print "Exception ignored".
     with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)

@@ -20,14 +20,7 @@ from viewer.core.terminal_text import visible
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except ModuleNotFoundError as exc:
-        line = dependencies.missing_message(exc)
-        if line is None:
-            raise
-        print(line, file=sys.stderr)
-        return 1
+    return dependencies.run_or_say_missing(_main, argv)
 
 
 def _main(argv: Sequence[str] | None) -> int:

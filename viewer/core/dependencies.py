@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 from viewer.core.terminal_text import visible
 
@@ -25,6 +27,21 @@ DATA_PACKAGES = ("viewer.profiles", "viewer.resources")
 """The shipped files' packages, which exist only where ncu-reader is installed (pyproject.toml maps
 profiles/ and resources/ to them): a checkout run without installing it lacks them."""
 INSTALL = "run `make run`, or `.venv/bin/pip install -e .`"
+
+_Argv = TypeVar("_Argv")
+
+
+def run_or_say_missing(run: Callable[[_Argv], int], argv: _Argv) -> int:
+    """`run(argv)`; a dependency it cannot import is one line on stderr and exit status 1 (any
+    other missing module is raised as it is)."""
+    try:
+        return run(argv)
+    except ModuleNotFoundError as exc:
+        line = missing_message(exc)
+        if line is None:
+            raise
+        print(line, file=sys.stderr)
+        return 1
 
 
 def missing() -> list[str]:

@@ -200,14 +200,7 @@ def _ncu_command(kernel: str, dim: int, report: str | None, python: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line; run by a Python that lacks numba or numpy, one line on what to install."""
-    try:
-        return _main(argv)
-    except ModuleNotFoundError as exc:
-        line = dependencies.missing_message(exc)
-        if line is None:
-            raise
-        print(line, file=sys.stderr)
-        return 1
+    return dependencies.run_or_say_missing(_main, argv)
 
 
 def _main(argv: list[str] | None) -> int:

@@ -14,12 +14,15 @@
 #                   resolved) and its standard library must be root's alone
 #   PIP_OPTS        (empty): extra pip words, e.g. "--no-index --find-links DIR" offline (DIR then
 #                   needs numba, numba-cuda, numpy and their dependencies, and setuptools>=77)
-# For the tests only: NCU_READER_INSTALL_SKIP_VENV=1 installs everything but the venv (no pip, no
-# network); the helper is then not runnable. Never set it for a real install.
+# For the tests only: NCU_READER_INSTALL_SKIP_VENV=1 makes the venv without pip and installs nothing
+# into it (no network): the helper's checks run, a capture cannot. Never set it for a real install.
 #
 # Root runs what this installs, so every installed file is a copy owned by root, nothing under
 # LIBEXEC is writable by group or others, and the project is installed into the venv from a copy of
-# the checkout (not editable: root must never import the user's files).
+# the checkout (not editable: root must never import the user's files). What root may run is
+# decided in one place, the helper's own trust rules: this script runs the helper's
+# `--check-install` before it makes the venv (on everything but the venv) and once installed (on
+# everything, as a capture checks it), and installs the polkit policy only when both pass.
 set -euo pipefail
 umask 022
 
@@ -63,192 +66,38 @@ check_paths() {
     [[ "$POLKIT_ACTIONS" == /* ]] || die "POLKIT_ACTIONS must be an absolute path"
 }
 
-# Root will run what these checks pass, as the helper checks before each run: every entry must be
-# owned by root and writable by root alone. A root-owned sticky directory (such as /tmp) is accepted
-# only above what is checked, never as the named directory itself nor inside a checked tree.
-declare -A CHECKED=()   # path -> "named" (passed as itself) or "above" (passed as an ancestor)
-declare -A LINK_TO=()   # a link's resolved target -> the first link seen leading there
-WALKED=()               # trees check_below has walked, so a link back into one is not walked again
-
-# WHAT ABOVE PATH...: lstat each PATH; ABOVE=1 for directories above what is checked. Links: owner.
-check_entries() {
-    local what="$1" above="$2" todo=() p
-    shift 2
-    for p in "$@"; do
-        [[ "${CHECKED[$p]:-}" == named || ( "$above" == 1 && -n "${CHECKED[$p]:-}" ) ]] || todo+=("$p")
-    done
-    (( ${#todo[@]} )) || return 0
-    local lines=() line uid hex perm name mode via
-    mapfile -d '' lines < <(stat --printf '%u %f %a %n\0' -- "${todo[@]}" 2>/dev/null)
-    (( ${#lines[@]} == ${#todo[@]} )) || die "$what: an entry of ${todo[0]} vanished while it was checked"
-    for line in "${lines[@]}"; do
-        read -r uid hex perm name <<< "$line"
-        mode=$(( 16#$hex ))
-        via="${LINK_TO[$name]:+ (where ${LINK_TO[$name]} leads)}"
-        [[ "$uid" == 0 ]] || die "$what: $name$via is owned by uid $uid, not root; the helper would refuse it"
-        if (( (mode & 8#170000) != 8#120000 && (mode & 8#022) )); then
-            if [[ "$above" == 1 ]] && (( (mode & 8#170000) == 8#040000 && (mode & 8#1000) )); then
-                CHECKED[$name]=above
-                continue
-            fi
-            local sticky=""
-            (( (mode & 8#170000) == 8#040000 && (mode & 8#1000) )) \
-                && sticky=", sticky: accepted only as a directory above what is checked"
-            die "$what: $name$via is writable by group or others (mode $perm$sticky); the helper would refuse it"
-        fi
-        CHECKED[$name]=named
-    done
-}
-
-# PATH...: every directory above each PATH (absolute, normalized), once each.
-check_above() {
-    local what="$1" p
-    shift
-    declare -A seen=()
-    local dirs=()
-    for p in "$@"; do
-        while [[ "$p" != / ]]; do
-            p="${p%/*}"
-            [[ -n "$p" ]] || p=/
-            [[ -n "${seen[$p]:-}" ]] && break
-            seen[$p]=1
-            dirs+=("$p")
-        done
-    done
-    (( ${#dirs[@]} )) && check_entries "$what" 1 "${dirs[@]}"
-    return 0
-}
-
-# Root will run PATH: it and every directory above it, both as named and with links resolved.
-check_trusted() {
-    local what="$1" named real
-    [[ -e "$2" ]] || die "$what $2 does not exist"
-    named="$(realpath -s -- "$2")" && real="$(realpath -e -- "$2")" || die "$what $2 does not exist"
-    check_entries "$what" 0 "$named"
-    check_above "$what" "$named"
-    if [[ "$real" != "$named" ]]; then
-        check_entries "$what" 0 "$real"
-        check_above "$what" "$real"
-    fi
-}
-
-# WHAT DIR [1|stdlib]: every entry below DIR (a resolved directory already checked); with 1 only
-# those directly inside it; with stdlib all but the site-packages and dist-packages directly inside
-# it (a venv does not import those; the helper skips them too). Each is root's and writable by root
-# alone; a link is resolved, its target and every directory above the target checked, and a
-# dangling one refused; a directory a link leads to outside the trees walked is walked too (whole
-# trees only).
-check_below() {
-    local what="$1" top="$2" how="${3:-}" starts=() depth=() w
-    case "$how" in
-        1) starts=("$top"); depth=(-mindepth 1 -maxdepth 1) ;;
-        stdlib)
-            mapfile -d '' starts < <(find -P "$top" -mindepth 1 -maxdepth 1 \
-                                         ! -name site-packages ! -name dist-packages -print0)
-            (( ${#starts[@]} )) || return 0
-            WALKED+=("${starts[@]}") ;;
-        *) starts=("$top"); depth=(-mindepth 1); WALKED+=("$top") ;;
-    esac
-    local bad
-    bad="$(find -P "${starts[@]}" "${depth[@]}" \
-               \( \( -type l ! -uid 0 \) -o \( ! -type l \( ! -uid 0 -o -perm /022 \) \) \) \
-               -print -quit)"
-    [[ -z "$bad" ]] || check_entries "$what" 0 "$bad"
-    [[ -z "$bad" ]] || die "$what: $bad is not root's alone; the helper would refuse it"
-    bad="$(find -P "${starts[@]}" "${depth[@]}" -type l -xtype l -print -quit)"
-    [[ -z "$bad" ]] || die "$what: $bad is a dangling link (it leads nowhere); the helper would refuse it"
-    local links=() targets=() i t
-    mapfile -d '' links < <(find -P "${starts[@]}" "${depth[@]}" -type l -print0)
-    (( ${#links[@]} )) || return 0
-    mapfile -d '' targets < <(printf '%s\0' "${links[@]}" | xargs -0 realpath -z -e -- 2>/dev/null)
-    (( ${#targets[@]} == ${#links[@]} )) || die "$what: a link below $top changed while it was checked"
-    declare -A unique=()
-    for i in "${!links[@]}"; do
-        t="${targets[i]}"
-        [[ -n "${LINK_TO[$t]:-}" ]] || LINK_TO[$t]="${links[i]}"
-        unique[$t]=1
-    done
-    check_entries "$what" 0 "${!unique[@]}"
-    check_above "$what" "${!unique[@]}"
-    [[ "$how" == 1 ]] && return 0
-    for t in "${!unique[@]}"; do
-        [[ -d "$t" ]] || continue
-        for w in "${WALKED[@]}"; do
-            [[ "$t" == "$w" || "$t" == "$w"/* || "$w" == / ]] && continue 2
-        done
-        check_below "$what" "$t"
-    done
-}
-
+# ncu, CUDA_HOME and LIBRARY_PATH as the install will name them; whether root may run them is the
+# helper's to say (check_install).
 find_ncu() {
     if [[ -z "$NCU" ]]; then
         NCU="$(command -v ncu || true)"
         [[ -n "$NCU" ]] || die "no ncu on PATH (sudo resets PATH); name it: sudo make install-capture NCU=/path/to/ncu"
     fi
-    local real
+    local real dir
     real="$(realpath -e -- "$NCU" 2>/dev/null)" || die "NCU=$NCU does not exist; give NCU=/path/to/ncu"
     [[ -f "$real" && -x "$real" ]] || die "NCU=$NCU is not an executable file; give NCU=/path/to/ncu"
     NCU="$real"
-    check_trusted "NCU" "$NCU"
-    # ncu in Nsight Compute's own folder (target/ and sections/ beside it: its binaries, libraries
-    # and .py rules) runs from that whole folder; the helper walks it too.
-    local folder="${NCU%/*}"
-    if [[ -d "$folder/target" && -d "$folder/sections" ]]; then
-        check_below "NCU's Nsight Compute folder" "$folder"
-    fi
-    # CUDA_HOME: the kernels load from anywhere below it, so the whole tree is checked.
     if [[ -n "$CUDA_HOME" ]]; then
         [[ "$CUDA_HOME" == /* && -d "$CUDA_HOME" ]] || die "CUDA_HOME=$CUDA_HOME is not an absolute directory"
-        check_trusted "CUDA_HOME" "$CUDA_HOME"
-        check_below "CUDA_HOME" "$(realpath -e -- "$CUDA_HOME")"
     fi
-    # LIBRARY_PATH: the loader loads what lies directly inside each directory, and below its
-    # glibc-hwcaps subdirectory.
-    local dir real
     IFS=: read -r -a LIBRARY_DIRS <<< "$LIBRARY_PATH"
     for dir in "${LIBRARY_DIRS[@]}"; do
         [[ "$dir" == /* && -d "$dir" ]] || die "LIBRARY_PATH: $dir is not an absolute directory"
-        check_trusted "LIBRARY_PATH" "$dir"
-        real="$(realpath -e -- "$dir")"
-        check_below "LIBRARY_PATH" "$real" 1
-        [[ -d "$real/glibc-hwcaps" ]] && check_below "LIBRARY_PATH" "$(realpath -e -- "$real/glibc-hwcaps")"
     done
     return 0
 }
 
-# Root runs PYTHON here and the venv's interpreter (the same executable, the same standard
-# library) for every capture: its executable as named and as resolved, and its standard library's
-# trees (stdlib, platstdlib, lib-dynload), are checked like the rest. Every run here is -I -S: no
-# PYTHON* variable, user site or site-packages (.pth files) takes part.
+# PYTHON makes the venv and runs the helper's first check; every run here is -I -S: no PYTHON*
+# variable, user site or site-packages (.pth files) takes part. Whether root may run it, its
+# standard library included, is the helper's to say (check_install).
 check_python() {
-    local given="$PYTHON" named lines=() dir walked
+    local given="$PYTHON" named
     named="$(command -v -- "$PYTHON" 2>/dev/null)" && [[ "$named" == /* ]] \
         || die "PYTHON=$given is not a command; set PYTHON=/usr/bin/python3.11"
-    check_trusted "PYTHON" "$named"
     PYTHON="$named"
-    PYTHON_REAL="$(realpath -e -- "$named")"
-    mapfile -t lines < <("$PYTHON" -I -S -c '
-import sys, sysconfig
-if sys.version_info < (3, 11):
-    sys.exit(1)
-paths = sysconfig.get_paths()
-print(paths["stdlib"], paths["platstdlib"], *[p for p in sys.path if p.endswith("lib-dynload")],
-      sep="\n")' 2>/dev/null)
-    (( ${#lines[@]} >= 2 )) \
+    PYTHON_REAL="$(realpath -e -- "$named")" || die "PYTHON=$given does not exist"
+    "$PYTHON" -I -S -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
         || die "PYTHON=$given is not Python 3.11 or newer; set PYTHON=/usr/bin/python3.11"
-    declare -A seen=()
-    for dir in "${lines[@]}"; do
-        [[ "$dir" == /* ]] || die "PYTHON=$given names a standard library that is not absolute: $dir"
-        [[ -e "$dir" || "$dir" != */lib-dynload ]] || continue
-        dir="$(realpath -e -- "$dir")" || die "PYTHON=$given: its standard library $dir does not exist"
-        [[ -z "${seen[$dir]:-}" ]] || continue
-        seen[$dir]=1
-        for walked in "${WALKED[@]}"; do  # lib-dynload, inside the stdlib already walked
-            [[ "$dir" == "$walked" || "$dir" == "$walked"/* ]] && continue 2
-        done
-        check_trusted "PYTHON's standard library" "$dir"
-        check_below "PYTHON's standard library" "$dir" stdlib
-    done
     if [[ -z "$SKIP_VENV" ]]; then
         "$PYTHON" -I -S -c 'import ensurepip, venv' 2>/dev/null \
             || die "$PYTHON cannot make a venv (on Debian and Ubuntu: apt install python3-venv)"
@@ -300,12 +149,16 @@ stage_project() {
 
 make_venv() {
     local venv="$LIBEXEC/venv" stage pip_opts reqs
+    if [[ -n "$SKIP_VENV" ]]; then
+        say "NCU_READER_INSTALL_SKIP_VENV is set: a venv without pip or packages (for the tests only; no capture can run)"
+        "$PYTHON" -I -S -m venv --clear --without-pip "$venv"
+        return 0
+    fi
     read -r -a pip_opts <<< "$PIP_OPTS"
     mapfile -t reqs < <(requirements)
     [[ ${#reqs[@]} == 3 ]] || die "could not read numba, numba-cuda and numpy from pyproject.toml"
     say "creating $venv with $("$PYTHON" -I -S -c 'import sys; print(sys.executable)')"
     "$PYTHON" -I -S -m venv --clear "$venv"
-    check_trusted "the venv's interpreter" "$venv/bin/python3"
     local pip=("$venv/bin/python3" -I -m pip install --disable-pip-version-check --no-input
                --quiet "${pip_opts[@]}")
     say "installing ${reqs[*]}"
@@ -321,33 +174,6 @@ make_venv() {
     rm -rf -- "$stage"
 }
 
-# The kernel program runs the venv's Python with site (only the helper runs -S): a path line of a
-# .pth file in its site-packages joins root's import path. Each must stay inside LIBEXEC, and no
-# editable install's hook (an __editable__ file or an .egg-link, which lead to a checkout) may be
-# there. Import lines run modules from the import path itself, so they are left as they are.
-check_site_packages() {
-    local site pth entry line path
-    for site in "$LIBEXEC"/venv/lib/python*/site-packages; do
-        [[ -d "$site" ]] || continue
-        for entry in "$site"/__editable__* "$site"/*.egg-link; do
-            [[ -e "$entry" || -L "$entry" ]] || continue
-            die "$entry is an editable install's hook: root would import from a checkout; the venv holds a copy of the project only"
-        done
-        for pth in "$site"/*.pth; do
-            [[ -f "$pth" ]] || continue
-            while IFS= read -r line || [[ -n "$line" ]]; do
-                [[ "$line" == \#* || -z "${line//[[:space:]]/}" ]] && continue
-                [[ "$line" == "import "* || "$line" == $'import\t'* ]] && continue
-                line="${line%"${line##*[![:space:]]}"}"
-                [[ "$line" == /* ]] && path="$line" || path="$site/$line"
-                path="$(realpath -m -- "$path")"
-                [[ "$path" == "$LIBEXEC" || "$path" == "$LIBEXEC"/* ]] \
-                    || die "$pth puts $path on root's import path, outside $LIBEXEC (an editable install?); root would import from there"
-            done < "$pth"
-        done
-    done
-}
-
 # The helper's interpreter line: the venv's Python in isolated mode (-I) without site (-S), so
 # no .pth file in site-packages runs when the helper starts.
 SHEBANG_FLAGS="-IS"
@@ -356,7 +182,6 @@ SHEBANG_FLAGS="-IS"
 # running a file with such a line, that this Python takes "-IS" so and starts isolated, no site.
 check_shebang() {
     local interp="$LIBEXEC/venv/bin/python3" probe="$LIBEXEC/.shebang-probe" out
-    [[ -n "$SKIP_VENV" && ! -x "$interp" ]] && interp="$PYTHON_REAL"  # the tests: the same binary
     rm -f -- "$probe"
     printf '#!%s %s\nimport sys\nprint(sys.flags.isolated, sys.flags.no_site, "site" in sys.modules)\n' \
         "$interp" "$SHEBANG_FLAGS" > "$probe"
@@ -367,21 +192,19 @@ check_shebang() {
         "Python isolated and without site (it printed: ${out:0:200}); the helper would not either"
 }
 
-# The helper with its first line replaced by the venv's interpreter, isolated and without site.
+# The helper: one zipapp of its package (viewer/capture/helper/bundle.py), its first line the
+# venv's interpreter, isolated and without site; written to DIR (default LIBEXEC).
 install_helper() {
-    local src="$SOURCE/viewer/capture/helper.py" tmp
-    [[ -f "$src" ]] || die "$src is missing"
+    local dir="${1:-$LIBEXEC}" tmp
     tmp="$(mktemp)"
-    {
-        printf '#!%s/venv/bin/python3 %s\n' "$LIBEXEC" "$SHEBANG_FLAGS"
-        if head -n 1 -- "$src" | grep -q '^#!'; then tail -n +2 -- "$src"; else cat -- "$src"; fi
-    } > "$tmp"
-    install -o root -g root -m 0755 -- "$tmp" "$LIBEXEC/$HELPER_NAME"
+    "$PYTHON" -I -S "$SOURCE/viewer/capture/helper/bundle.py" "$tmp" \
+        "$LIBEXEC/venv/bin/python3" || { rm -f -- "$tmp"; die "could not build the helper"; }
+    install -o root -g root -m 0755 -- "$tmp" "$dir/$HELPER_NAME"
     rm -f -- "$tmp"
 }
 
 write_config() {
-    local tmp
+    local dir="${1:-$LIBEXEC}" tmp
     tmp="$(mktemp)"
     "$PYTHON" -I -S - "$NCU" "$CUDA_HOME" "$LIBRARY_PATH" > "$tmp" <<'PY'
 import json
@@ -391,7 +214,7 @@ ncu, cuda_home, library_path = sys.argv[1:4]
 print(json.dumps({"ncu": ncu, "cuda_home": cuda_home or None,
                   "library_path": [d for d in library_path.split(":") if d] or None}, indent=2))
 PY
-    install -o root -g root -m 0644 -- "$tmp" "$LIBEXEC/capture.json"
+    install -o root -g root -m 0644 -- "$tmp" "$dir/capture.json"
     rm -f -- "$tmp"
 }
 
@@ -419,6 +242,41 @@ normalize_tree() {
     local bad
     bad="$(find "$LIBEXEC" ! -type l \( -perm /022 -o ! -uid 0 -o ! -gid 0 \) -print -quit)"
     [[ -z "$bad" ]] || die "$bad is still writable by group or others, or not root's"
+}
+
+# The helper's own trust rules on this install. "before": a copy of the helper and its
+# capture.json in a folder of their own inside LIBEXEC, run by PYTHON, checks everything but the
+# venv (what lies above LIBEXEC, ncu and its folder, PYTHON and its standard library, CUDA_HOME,
+# LIBRARY_PATH, the loader's folders) before pip runs; "installed": the helper as installed, run
+# by its first line, checks everything, as each capture does.
+check_install() {
+    local when="$1" out
+    if [[ "$when" == before ]]; then
+        local stage="$LIBEXEC/.install-check"
+        rm -rf -- "$stage"
+        install -d -o root -g root -m 0700 -- "$stage"
+        install_helper "$stage"
+        write_config "$stage"
+        out="$("$PYTHON" -I -S "$stage/$HELPER_NAME" --check-install --before-venv 2>&1)" \
+            || { rm -rf -- "$stage"; undo_created; refuse "$out"; }
+        rm -rf -- "$stage"
+    else
+        out="$("$LIBEXEC/$HELPER_NAME" --check-install 2>&1)" \
+            || refuse "$out" "; $LIBEXEC is installed but polkit was not told of it (sudo make uninstall-capture removes it)"
+    fi
+}
+
+refuse() {
+    local said="${1##*$'\n'}"
+    die "the helper's checks refuse this install: ${said#"$HELPER_NAME: "}${2:-}"
+}
+
+# After a refusal before anything was installed: the directories this run made, deepest first.
+undo_created() {
+    local i
+    for (( i = ${#CREATED[@]} - 1; i >= 0; i-- )); do
+        rmdir -- "${CREATED[i]}" 2>/dev/null || true
+    done
 }
 
 install_policy() {
@@ -453,20 +311,16 @@ do_install() {
     make_dir "$POLKIT_ACTIONS"
     LIBEXEC="$(realpath -e -- "$LIBEXEC")"
     check_paths
-    check_above "the directory above LIBEXEC" "$LIBEXEC"
     chown root:root -- "$LIBEXEC"
     chmod 0755 -- "$LIBEXEC"
-    if [[ -n "$SKIP_VENV" ]]; then
-        say "NCU_READER_INSTALL_SKIP_VENV is set: no venv (for the tests only; the helper cannot run)"
-    else
-        make_venv
-    fi
-    check_site_packages
+    check_install before
+    make_venv
     check_shebang
     install_helper
     write_config
     write_created
     normalize_tree
+    check_install installed
     install_policy
     say "installed $LIBEXEC/$HELPER_NAME (ncu: $NCU)"
     say "installed $POLKIT_ACTIONS/$POLICY_NAME (exec.path $POLICY_EXEC)"

@@ -16,7 +16,8 @@ import venv
 from dataclasses import dataclass
 from pathlib import Path
 
-HELPER_SOURCE = Path(__file__).resolve().parents[1] / "viewer" / "capture" / "helper.py"
+from viewer.capture.helper import bundle
+
 REPORT = Path(__file__).resolve().parents[1] / "profiles" / "naive.ncu-rep"
 
 # What the fake ncu does for a capture, after recording its argv. `out` is the report path ncu was
@@ -160,7 +161,6 @@ report = {report!r}
 """
 
 
-SHEBANG = "#!{python} -IS\n"
 """The installed helper's first line (resources/install-capture.sh writes the same)."""
 
 
@@ -250,13 +250,13 @@ def plant(base: Path, behaviour: str = "success", replace: dict[str, str] | None
                                    shared_tmp=str(base / "shared-tmp"), body=body,
                                    reset=reset_body))
     ncu.chmod(0o755)
-    text = SHEBANG.format(python=root / "venv" / "bin" / "python3") + \
-        HELPER_SOURCE.read_text().split("\n", 1)[1]
+    modules = bundle.sources()
     for old, new in (replace or {}).items():
-        assert old in text, old
-        text = text.replace(old, new)
+        found = [name for name, text in modules.items() if old in text]
+        assert found, old
+        modules = {name: text.replace(old, new) for name, text in modules.items()}
     helper = root / "ncu-reader-capture"
-    helper.write_text(text)
+    bundle.write(helper, str(root / "venv" / "bin" / "python3"), modules)
     helper.chmod(0o755)
     if config:
         conf = root / "capture.json"

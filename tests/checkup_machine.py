@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.capture_install import Install, plant
 from viewer.capture import checkup as c
-from viewer.capture import helper as h
+from viewer.capture.helper import protocol as h
 
 POLICY = """<?xml version="1.0" encoding="UTF-8"?>
 <policyconfig><action id="io.github.ncu-reader.capture">

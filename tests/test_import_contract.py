@@ -108,3 +108,47 @@ def test_the_layers_catch_an_import_that_reaches_up(tmp_path: Path) -> None:
     assert result.returncode != 0, result.stdout
     assert f"{LAYERS} BROKEN" in result.stdout
     assert "viewer.core.planted -> viewer.analysis.reading" in result.stdout
+
+
+HELPER_ALONE = "The capture helper imports nothing of the app"
+THROUGH_PROTOCOL = "The app speaks to the capture helper through its protocol"
+HELPER = "viewer.capture.helper"
+APP_MAY_IMPORT = {f"{HELPER}.protocol", f"{HELPER}.trust", HELPER}
+
+
+def contract(config: dict, name: str) -> dict:
+    return next(c for c in config["tool"]["importlinter"]["contracts"] if c["name"] == name)
+
+
+def test_the_helper_contracts_name_every_module() -> None:
+    """Each viewer package and capture module outside the helper is kept from the helper and
+    from its inner modules; each helper module the app may not import is listed."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    alone, through = contract(config, HELPER_ALONE), contract(config, THROUGH_PROTOCOL)
+    assert alone["source_modules"] == [HELPER]
+    app = [n for n in modules_outside_qt()
+           if n != "viewer.capture" and not (n == HELPER or n.startswith(HELPER + "."))]
+    app.append("viewer.qt")
+    for listed in (alone["forbidden_modules"], through["source_modules"]):
+        missed = [n for n in app if not any(n == s or n.startswith(s + ".") for s in listed)]
+        assert missed == [], "add these to the helper contracts in pyproject.toml"
+    inner = {n for n in modules_outside_qt() if n.startswith(HELPER + ".")}
+    assert inner - APP_MAY_IMPORT - {f"{HELPER}.__main__"} == set(through["forbidden_modules"])
+
+
+def test_the_protocol_contract_catches_the_app_reaching_past_it(tmp_path: Path) -> None:
+    """A copy of viewer whose capture client imports the helper's command module, when called."""
+    shutil.copytree(VIEWER, tmp_path / "viewer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "viewer" / "capture" / "planted.py").write_text(
+        "def f():\n    from viewer.capture.helper import command\n", encoding="utf-8")
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(config.replace(
+        '"viewer.capture.store", "viewer.capture.terminal",\n]\nforbidden_modules = [\n'
+        '    "viewer.capture.helper.main"',
+        '"viewer.capture.store", "viewer.capture.terminal", "viewer.capture.planted",\n]\n'
+        'forbidden_modules = [\n    "viewer.capture.helper.main"'), encoding="utf-8")
+    result = run_lint_imports(tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert result.returncode != 0, result.stdout
+    assert f"{THROUGH_PROTOCOL} BROKEN" in result.stdout
+    assert "viewer.capture.planted -> viewer.capture.helper.command" in result.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from viewer.capture import helper
+from viewer.capture.helper import protocol
 
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "resources"
@@ -66,7 +66,7 @@ def test_the_mime_type_knows_reports_by_name_and_by_their_first_four_bytes():
     (match,) = mime.iter(f"{MIME_NS}match")
     assert (match.get("type"), match.get("offset")) == ("string", "0")
     value = (match.get("value") or "").encode("ascii").decode("unicode_escape").encode("latin-1")
-    assert value == helper.REPORT_MAGIC == b"NVR\0"
+    assert value == protocol.REPORT_MAGIC == b"NVR\0"
     reports = sorted((REPO / "profiles").glob("*.ncu-rep"))
     assert reports
     for report in reports:

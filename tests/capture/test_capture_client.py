@@ -27,10 +27,10 @@ from tests.hostile_disk import (
     public_dir,
     small_disk,
 )
-from viewer.capture import helper as h
 from viewer.capture import terminal
 from viewer.capture.client import (
     SOURCE_HELPER,
+    SOURCE_ROOT,
     CaptureCancelled,
     CaptureError,
     Request,
@@ -45,6 +45,7 @@ from viewer.capture.client import (
     stage,
 )
 from viewer.capture.events import PERMISSION
+from viewer.capture.helper import protocol as h
 from viewer.capture.provenance import read_provenance
 from viewer.capture.store import ReportSink
 from viewer.core.jobs import Cancelled, Job
@@ -137,10 +138,11 @@ def test_counters_open_to_everyone_run_the_source_helper_directly(tmp_path: Path
     route = choose_route(**facts(tmp_path, admin="0", installed=False, pkexec=False),
                          python="/venv/bin/python3")
     assert route.kind == "direct"
-    assert (route.program, route.prefix) == ("/venv/bin/python3", ("-I", str(SOURCE_HELPER)))
+    assert (route.program, route.prefix) == ("/venv/bin/python3",
+                                             (*SOURCE_HELPER, str(SOURCE_ROOT)))
     assert route.env == {h.ENV_NCU: "/usr/local/cuda/bin/ncu"}
     assert "RmProfilingAdminOnly: 0" in route.reason
-    assert route.argv(Request("naive", 512, "full", "base"))[3:] == [
+    assert route.argv(Request("naive", 512, "full", "base"))[5:] == [
         "capture", "--target", "naive", "--dim", "512", "--set", "full", "--clock", "base"]
 
 
@@ -299,8 +301,10 @@ def test_request_values_outside_the_lists(target: str, set_name: str, clock: str
 
 def test_the_real_helper_accepts_the_requests_args() -> None:
     args = Request("naive", "4096", "full", "base").args()
-    out = subprocess.run([sys.executable, "-I", str(SOURCE_HELPER), *args, "--dry-run"],
-                         capture_output=True, text=True, timeout=60, check=True).stdout
+    # from a folder without the checkout, so the helper comes from SOURCE_ROOT alone
+    out = subprocess.run([sys.executable, *SOURCE_HELPER, str(SOURCE_ROOT), *args, "--dry-run"],
+                         capture_output=True, text=True, timeout=60, check=True,
+                         cwd="/").stdout
     argv = json.loads(out)["argv"]
     assert argv[argv.index("--dim") + 1] == "4096"
 

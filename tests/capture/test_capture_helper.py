@@ -18,7 +18,12 @@ from pathlib import Path
 import pytest
 
 from tests.capture_install import REPORT, events, plant
-from viewer.capture import helper
+from viewer.capture.helper import bundle, protocol, report
+from viewer.capture.helper import command as ncu_cmd
+from viewer.capture.helper import layout as where
+from viewer.capture.helper import trust as rules
+
+HELPER_PACKAGE = Path(bundle.__file__).parent
 
 VALID = ["capture", "--target", "naive", "--dim", "512", "--set", "full", "--clock", "base"]
 
@@ -64,23 +69,23 @@ HOSTILE = {
 
 @pytest.mark.parametrize("args", HOSTILE.values(), ids=HOSTILE.keys())
 def test_hostile_requests_are_refused(args):
-    with pytest.raises(helper.Refusal) as caught:
-        helper.parse_request(args)
-    assert caught.value.code == helper.EXIT_BAD_REQUEST
+    with pytest.raises(protocol.Refusal) as caught:
+        protocol.parse_request(args)
+    assert caught.value.code == protocol.EXIT_BAD_REQUEST
 
 
 def test_a_valid_request_in_any_order():
-    request = helper.parse_request(["capture", "--clock", "none", "--dry-run", "--set", "basic",
+    request = protocol.parse_request(["capture", "--clock", "none", "--dry-run", "--set", "basic",
                                     "--dim", "8192", "--target", "tiled"])
-    assert request == helper.Request("tiled", 8192, "basic", "none", dry_run=True)
-    assert helper.parse_request(VALID).dim == 512
+    assert request == protocol.Request("tiled", 8192, "basic", "none", dry_run=True)
+    assert protocol.parse_request(VALID).dim == 512
 
 
 @pytest.mark.parametrize("name", ["unknown flag", "response file", "very long argument"])
 def test_a_refused_request_exits_2_with_one_json_line_and_runs_nothing(tmp_path, name):
     install = plant(tmp_path)
     done = install.run(*HOSTILE[name])
-    assert done.returncode == helper.EXIT_BAD_REQUEST
+    assert done.returncode == protocol.EXIT_BAD_REQUEST
     (line,) = done.stderr.decode().splitlines()
     assert set(json.loads(line)) >= {"error"}
     assert done.stdout == b""
@@ -91,40 +96,44 @@ def test_constants_match_the_app():
     from viewer.kernels.matmul import KERNEL_FUNCTIONS, TILE_DIM
     from viewer.kernels.ncu_command import LESSON_METRICS, launch_skip
 
-    assert helper.KERNEL_FUNCTIONS == KERNEL_FUNCTIONS
-    assert tuple(KERNEL_FUNCTIONS) == helper.TARGETS
-    assert launch_skip() == helper.LAUNCH_SKIP
-    assert helper.LESSON_METRICS == LESSON_METRICS
-    assert helper.TILE == TILE_DIM
-    assert REPORT.read_bytes()[:4] == helper.REPORT_MAGIC
+    assert ncu_cmd.KERNEL_FUNCTIONS == KERNEL_FUNCTIONS
+    assert tuple(KERNEL_FUNCTIONS) == protocol.TARGETS
+    assert launch_skip() == protocol.LAUNCH_SKIP
+    assert ncu_cmd.LESSON_METRICS == LESSON_METRICS
+    assert protocol.TILE == TILE_DIM
+    assert REPORT.read_bytes()[:4] == protocol.REPORT_MAGIC
 
 
 def test_the_report_check_matches_the_apps_container_walk():
     """The helper's copy of viewer/readers/ncu_container.py's facts and caps."""
     from viewer.readers import ncu_container as c
 
-    assert helper.REPORT_MAGIC == c.MAGIC
-    assert helper.REPORT_KNOWN_VERSIONS == c.KNOWN_VERSIONS
-    assert helper.REPORT_MAX_FILE_HEADER == c.MAX_FILE_HEADER
-    assert helper.REPORT_MAX_HEADER == c.MAX_HEADER
-    assert helper.REPORT_MAX_FIELDS == c.MAX_FIELDS
-    assert helper.REPORT_MAX_PART == c.MAX_PART
-    assert (helper.BLOCK_RESULTS, helper.BLOCK_SESSION_DETAILS, helper.BLOCK_PAYLOAD_SIZE) == (
+    assert protocol.REPORT_MAGIC == c.MAGIC
+    assert report.REPORT_KNOWN_VERSIONS == c.KNOWN_VERSIONS
+    assert report.REPORT_MAX_FILE_HEADER == c.MAX_FILE_HEADER
+    assert report.REPORT_MAX_HEADER == c.MAX_HEADER
+    assert report.REPORT_MAX_FIELDS == c.MAX_FIELDS
+    assert report.REPORT_MAX_PART == c.MAX_PART
+    assert (report.BLOCK_RESULTS, report.BLOCK_SESSION_DETAILS, report.BLOCK_PAYLOAD_SIZE) == (
         c._RESULTS, c._SESSION_DETAILS, c._PAYLOAD_SIZE)
-    assert helper.SESSION_COMMAND_LINE == c.COMMAND_LINE
-    argv = helper.ncu_argv(helper.Request("naive", 512, "full", "base"),
-                           helper.Layout(Path("ncu"), Path("python3"), Path("/"), None, None),
+    assert report.SESSION_COMMAND_LINE == c.COMMAND_LINE
+    argv = ncu_cmd.ncu_argv(protocol.Request("naive", 512, "full", "base"),
+                           where.Layout(Path("ncu"), Path("python3"), Path("/"), None, None),
                            "/r")
-    assert argv[argv.index("--launch-count") + 1] == str(helper.REPORT_RESULTS)
+    assert argv[argv.index("--launch-count") + 1] == str(report.REPORT_RESULTS)
 
 
-def test_the_helper_imports_only_the_standard_library():
-    tree = ast.parse(Path(helper.__file__).read_text())
-    names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
-             for a in n.names}
-    names |= {n.module.split(".")[0] for n in ast.walk(tree)
-              if isinstance(n, ast.ImportFrom) and n.module}
-    assert names - {"__future__"} <= set(sys.stdlib_module_names)
+def test_the_helper_imports_only_the_standard_library_and_itself():
+    """Every module of the helper's package: the standard library, or a sibling (relative)."""
+    modules = sorted(HELPER_PACKAGE.glob("*.py"))
+    assert len(modules) >= 10
+    for module in modules:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+                 for a in n.names}
+        names |= {n.module.split(".")[0] for n in ast.walk(tree)
+                  if isinstance(n, ast.ImportFrom) and n.module and not n.level}
+        assert names - {"__future__"} <= set(sys.stdlib_module_names), module.name
 
 
 def test_dry_run_prints_the_argv_and_never_a_forbidden_option(tmp_path):
@@ -182,7 +191,7 @@ def test_ncu_gets_an_allow_listed_environment(tmp_path):
     assert set(child) <= {"PATH", "HOME", "LANG", "CUDA_VISIBLE_DEVICES", "TMPDIR", "TMP",
                           "TEMP"}, child
     assert "LD_PRELOAD" not in child and "LD_LIBRARY_PATH" not in child
-    assert child["PATH"] == helper.SAFE_PATH
+    assert child["PATH"] == protocol.SAFE_PATH
     assert child["CUDA_VISIBLE_DEVICES"] == "0"
     assert child["LANG"] == "en_US.UTF-8"
 
@@ -196,13 +205,13 @@ def test_the_install_may_name_the_driver_libraries(tmp_path):
     assert install.runs()[0]["env"]["LD_LIBRARY_PATH"] == str(libs)
     libs.chmod(0o777)
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_UNTRUSTED
+    assert done.returncode == protocol.EXIT_UNTRUSTED
     assert str(libs) in events(done.stderr)[-1]["error"]
 
 
 def test_err_nvgpuctrperm_is_its_own_exit(tmp_path):
     done = plant(tmp_path, "not_permitted").run(*VALID)
-    assert done.returncode == helper.EXIT_NOT_PERMITTED
+    assert done.returncode == protocol.EXIT_NOT_PERMITTED
     said = events(done.stderr)
     assert any("ERR_NVGPUCTRPERM" in e.get("ncu", "") for e in said)
     assert said[-1]["kind"] == "counters_not_permitted"
@@ -210,10 +219,10 @@ def test_err_nvgpuctrperm_is_its_own_exit(tmp_path):
 
 
 @pytest.mark.parametrize(("behaviour", "code", "words"), [
-    ("none", helper.EXIT_NO_REPORT, "No kernels were profiled"),
-    ("huge", helper.EXIT_TOO_LARGE, "over the"),
-    ("symlink", helper.EXIT_UNTRUSTED, "not a plain file"),
-    ("not_a_report", helper.EXIT_NO_REPORT, "not an Nsight Compute report"),
+    ("none", protocol.EXIT_NO_REPORT, "No kernels were profiled"),
+    ("huge", protocol.EXIT_TOO_LARGE, "over the"),
+    ("symlink", protocol.EXIT_UNTRUSTED, "not a plain file"),
+    ("not_a_report", protocol.EXIT_NO_REPORT, "not an Nsight Compute report"),
 ])
 def test_a_bad_report_is_refused_and_removed(tmp_path, behaviour, code, words):
     install = plant(tmp_path, behaviour)
@@ -262,7 +271,7 @@ def test_a_hang_is_killed_with_its_whole_group(tmp_path):
                                        "KILL_GRACE_S = 5.0": "KILL_GRACE_S = 1.0"})
     started = time.monotonic()
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_TIMEOUT, done.stderr
+    assert done.returncode == protocol.EXIT_TIMEOUT, done.stderr
     assert time.monotonic() - started < 20
     run = install.runs()[0]  # then the clock reset
     assert _group_gone(run["pgid"]), "ncu's process group outlived the timeout"
@@ -271,13 +280,13 @@ def test_a_hang_is_killed_with_its_whole_group(tmp_path):
 
 def test_a_killed_ncu_gives_locked_clocks_back(tmp_path):
     install = plant(tmp_path, "hang", {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0"})
-    assert install.run(*VALID).returncode == helper.EXIT_TIMEOUT
+    assert install.run(*VALID).returncode == protocol.EXIT_TIMEOUT
     capture, reset = install.runs()
     assert capture["argv"][capture["argv"].index("--clock-control") + 1] == "base"
     assert reset["argv"] == ["--config-file", "off", "--clock-control", "reset"]
     unlocked = plant(tmp_path / "none", "hang", {"TIMEOUT_S = 600.0": "TIMEOUT_S = 2.0"})
     none = [w if w != "base" else "none" for w in VALID]
-    assert unlocked.run(*none).returncode == helper.EXIT_TIMEOUT
+    assert unlocked.run(*none).returncode == protocol.EXIT_TIMEOUT
     assert len(unlocked.runs()) == 1, "clocks left alone need no reset"
 
 
@@ -293,7 +302,7 @@ def test_closing_stdin_cancels(tmp_path):
     out, err = proc.stdout.read(), proc.stderr.read()
     proc.stdout.close()
     proc.stderr.close()
-    assert proc.returncode == helper.EXIT_CANCELLED
+    assert proc.returncode == protocol.EXIT_CANCELLED
     assert events(err)[-1]["kind"] == "cancelled"
     assert out == b""
     run = install.runs()[0]  # then the clock reset
@@ -309,7 +318,7 @@ def test_sigterm_cancels_and_kills_ncu(tmp_path):
     proc.stderr.readline()
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=30)
-    assert proc.returncode == helper.EXIT_CANCELLED
+    assert proc.returncode == protocol.EXIT_CANCELLED
     run = install.runs()[0]  # then the clock reset
     assert _group_gone(run["pgid"])
 
@@ -323,10 +332,10 @@ def test_a_malicious_ncu_first_on_path_never_runs(tmp_path):
     evil.write_text(f"#!/bin/sh\ntouch {marker}\n")
     evil.chmod(0o755)
     env = {**os.environ, "PATH": f"{evil_bin}:{os.environ['PATH']}"}
-    env.pop(helper.ENV_NCU, None)
+    env.pop(protocol.ENV_NCU, None)
     assert install.run(*VALID, env=env).returncode == 0
     # With the install's capture.json, not even NCU_READER_NCU is heard.
-    assert install.run(*VALID, env={**env, helper.ENV_NCU: str(evil)}).returncode == 0
+    assert install.run(*VALID, env={**env, protocol.ENV_NCU: str(evil)}).returncode == 0
     assert not marker.exists()
     assert len(install.captures()) == 2
 
@@ -335,16 +344,16 @@ def test_root_without_an_install_refuses(tmp_path):
     install = plant(tmp_path, config=False)
     layout_error = None
     try:
-        helper.load_layout(0, {helper.ENV_NCU: "/tmp/evil"}, here=install.helper)
-    except helper.Refusal as refusal:
+        where.load_layout(0, {protocol.ENV_NCU: "/tmp/evil"}, here=install.helper)
+    except protocol.Refusal as refusal:
         layout_error = refusal
-    assert layout_error is not None and layout_error.code == helper.EXIT_NOT_INSTALLED
-    unprivileged = helper.load_layout(12345, {helper.ENV_NCU: str(install.ncu)},
+    assert layout_error is not None and layout_error.code == protocol.EXIT_NOT_INSTALLED
+    unprivileged = where.load_layout(12345, {protocol.ENV_NCU: str(install.ncu)},
                                       here=install.helper)
     assert unprivileged.ncu == install.ncu
     if os.geteuid() == 0:
         done = install.run(*VALID)
-        assert done.returncode == helper.EXIT_NOT_INSTALLED
+        assert done.returncode == protocol.EXIT_NOT_INSTALLED
         assert install.runs() == []
 
 
@@ -356,7 +365,7 @@ def test_writable_files_are_refused(tmp_path, what, bits):
               "config": install.root / "capture.json", "tools dir": install.ncu.parent}[what]
     target.chmod(target.stat().st_mode | bits)
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_UNTRUSTED, done.stderr
+    assert done.returncode == protocol.EXIT_UNTRUSTED, done.stderr
     assert str(target) in events(done.stderr)[-1]["error"]
     assert install.runs() == []
 
@@ -369,7 +378,7 @@ def test_a_writable_file_deep_in_the_install_is_refused(tmp_path):
     module.write_text("")
     module.chmod(0o666)
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_UNTRUSTED
+    assert done.returncode == protocol.EXIT_UNTRUSTED
     assert str(module) in events(done.stderr)[-1]["error"]
 
 
@@ -380,23 +389,23 @@ def test_files_owned_by_another_user_are_refused(tmp_path, what):
     target = {"helper": install.helper, "ncu": install.ncu, "install dir": install.root}[what]
     os.chown(target, 65534, 65534)
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_UNTRUSTED, done.stderr
+    assert done.returncode == protocol.EXIT_UNTRUSTED, done.stderr
     assert "not by root" in events(done.stderr)[-1]["error"]
     assert install.runs() == []
 
 
 def test_a_root_owned_sticky_directory_passes_only_above_what_is_checked():
-    owners = helper.trusted_owners(os.geteuid())
+    owners = rules.trusted_owners(os.geteuid())
     sticky = os.stat("/tmp")
     assert sticky.st_mode & 0o1002 == 0o1002
-    helper.check_entry(Path("/tmp"), sticky, owners, ancestor=True)
-    with pytest.raises(helper.Refusal):
-        helper.check_entry(Path("/tmp"), sticky, owners)
+    rules.check_entry(Path("/tmp"), sticky, owners, ancestor=True)
+    with pytest.raises(protocol.Refusal):
+        rules.check_entry(Path("/tmp"), sticky, owners)
 
 
 def test_pkexec_uid_must_name_a_user():
-    assert helper.requesting_uid(0, {"PKEXEC_UID": "0"}) == 0
-    assert helper.requesting_uid(0, {}) == 0
+    assert ncu_cmd.requesting_uid(0, {"PKEXEC_UID": "0"}) == 0
+    assert ncu_cmd.requesting_uid(0, {}) == 0
     for bad in ("", "-1", "1e3", "abc", "99999999999", "4294967294"):
-        with pytest.raises(helper.Refusal):
-            helper.requesting_uid(0, {"PKEXEC_UID": bad})
+        with pytest.raises(protocol.Refusal):
+            ncu_cmd.requesting_uid(0, {"PKEXEC_UID": bad})

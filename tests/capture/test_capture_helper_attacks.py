@@ -26,7 +26,11 @@ import pytest
 
 from tests.capture.test_capture_helper import VALID, _gone, _group_gone
 from tests.capture_install import REPORT, RESET_CTRL_C, events, plant
-from viewer.capture import helper
+from viewer.capture.helper import command as ncu_cmd
+from viewer.capture.helper import interpreter, protocol, report, supervision
+from viewer.capture.helper import layout as where
+from viewer.capture.helper import loader as ld
+from viewer.capture.helper import trust as rules
 from viewer.readers import ncu_container
 
 NOBODY = 65534
@@ -77,9 +81,9 @@ def test_a_planted_lock_directory_link_is_never_followed(tmp_path):
 ])
 def test_a_failed_ncu_streams_nothing(tmp_path, behaviour, words):
     done = plant(tmp_path, behaviour).run(*VALID)
-    assert done.returncode == helper.EXIT_NCU_FAILED, done.stderr
+    assert done.returncode == protocol.EXIT_NCU_FAILED, done.stderr
     last = events(done.stderr)[-1]
-    assert last["kind"] == "ncu_failed" and last["exit"] == helper.EXIT_NCU_FAILED
+    assert last["kind"] == "ncu_failed" and last["exit"] == protocol.EXIT_NCU_FAILED
     assert words in last["error"]
     assert done.stdout == b""
 
@@ -142,7 +146,7 @@ def _problem(tmp_path: Path, data: bytes) -> str | None:
     path.write_bytes(data)
     fd = os.open(path, os.O_RDONLY)
     try:
-        return helper.report_problem(fd, len(data))
+        return report.report_problem(fd, len(data))
     finally:
         os.close(fd)
 
@@ -182,7 +186,7 @@ def test_a_report_cut_short_by_a_full_disk_is_never_sent(tmp_path, cut):
     install = plant(tmp_path, "cut_report")
     (tmp_path / "cut").write_text(str(at))
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_NO_REPORT, done.stderr
+    assert done.returncode == protocol.EXIT_NO_REPORT, done.stderr
     assert "not whole" in events(done.stderr)[-1]["error"]
     assert done.stdout == b""
     assert not _work_dir(install.captures()[0]).exists()
@@ -203,8 +207,8 @@ def test_sigquit_ends_ncu_resets_the_clocks_and_leaves_nothing(tmp_path):
     _started(proc)
     proc.send_signal(signal.SIGQUIT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == helper.EXIT_CANCELLED, err
-    assert events(err)[-1]["exit"] == helper.EXIT_CANCELLED
+    assert proc.returncode == protocol.EXIT_CANCELLED, err
+    assert events(err)[-1]["exit"] == protocol.EXIT_CANCELLED
     capture, reset = install.runs()
     assert _group_gone(capture["pgid"])
     assert reset["argv"][-1] == "reset"
@@ -227,7 +231,7 @@ def test_ctrl_z_does_not_stop_the_time_limit(tmp_path):
             proc.send_signal(signal.SIGCONT)
             proc.kill()
             proc.communicate()
-    assert proc.returncode == helper.EXIT_TIMEOUT, err
+    assert proc.returncode == protocol.EXIT_TIMEOUT, err
 
 
 def _blocked(task: Path) -> set[int]:
@@ -252,7 +256,7 @@ def test_only_the_main_thread_takes_the_stop_signals(tmp_path):
         proc.wait(30)
         proc.stdout.close()
         proc.stderr.close()
-    stops = {int(s) for s in helper.STOP_SIGNALS}
+    stops = {int(s) for s in supervision.STOP_SIGNALS}
     assert not tasks.pop(proc.pid) & stops, "the main thread blocks a stop signal"
     assert len(tasks) >= 2, "the lines writer and the watchdog run"
     for tid, blocked in tasks.items():
@@ -294,7 +298,7 @@ def test_a_stream_of_ctrl_c_does_not_stop_the_ending(tmp_path, seed):
                           capture_output=True, text=True, timeout=120, check=True)
     result = json.loads(done.stdout)
     said = events(err.read_bytes())
-    assert result["exit"] == helper.EXIT_CANCELLED, (result, said)
+    assert result["exit"] == protocol.EXIT_CANCELLED, (result, said)
     assert said[-1]["kind"] == "cancelled", said
     runs = install.runs()
     assert len(runs) == 2, f"the reset never ran: {json.dumps([result, said])}"
@@ -332,14 +336,14 @@ def _never_read(install) -> tuple[int, bytes]:
 def test_a_client_that_never_reads_stderr_does_not_stop_the_time_limit(tmp_path):
     install = plant(tmp_path, "chatty", FAST)
     code, _ = _never_read(install)
-    assert code == helper.EXIT_TIMEOUT
+    assert code == protocol.EXIT_TIMEOUT
     assert _group_gone(install.captures()[0]["pgid"])
 
 
 def test_a_client_that_never_reads_the_report_does_not_stop_the_time_limit(tmp_path):
     install = plant(tmp_path, "big_report", FAST)
     code, err = _never_read(install)
-    assert code == helper.EXIT_TIMEOUT
+    assert code == protocol.EXIT_TIMEOUT
     assert events(err)[-1]["kind"] == "timeout"
     assert not _work_dir(install.captures()[0]).exists()
 
@@ -355,7 +359,7 @@ def test_a_descendant_that_calls_setsid_is_ended_on_cancel(tmp_path):
     proc.wait(30)
     proc.stdout.close()
     proc.stderr.close()
-    assert proc.returncode == helper.EXIT_CANCELLED
+    assert proc.returncode == protocol.EXIT_CANCELLED
     end = time.monotonic() + 10
     while not _gone(child) and time.monotonic() < end:
         time.sleep(0.1)
@@ -374,7 +378,7 @@ def test_a_closed_stdout_gives_json_lines_and_one_exit_code(tmp_path):
         os.close(read_end)
         os.close(write_end)
     said = [json.loads(line) for line in err.decode().splitlines()]  # every line is JSON
-    assert said[-1]["exit"] == proc.returncode == helper.EXIT_CANCELLED
+    assert said[-1]["exit"] == proc.returncode == protocol.EXIT_CANCELLED
 
 
 def _run_with(install, *, stdout=subprocess.PIPE, stderr=subprocess.PIPE, shell_redirect=""):
@@ -402,7 +406,7 @@ def test_a_stdout_not_open_for_writing_runs_nothing(tmp_path, how):
     else:
         with open(os.devnull, "rb") as read_only:
             done = _run_with(install, stdout=read_only)
-    assert done.returncode == helper.EXIT_BAD_REQUEST, done.stderr
+    assert done.returncode == protocol.EXIT_BAD_REQUEST, done.stderr
     assert "stdout" in events(done.stderr)[-1]["error"]
     assert install.runs() == [], "ncu ran for a report with nowhere to go"
 
@@ -415,7 +419,7 @@ def test_a_stderr_not_open_for_writing_runs_nothing(tmp_path, how):
     else:
         with open(os.devnull, "rb") as read_only:
             done = _run_with(install, stderr=read_only)
-    assert done.returncode == helper.EXIT_BAD_REQUEST
+    assert done.returncode == protocol.EXIT_BAD_REQUEST
     assert done.stdout == b""
     assert install.runs() == []
 
@@ -425,11 +429,11 @@ def test_a_stderr_not_open_for_writing_runs_nothing(tmp_path, how):
 
 def test_pkexec_user_runs_nothing():
     """`pkexec --user bob` runs the helper as bob, with PKEXEC_UID set."""
-    with pytest.raises(helper.Refusal) as caught:
-        helper.requesting_uid(NOBODY, {"PKEXEC_UID": "0"})
-    assert caught.value.code == helper.EXIT_UNTRUSTED
+    with pytest.raises(protocol.Refusal) as caught:
+        ncu_cmd.requesting_uid(NOBODY, {"PKEXEC_UID": "0"})
+    assert caught.value.code == protocol.EXIT_UNTRUSTED
     assert "not as root" in caught.value.message
-    assert helper.requesting_uid(NOBODY, {}) == NOBODY
+    assert ncu_cmd.requesting_uid(NOBODY, {}) == NOBODY
 
 
 # ---------------------------------------------------------------- what root runs
@@ -437,7 +441,7 @@ def test_pkexec_user_runs_nothing():
 
 def _refused(install, path: Path) -> None:
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_UNTRUSTED, done.stderr
+    assert done.returncode == protocol.EXIT_UNTRUSTED, done.stderr
     assert str(path) in events(done.stderr)[-1]["error"]
     assert install.runs() == []
 
@@ -588,7 +592,7 @@ def test_the_venvs_site_packages_are_found_under_debians_default_scheme(tmp_path
     missed = Path(sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"])
     assert missed == venv / "local" / "lib" / PY_VERSION / "dist-packages"
     assert not missed.exists(), "where a lookup by the default scheme looks, the venv has nothing"
-    assert _site_packages(install) in helper.venv_site_dirs(install.python)
+    assert _site_packages(install) in interpreter.venv_site_dirs(install.python)
 
 
 @pytest.mark.parametrize("how", [
@@ -599,9 +603,9 @@ def test_the_venvs_pth_files_are_checked_under_debians_default_scheme(tmp_path, 
                                                                      debian_sysconfig):
     install = plant(tmp_path / "install")
     bad = _hostile_site(install, tmp_path, how)
-    with pytest.raises(helper.Refusal) as caught:
-        helper.check_layout(_layout(install), os.geteuid())
-    assert caught.value.code == helper.EXIT_UNTRUSTED
+    with pytest.raises(protocol.Refusal) as caught:
+        where.check_layout(_layout(install), os.geteuid())
+    assert caught.value.code == protocol.EXIT_UNTRUSTED
     assert str(bad) in caught.value.message
 
 
@@ -642,12 +646,12 @@ def test_a_venv_without_its_site_packages_is_refused(tmp_path):
     install = plant(tmp_path)
     site = _site_packages(install)
     site.rename(site.with_name("moved-away"))
-    with pytest.raises(helper.Refusal) as caught:
-        helper.venv_site_dirs(install.python)
-    assert caught.value.code == helper.EXIT_UNTRUSTED
+    with pytest.raises(protocol.Refusal) as caught:
+        interpreter.venv_site_dirs(install.python)
+    assert caught.value.code == protocol.EXIT_UNTRUSTED
     assert "site-packages" in caught.value.message
     done = install.run(*VALID)
-    assert done.returncode == helper.EXIT_UNTRUSTED, done.stderr
+    assert done.returncode == protocol.EXIT_UNTRUSTED, done.stderr
     assert install.runs() == []
 
 
@@ -657,10 +661,10 @@ def test_a_pyvenv_cfg_without_the_system_site_line_includes_the_systems(tmp_path
     install = plant(tmp_path)
     cfg = install.root / "venv" / "pyvenv.cfg"
     base_site = Path(sys.base_prefix, "lib", PY_VERSION, "site-packages")
-    assert base_site not in helper.venv_site_dirs(install.python)
+    assert base_site not in interpreter.venv_site_dirs(install.python)
     cfg.write_text("".join(line for line in cfg.read_text().splitlines(keepends=True)
                            if not line.startswith("include-system-site-packages")))
-    assert base_site in helper.venv_site_dirs(install.python)
+    assert base_site in interpreter.venv_site_dirs(install.python)
 
 
 def test_a_site_directory_a_user_could_create_is_refused(tmp_path):
@@ -671,8 +675,8 @@ def test_a_site_directory_a_user_could_create_is_refused(tmp_path):
     lib = install.root / "venv" / "lib"
     lib.chmod(0o777)
     missing = lib / "python3" / "dist-packages"
-    trust = helper.Trust(helper.trusted_owners(os.geteuid()))
-    with pytest.raises(helper.Refusal) as caught:
+    trust = rules.Trust(rules.trusted_owners(os.geteuid()))
+    with pytest.raises(protocol.Refusal) as caught:
         trust.site(missing)
     assert str(lib) in caught.value.message
 
@@ -689,27 +693,27 @@ def test_the_standard_library_tree_is_checked(tmp_path, monkeypatch):
     (stdlib / "site-packages").mkdir()
     (stdlib / "site-packages" / "ignored.py").write_text("")
     (stdlib / "site-packages" / "ignored.py").chmod(0o666)
-    monkeypatch.setattr(helper, "stdlib_dirs", lambda: [stdlib])
+    monkeypatch.setattr(where, "stdlib_dirs", lambda: [stdlib])
     layout = _layout(install)
-    with pytest.raises(helper.Refusal) as caught:
-        helper.check_layout(layout, os.geteuid())
+    with pytest.raises(protocol.Refusal) as caught:
+        where.check_layout(layout, os.geteuid())
     assert str(module) in caught.value.message
     module.chmod(0o644)
-    helper.check_layout(layout, os.geteuid())  # site-packages below it is not the stdlib's
+    where.check_layout(layout, os.geteuid())  # site-packages below it is not the stdlib's
 
 
 def test_the_real_standard_library_and_install_pass(tmp_path):
     install = plant(tmp_path)
-    dirs = helper.stdlib_dirs()
+    dirs = interpreter.stdlib_dirs()
     assert dirs, "the interpreter's library was found"
     layout = _layout(install)
-    helper.check_layout(layout, os.geteuid())
+    where.check_layout(layout, os.geteuid())
 
 
-def _layout(install) -> helper.Layout:
+def _layout(install) -> where.Layout:
     """The planted install's layout, seen from this process (whose own interpreter is the
     development venv's): its python is the install's."""
-    layout = helper.load_layout(os.geteuid(), {}, here=install.helper)
+    layout = where.load_layout(os.geteuid(), {}, here=install.helper)
     return dataclasses.replace(layout, python=install.python)
 
 
@@ -722,10 +726,10 @@ def test_ncus_rule_files_in_the_home_directory_are_checked(tmp_path):
     sections.mkdir(parents=True)
     rule = sections / "SpeedOfLight.py"
     rule.write_text("")
-    helper.check_layout(_layout(install), os.geteuid(), home=home)
+    where.check_layout(_layout(install), os.geteuid(), home=home)
     rule.chmod(0o666)
-    with pytest.raises(helper.Refusal) as caught:
-        helper.check_layout(_layout(install), os.geteuid(), home=home)
+    with pytest.raises(protocol.Refusal) as caught:
+        where.check_layout(_layout(install), os.geteuid(), home=home)
     assert str(rule) in caught.value.message
 
 
@@ -747,20 +751,20 @@ def _ld_cache(paths: list[str]) -> bytes:
     header, 24-byte entries of flags, key, value, osversion and hwcap, then the strings, each
     offset from the header's start) naming `paths`, each under its file name."""
     strings, entries = b"", b""
-    base = helper.LD_CACHE_HEADER + helper.LD_CACHE_ENTRY * len(paths)
+    base = ld.LD_CACHE_HEADER + ld.LD_CACHE_ENTRY * len(paths)
     for path in paths:
         key = base + len(strings)
         strings += os.path.basename(path).encode() + b"\0"
         value = base + len(strings)
         strings += path.encode() + b"\0"
         entries += struct.pack("<iIIIQ", 0x0303, key, value, 0, 0)
-    header = helper.LD_CACHE_MAGIC + struct.pack("<IIB3xI12x", len(paths), len(strings), 2, 0)
-    assert len(header) == helper.LD_CACHE_HEADER
+    header = ld.LD_CACHE_MAGIC + struct.pack("<IIB3xI12x", len(paths), len(strings), 2, 0)
+    assert len(header) == ld.LD_CACHE_HEADER
     return header + entries + strings
 
 
 def _loader(root: Path, conf: str = "", cache: list[str] | None = None,
-            preload: str | None = None) -> helper.Loader:
+            preload: str | None = None) -> ld.Loader:
     """An ld.so.conf (with `conf` as its text), an ld.so.cache naming `cache` and an
     ld.so.preload under `root/etc`, each root's alone, and no system folders."""
     etc = root / "etc"
@@ -769,7 +773,7 @@ def _loader(root: Path, conf: str = "", cache: list[str] | None = None,
     (etc / "ld.so.cache").write_bytes(_ld_cache(cache or []))
     if preload is not None:
         (etc / "ld.so.preload").write_text(preload)
-    return helper.Loader(etc / "ld.so.conf", etc / "ld.so.cache", etc / "ld.so.preload", ())
+    return ld.Loader(etc / "ld.so.conf", etc / "ld.so.cache", etc / "ld.so.preload", ())
 
 
 def _folder(path: Path, mode: int = 0o755, library: int | None = 0o644) -> Path:
@@ -781,8 +785,8 @@ def _folder(path: Path, mode: int = 0o755, library: int | None = 0o644) -> Path:
     return path
 
 
-def _check_loader(loader: helper.Loader) -> None:
-    helper.check_loader(helper.Trust(helper.trusted_owners(os.geteuid())), loader)
+def _check_loader(loader: ld.Loader) -> None:
+    ld.check_loader(rules.Trust(rules.trusted_owners(os.geteuid())), loader)
 
 
 def test_a_clean_loader_configuration_passes(tmp_path):
@@ -793,8 +797,8 @@ def test_a_clean_loader_configuration_passes(tmp_path):
                      preload=f"{libs / 'libcuda.so.1'}\n")
     (loader.conf.parent / "ld.so.conf.d").mkdir()
     (loader.conf.parent / "ld.so.conf.d" / "cuda.conf").write_text(f"{more}\n")
-    trust = helper.Trust(helper.trusted_owners(os.geteuid()))
-    assert helper.ld_conf_dirs(loader.conf, trust) == [libs, more]
+    trust = rules.Trust(rules.trusted_owners(os.geteuid()))
+    assert ld.ld_conf_dirs(loader.conf, trust) == [libs, more]
     _check_loader(loader)
 
 
@@ -804,20 +808,20 @@ def test_a_link_to_nothing_in_a_library_folder_passes_where_only_root_could_fill
     libs = _folder(tmp_path / "libs")
     gone = _folder(tmp_path / "removed", library=None)
     (libs / "libnvidia-ml.so.1").symlink_to(gone / "libnvidia-ml.so.580")
-    helper.Trust(helper.trusted_owners(os.geteuid())).entries(libs)
+    rules.Trust(rules.trusted_owners(os.geteuid())).entries(libs)
     _check_loader(_loader(tmp_path, f"{libs}\n"))
 
 
 def test_the_loaders_cache_is_read_as_ldconfig_reads_it(tmp_path):
     paths = ["/usr/lib/x86_64-linux-gnu/libz.so.1", "/opt/cuda/lib64/libcudart.so.12"]
     (tmp_path / "ld.so.cache").write_bytes(_ld_cache(paths))
-    assert helper.ld_cache_libraries(tmp_path / "ld.so.cache") == paths
+    assert ld.ld_cache_libraries(tmp_path / "ld.so.cache") == paths
     ldconfig = shutil.which("ldconfig") or shutil.which("ldconfig", path="/sbin:/usr/sbin")
-    if ldconfig is None or not os.path.exists(helper.LD_SO_CACHE):
+    if ldconfig is None or not os.path.exists(ld.LD_SO_CACHE):
         pytest.skip("no ldconfig or no /etc/ld.so.cache here to compare with")
     listed = subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=True)
     named = [line.split(" => ", 1)[1] for line in listed.stdout.splitlines() if " => " in line]
-    assert sorted(helper.ld_cache_libraries(Path(helper.LD_SO_CACHE))) == sorted(named)
+    assert sorted(ld.ld_cache_libraries(Path(ld.LD_SO_CACHE))) == sorted(named)
 
 
 def _writable_folder(tmp_path):
@@ -910,9 +914,9 @@ def test_what_the_loader_finds_by_itself_is_checked(tmp_path, attack):
     """A folder ld.so.conf lists (or a library the cache names) that a user can write would
     load the user's library into root's kernel program."""
     loader, bad = attack(tmp_path)
-    with pytest.raises(helper.Refusal) as caught:
+    with pytest.raises(protocol.Refusal) as caught:
         _check_loader(loader)
-    assert caught.value.code == helper.EXIT_UNTRUSTED
+    assert caught.value.code == protocol.EXIT_UNTRUSTED
     assert str(bad) in caught.value.message
 
 
@@ -920,7 +924,7 @@ def test_what_the_loader_finds_by_itself_is_checked(tmp_path, attack):
 def test_a_users_folder_in_ld_so_conf_is_refused(tmp_path):
     libs = _folder(tmp_path / "libs")
     os.chown(libs, NOBODY, NOBODY)
-    with pytest.raises(helper.Refusal) as caught:
+    with pytest.raises(protocol.Refusal) as caught:
         _check_loader(_loader(tmp_path, f"{libs}\n"))
     assert "not by root" in caught.value.message
 

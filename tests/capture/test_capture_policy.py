@@ -9,9 +9,9 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from viewer.capture import helper
+from viewer.capture.helper import protocol
 
-POLICY = Path(__file__).resolve().parents[2] / "resources" / f"{helper.ACTION_ID}.policy"
+POLICY = Path(__file__).resolve().parents[2] / "resources" / f"{protocol.ACTION_ID}.policy"
 EXEC_PATH = "org.freedesktop.policykit.exec.path"
 
 
@@ -37,7 +37,7 @@ def test_the_file_is_a_polkit_1_policyconfig():
 
 
 def test_the_action_id_is_the_helpers(action):
-    assert action.get("id") == helper.ACTION_ID == "io.github.ncu-reader.capture"
+    assert action.get("id") == protocol.ACTION_ID == "io.github.ncu-reader.capture"
 
 
 def test_the_dialog_says_what_root_will_run(action):
@@ -66,7 +66,7 @@ def test_exec_path_is_a_canonical_libexec_path_of_the_helper(action):
     pure = PurePosixPath(path)
     assert pure.is_absolute()
     assert posixpath.normpath(path) == path  # no "..", ".", "//" or trailing slash
-    assert pure.name == helper.HELPER_NAME
+    assert pure.name == protocol.HELPER_NAME
     assert "libexec" in pure.parts[:-1]
     # pkexec compares canonical paths: on merged-/usr systems /bin and /sbin are links.
     assert pure.parts[1] not in ("bin", "sbin")

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from viewer.capture import helper as h
 from viewer.capture.events import PERMISSION, explain
+from viewer.capture.helper import lines as jlines
+from viewer.capture.helper import protocol as h
 from viewer.capture.run import (
     CANCEL_GRACE_S,
     CANCELLED,
@@ -40,7 +41,7 @@ VERSION = "Version 2025.3.1.0 (build 36398880) (public-release)"
 def helper_lines(*events: dict[str, object]) -> bytes:
     """What the helper writes on stderr for `events`: its own writer, into a pipe."""
     read_end, write_end = os.pipe()
-    lines = h.Lines(write_end)
+    lines = jlines.Lines(write_end)
     for event in events:
         final = "done" in event or "error" in event
         lines.emit(final, **event)

@@ -15,7 +15,7 @@ from tests.capture_install import plant
 from tests.checkup_machine import POLICY, machine_checkup
 from tests.hostile_disk import NOBODY
 from viewer.capture import checkup as c
-from viewer.capture import helper as h
+from viewer.capture.helper import protocol as h
 from viewer.capture.terminal import cli
 
 ROOT = os.geteuid()

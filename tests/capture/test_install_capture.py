@@ -18,16 +18,17 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from viewer.capture import helper
+from viewer.capture.helper import bundle, protocol
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "resources" / "install-capture.sh"
-POLICY = REPO / "resources" / f"{helper.ACTION_ID}.policy"
+POLICY = REPO / "resources" / f"{protocol.ACTION_ID}.policy"
 EXEC_PATH = "org.freedesktop.policykit.exec.path"
 MAKE = shutil.which("make")
 NOBODY = 65534
@@ -50,11 +51,11 @@ class Target:
 
     @property
     def helper(self) -> Path:
-        return self.libexec / helper.HELPER_NAME
+        return self.libexec / protocol.HELPER_NAME
 
     @property
     def policy(self) -> Path:
-        return self.actions / f"{helper.ACTION_ID}.policy"
+        return self.actions / f"{protocol.ACTION_ID}.policy"
 
 
 @pytest.fixture
@@ -113,14 +114,24 @@ def exec_path(policy: Path) -> str:
 @as_root
 def test_install_copies_the_helper_under_its_venvs_interpreter(target):
     install(target)
-    first, *rest = target.helper.read_text(encoding="utf-8").splitlines(keepends=True)
+    data = target.helper.read_bytes()
+    first = data.split(b"\n", 1)[0].decode()
     libexec = os.path.realpath(target.libexec)
     # -I -S in one word, as a shebang passes it (the install runs such a line to check it)
-    assert first == f"#!{libexec}/venv/bin/python3 -IS\n"
-    source = (REPO / "viewer" / "capture" / "helper.py").read_text(encoding="utf-8")
-    assert source.startswith("#!")
-    assert rest == source.splitlines(keepends=True)[1:]
+    assert first == f"#!{libexec}/venv/bin/python3 -IS"
+    # one zipapp of the helper's package: its modules word for word, and a start of its own
+    with zipfile.ZipFile(target.helper) as archive:
+        names = archive.namelist()
+        packed = {n.split("/", 1)[1]: archive.read(n).decode() for n in names if "/" in n}
+        assert archive.read("__main__.py").decode() == bundle.BOOT
+    assert packed == bundle.sources()
+    assert sorted(names) == names and "bundle.py" not in packed and "protocol.py" in packed
     assert not target.helper.is_symlink()  # a copy: root never runs the checkout's file
+    assert not (target.libexec / ".install-check").exists()
+    # runnable as installed: its own check passes, by its first line (a venv without packages)
+    done = subprocess.run([str(target.helper), protocol.CHECK_INSTALL], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout) == (0, f"{os.path.realpath(target.ncu)}\n"), done.stderr
 
 
 @as_root
@@ -130,11 +141,11 @@ def test_install_writes_capture_json_with_real_paths(target, tmp_path):
     cuda = tmp_path / "cuda"
     cuda.mkdir(mode=0o755)
     install(target, NCU=str(link))
-    config = json.loads((target.libexec / helper.CONFIG_NAME).read_text(encoding="utf-8"))
+    config = json.loads((target.libexec / protocol.CONFIG_NAME).read_text(encoding="utf-8"))
     assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": None,
                       "library_path": None}
     install(target, NCU=str(link), CUDA_HOME=str(cuda), LIBRARY_PATH=f"{cuda}:{tmp_path}")
-    config = json.loads((target.libexec / helper.CONFIG_NAME).read_text(encoding="utf-8"))
+    config = json.loads((target.libexec / protocol.CONFIG_NAME).read_text(encoding="utf-8"))
     assert config == {"ncu": os.path.realpath(target.ncu), "cuda_home": str(cuda),
                       "library_path": [str(cuda), str(tmp_path)]}
 
@@ -147,7 +158,7 @@ def test_install_rewrites_exec_path_to_the_canonical_helper(target, tmp_path):
     t = Target(tmp_path / "via-link" / "local", target.actions, target.ncu)
     install(t)
     assert exec_path(t.policy) == str(real / "local" / "libexec" / "ncu-reader" /
-                                      helper.HELPER_NAME)
+                                      protocol.HELPER_NAME)
     assert exec_path(t.policy) == os.path.realpath(t.helper)
     # The rest of the policy is the shipped one, word for word.
     shipped = POLICY.read_text(encoding="utf-8")
@@ -159,7 +170,7 @@ def test_install_rewrites_exec_path_to_the_canonical_helper(target, tmp_path):
 @as_root
 def test_every_installed_file_is_roots_and_writable_by_nobody_else(target):
     target.libexec.mkdir(parents=True)
-    stray = target.libexec / "venv" / "stray.py"  # left by some earlier, careless hand
+    stray = target.libexec / "leftover" / "stray.py"  # left by some earlier, careless hand
     stray.parent.mkdir(mode=0o777)
     stray.write_text("")
     stray.chmod(0o666)
@@ -173,7 +184,7 @@ def test_every_installed_file_is_roots_and_writable_by_nobody_else(target):
             assert mode in (0o755, 0o644), path
     assert entries[str(target.libexec)][1] == 0o755
     assert entries[str(target.helper)][1] == 0o755
-    assert entries[str(target.libexec / helper.CONFIG_NAME)][1] == 0o644
+    assert entries[str(target.libexec / protocol.CONFIG_NAME)][1] == 0o644
     assert entries[str(target.policy)][1] == 0o644
     assert entries[str(stray)][1] == 0o644
 
@@ -329,10 +340,10 @@ def test_refuses_a_library_inside_a_library_path_directory_that_is_not_roots_alo
     lib.write_bytes(b"\x7fELF")
     if how == "owned by the user":
         os.chown(lib, NOBODY, NOBODY)
-        text = f"LIBRARY_PATH: {lib} is owned by uid {NOBODY}, not root"
+        text = f"{lib} is owned by uid {NOBODY}, not by root"
     else:
         lib.chmod(0o666)
-        text = f"LIBRARY_PATH: {lib} is writable by group or others (mode 666)"
+        text = f"{lib} is writable by group or others (mode 0666)"
     refused(target, text, LIBRARY_PATH=f"{tmp_path}:{libs}")
 
 
@@ -346,15 +357,21 @@ def test_a_library_link_is_resolved_and_the_directories_above_its_target_checked
     install(target, LIBRARY_PATH=str(libs))
     make("uninstall-capture", target)
     (tmp_path / "elsewhere").chmod(0o777)  # the user could swap lib/ for one of its own
-    refused(target, f"LIBRARY_PATH: {tmp_path / 'elsewhere'} is writable by group or others",
+    refused(target, f"{tmp_path / 'elsewhere'} is writable by group or others",
             LIBRARY_PATH=str(libs))
 
 
 @as_root
 def test_refuses_a_dangling_link_in_a_library_path_directory(target, tmp_path):
+    """A link to nothing passes only where nobody but root could create what it names (a
+    system folder may hold one a package left)."""
     libs = root_dir(tmp_path / "driver")
-    (libs / "libcuda.so.1").symlink_to(tmp_path / "user-may-create-this" / "libcuda.so")
-    refused(target, f"LIBRARY_PATH: {libs / 'libcuda.so.1'} is a dangling link",
+    (libs / "libcuda.so.1").symlink_to("/nonexistent/libcuda.so")
+    install(target, LIBRARY_PATH=str(libs))
+    make("uninstall-capture", target)
+    (libs / "libcuda.so.1").unlink()
+    (libs / "libcuda.so.1").symlink_to(root_dir(tmp_path / "shared", 0o1777) / "libcuda.so")
+    refused(target, f"{tmp_path / 'shared'} is writable by group or others (mode 1777)",
             LIBRARY_PATH=str(libs))
 
 
@@ -364,7 +381,7 @@ def test_refuses_a_library_path_directory_named_through_a_users_link(target, tmp
     link = tmp_path / "driver-link"
     link.symlink_to(libs)
     os.lchown(link, NOBODY, NOBODY)
-    refused(target, f"LIBRARY_PATH: {link} is owned by uid {NOBODY}", LIBRARY_PATH=str(link))
+    refused(target, f"{link} is owned by uid {NOBODY}", LIBRARY_PATH=str(link))
 
 
 @as_root
@@ -376,7 +393,7 @@ def test_refuses_a_user_owned_file_deep_in_cuda_home(target, tmp_path):
     install(target, CUDA_HOME=str(cuda))
     make("uninstall-capture", target)
     os.chown(nvvm / "libnvvm.so.4", NOBODY, NOBODY)
-    refused(target, f"CUDA_HOME: {nvvm / 'libnvvm.so.4'} is owned by uid {NOBODY}",
+    refused(target, f"{nvvm / 'libnvvm.so.4'} is owned by uid {NOBODY}",
             CUDA_HOME=str(cuda))
 
 
@@ -389,11 +406,11 @@ def test_a_link_in_cuda_home_is_resolved_and_what_it_leads_to_checked(target, tm
     install(target, CUDA_HOME=str(cuda))
     make("uninstall-capture", target)
     os.chown(outside / "libdevice.10.bc", NOBODY, NOBODY)  # inside the linked directory
-    refused(target, f"CUDA_HOME: {outside / 'libdevice.10.bc'} is owned by uid {NOBODY}",
+    refused(target, f"{outside / 'libdevice.10.bc'} is owned by uid {NOBODY}",
             CUDA_HOME=str(cuda))
     os.chown(outside / "libdevice.10.bc", 0, 0)
     (tmp_path / "opt").chmod(0o777)  # above the link's target only
-    refused(target, f"CUDA_HOME: {tmp_path / 'opt'} is writable by group or others",
+    refused(target, f"{tmp_path / 'opt'} is writable by group or others",
             CUDA_HOME=str(cuda))
 
 
@@ -402,7 +419,7 @@ def test_refuses_a_dangling_link_in_cuda_home(target, tmp_path):
     cuda = root_dir(tmp_path / "cuda")
     (cuda / "bin").mkdir()
     (cuda / "bin" / "ptxas").symlink_to("/nonexistent/ptxas")
-    refused(target, f"CUDA_HOME: {cuda / 'bin' / 'ptxas'} is a dangling link",
+    refused(target, f"{cuda / 'bin' / 'ptxas'} is a link to nothing",
             CUDA_HOME=str(cuda))
 
 
@@ -415,11 +432,11 @@ def test_a_sticky_directory_is_accepted_above_but_never_as_the_directory_named(t
     make("uninstall-capture", target)
     libexec = shared / "ncu-reader"  # LIBEXEC itself directly in it: fine too
     install(target, LIBEXEC=str(libexec))
-    assert (libexec / helper.HELPER_NAME).is_file()
+    assert (libexec / protocol.HELPER_NAME).is_file()
     assert make("uninstall-capture", target, LIBEXEC=str(libexec)).returncode == 0
-    refused(target, f"LIBRARY_PATH: {shared} is writable by group or others (mode 1777, sticky",
+    refused(target, f"{shared} is writable by group or others (mode 1777)",
             LIBRARY_PATH=str(shared))
-    refused(target, f"CUDA_HOME: {shared} is writable by group or others (mode 1777, sticky",
+    refused(target, f"{shared} is writable by group or others (mode 1777)",
             CUDA_HOME=str(shared))
 
 
@@ -427,81 +444,72 @@ def test_a_sticky_directory_is_accepted_above_but_never_as_the_directory_named(t
 def test_a_sticky_directory_inside_cuda_home_is_refused(target, tmp_path):
     cuda = root_dir(tmp_path / "cuda")
     root_dir(cuda / "nvvm" / "cache", 0o1777)
-    refused(target, f"CUDA_HOME: {cuda / 'nvvm' / 'cache'} is writable by group or others "
-            "(mode 1777", CUDA_HOME=str(cuda))
+    refused(target, f"{cuda / 'nvvm' / 'cache'} is writable by group or others (mode 1777)",
+            CUDA_HOME=str(cuda))
 
 
-def fake_python(folder: Path, stdlib: Path, dynload: Path, *, refuse: str = "") -> Path:
-    """A root-owned stand-in for an interpreter whose standard library is `stdlib` and
-    `dynload`: it answers the script's sysconfig question itself, refuses a first argument
-    `refuse` as an unknown option, and runs this Python for the rest."""
+@as_root
+def test_refuses_a_python_named_through_a_users_link(target, tmp_path):
+    """PYTHON as named and as resolved: the helper's check of the interpreter it runs under."""
+    shown = root_dir(tmp_path / "bin") / "python3"
+    shown.symlink_to(os.path.realpath(sys.executable))
+    install(target, PYTHON=str(shown))
+    make("uninstall-capture", target)
+    os.lchown(shown, NOBODY, NOBODY)
+    refused(target, f"{shown} is owned by uid {NOBODY}", PYTHON=str(shown))
+    os.lchown(shown, 0, 0)
+    (tmp_path / "bin").chmod(0o777)
+    refused(target, f"{tmp_path / 'bin'} is writable by group or others", PYTHON=str(shown))
+
+
+def refusing_python(folder: Path) -> Path:
+    """A root-owned stand-in for an interpreter that makes venvs whose python3 takes no "-IS"
+    in one word (as a shebang passes it): it runs this Python, and after `-m venv ... DIR`
+    puts a python3 in DIR/bin that refuses "-IS" and runs this Python for the rest."""
     folder.mkdir(parents=True, exist_ok=True)
     python = folder / "python3"
+    real = os.path.realpath(sys.executable)
     python.write_text(f"""#!/bin/sh
-[ -n '{refuse}' ] && [ "$1" = '{refuse}' ] && {{ echo "Unknown option: $1" >&2; exit 2; }}
-case "$*" in
-    *sysconfig*) printf '%s\\n' '{stdlib}' '{stdlib}' '{dynload}'; exit 0 ;;
+case " $* " in
+    *" -m venv "*)
+        for last; do :; done
+        '{real}' "$@" || exit $?
+        rm -f "$last/bin/python3"
+        printf '%s\\n' '#!/bin/sh' \\
+            '[ "$1" = -IS ] && {{ echo "Unknown option: $1" >&2; exit 2; }}' \\
+            'exec {real} "$@"' > "$last/bin/python3"
+        chmod 0755 "$last/bin/python3"
+        exit 0 ;;
 esac
-exec '{sys.executable}' "$@"
+exec '{real}' "$@"
 """)
     python.chmod(0o755)
     return python
 
 
 @as_root
-def test_refuses_a_python_whose_standard_library_is_not_roots_alone(target, tmp_path):
-    stdlib = root_dir(tmp_path / "py" / "lib" / "python3.11")
-    (stdlib / "encodings").mkdir()
-    (stdlib / "encodings" / "__init__.py").write_text("")
-    dynload = root_dir(tmp_path / "py" / "lib" / "dynload")
-    (dynload / "_ssl.so").write_bytes(b"\x7fELF")
-    python = fake_python(tmp_path / "py" / "bin", stdlib, dynload)
-    install(target, PYTHON=str(python))
-    make("uninstall-capture", target)
-    os.chown(stdlib / "encodings" / "__init__.py", NOBODY, NOBODY)  # root imports it at start
-    refused(target, f"PYTHON's standard library: {stdlib / 'encodings' / '__init__.py'} is owned "
-            f"by uid {NOBODY}", PYTHON=str(python))
-    os.chown(stdlib / "encodings" / "__init__.py", 0, 0)
-    (dynload / "_ssl.so").chmod(0o666)
-    refused(target, f"PYTHON's standard library: {dynload / '_ssl.so'} is writable by group or "
-            "others", PYTHON=str(python))
-
-
-@as_root
-def test_refuses_a_python_whose_real_executable_others_can_change(target, tmp_path):
-    stdlib = Path(sysconfig_paths()[0])
-    real = fake_python(tmp_path / "opt" / "bin", stdlib, stdlib / "lib-dynload")
-    shown = root_dir(tmp_path / "bin") / "python3"
-    shown.symlink_to(real)
-    install(target, PYTHON=str(shown))
-    make("uninstall-capture", target)
-    (tmp_path / "opt").chmod(0o777)
-    refused(target, f"PYTHON: {tmp_path / 'opt'} is writable by group or others",
-            PYTHON=str(shown))
-    (tmp_path / "opt").chmod(0o755)
-    os.lchown(shown, NOBODY, NOBODY)  # as named: a link of the user's
-    refused(target, f"PYTHON: {shown} is owned by uid {NOBODY}", PYTHON=str(shown))
-
-
-def sysconfig_paths() -> tuple[str, str]:
-    import sysconfig
-
-    paths = sysconfig.get_paths()
-    return paths["stdlib"], paths["platstdlib"]
-
-
-@as_root
 def test_refuses_an_interpreter_that_does_not_take_dash_is_from_a_shebang(target, tmp_path):
-    stdlib, _ = sysconfig_paths()
-    python = fake_python(tmp_path / "py" / "bin", Path(stdlib), Path(stdlib) / "lib-dynload",
-                         refuse="-IS")  # the script's own runs pass "-I" "-S" apart
+    python = refusing_python(tmp_path / "py" / "bin")
     done = make("install-capture", target, PYTHON=str(python))
     assert done.returncode != 0, done.stdout
-    assert f"a file starting '#!{python} -IS' does not run Python isolated and without site" in (
+    interp = os.path.realpath(target.libexec) + "/venv/bin/python3"
+    assert f"a file starting '#!{interp} -IS' does not run Python isolated and without site" in (
         done.stderr)
     assert "Unknown option: -IS" in done.stderr
     assert not target.helper.exists() and not target.policy.exists()
     assert not (target.libexec / ".shebang-probe").exists()
+
+
+def check_install(t: Target) -> subprocess.CompletedProcess[str]:
+    """The installed helper's own check, run by its first line, as a capture runs it."""
+    return subprocess.run([str(t.helper), protocol.CHECK_INSTALL], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def site_packages(t: Target) -> Path:
+    found = sorted((t.libexec / "venv" / "lib").glob("python3.*/site-packages"))
+    assert len(found) == 1, found
+    return found[0]
 
 
 @as_root
@@ -511,20 +519,20 @@ def test_refuses_an_interpreter_that_does_not_take_dash_is_from_a_shebang(target
     ("ncu_reader.pth", "via-link\r"),  # a path inside that is a link to the checkout
 ])
 def test_refuses_a_pth_file_in_the_venv_that_leads_outside_libexec(target, name, line):
-    site = target.libexec / "venv" / "lib" / "python3.11" / "site-packages"
-    site.mkdir(parents=True)
+    install(target)
+    site = site_packages(target)
     (site / "numba_extras").mkdir()
     # what a venv holds: comments, import lines, a path inside
     (site / "distutils-precedence.pth").write_text(
         "# a comment\n\nimport os; os.environ.get('SETUPTOOLS_USE_DISTUTILS')\n")
     (site / "extras.pth").write_text("numba_extras\n")
-    install(target)
+    assert check_install(target).returncode == 0
     (site / "via-link").symlink_to(REPO)
     pth = site / name
     pth.write_text("import os\n" + line.format(checkout=REPO) + "\n")
-    done = make("install-capture", target)
-    assert done.returncode != 0, done.stdout
-    assert f"{pth} puts " in done.stderr and "outside" in done.stderr
+    done = check_install(target)
+    assert done.returncode == protocol.EXIT_UNTRUSTED, done.stdout
+    assert f"{pth} puts " in done.stderr and "outside the install" in done.stderr
 
 
 @as_root
@@ -532,13 +540,13 @@ def test_refuses_a_pth_file_in_the_venv_that_leads_outside_libexec(target, name,
                                   "__editable___ncu_reader_0_1_0_finder.py",
                                   "ncu-reader.egg-link"])
 def test_refuses_an_editable_installs_hook_in_the_venv(target, name):
-    site = target.libexec / "venv" / "lib" / "python3.11" / "site-packages"
-    site.mkdir(parents=True)
+    install(target)
+    site = site_packages(target)
     # pip's editable install: an import line that maps `viewer` to the checkout
     (site / name).write_text("import __editable___ncu_reader_0_1_0_finder; "
                              "__editable___ncu_reader_0_1_0_finder.install()\n")
-    done = make("install-capture", target)
-    assert done.returncode != 0, done.stdout
+    done = check_install(target)
+    assert done.returncode == protocol.EXIT_UNTRUSTED, done.stdout
     assert f"{site / name} is an editable install's hook" in done.stderr
 
 
@@ -551,5 +559,4 @@ def test_nsight_computes_own_folder_is_checked_when_ncu_is_the_one_in_it(target)
     install(target)
     make("uninstall-capture", target)
     os.chown(rules / "SpeedOfLight.py", NOBODY, NOBODY)
-    refused(target, f"NCU's Nsight Compute folder: {rules / 'SpeedOfLight.py'} is owned by uid "
-            f"{NOBODY}")
+    refused(target, f"{rules / 'SpeedOfLight.py'} is owned by uid {NOBODY}")

@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer.capture import helper as h
+from viewer.capture.helper import protocol as h
+from viewer.capture.helper.trust import check_chain
 from viewer.capture.probe import PARAMS, PKEXEC, POLICY_DIR, admin_only, installed_helper
 
 SYS_PARAM = Path("/sys/module/nvidia/parameters/NVreg_RestrictProfilingToAdminUsers")
@@ -43,33 +44,6 @@ SECURITY = ("the stock driver has let only administrators read counters since 41
             "the 2018 GPU side-channel notice (CVE-2018-6260): with the option every user's "
             "programs may read them, a side channel on other users' GPU work")
 ADMIN_SECTION = "README.md, 'For admins: capture'"
-
-# Run by the installed helper's own interpreter (its first line), as the user: load the helper
-# file as a module and call its checks with root's owners (argv[2]: 0) and root's home (argv[3]),
-# as a capture through pkexec would.
-_CHECK = """\
-import importlib.machinery, importlib.util, os, sys
-from pathlib import Path
-path, root, home = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
-loader = importlib.machinery.SourceFileLoader("ncu_reader_capture", path)
-spec = importlib.util.spec_from_loader(loader.name, loader)
-helper = importlib.util.module_from_spec(spec)
-sys.modules[loader.name] = helper
-loader.exec_module(helper)
-try:
-    layout = helper.load_layout(root, {}, Path(os.path.realpath(path)))
-    if not os.access(layout.ncu, os.X_OK):
-        raise helper.Refusal(helper.EXIT_NCU_MISSING, f"ncu is not at {layout.ncu}")
-    if root == 0:
-        helper.check_layout(layout, 0)
-    else:  # a test's planted install, checked against root's home as a capture would be
-        helper.check_layout(layout, root, home)
-except helper.Refusal as refusal:
-    print(refusal.message)
-    sys.exit(1)
-print(layout.ncu)
-"""
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -207,27 +181,27 @@ def helper_interpreter(helper: Path) -> Path | None:
 def trust_check(helper: Path, root: int = 0) -> tuple[bool, str]:
     """(True, the ncu it runs) when the install passes the helper's trust checks as root would
     run them, else (False, the helper's own sentence). The helper file and its interpreter are
-    checked here first, so nothing that is not root's alone ever runs; then the install's
-    interpreter runs the helper's checks as this user (no pkexec). `root`: the uid taken for
-    root's (0; a test's own uid for the install it planted)."""
+    checked here first, so nothing that is not root's alone ever runs; then the install's own
+    helper runs its `--check-install` in its own interpreter, as this user (no pkexec), against
+    root's home. `root`: the uid taken for root's (0; a test's own uid for the install it
+    planted)."""
     python = helper_interpreter(helper)
     if python is None:
         return False, f"{helper}'s first line names no interpreter"
     for path in (helper, python):
         try:
-            h.check_chain(path, frozenset({0, root}))
+            check_chain(path, frozenset({0, root}))
         except h.Refusal as refusal:
             return False, refusal.message
-    root_home = pwd.getpwuid(0).pw_dir
+    argv = [str(python), "-IS", "-B", str(helper), h.CHECK_INSTALL, "--owner", str(root),
+            "--home", pwd.getpwuid(0).pw_dir]
     try:
-        done = subprocess.run([str(python), "-IS", "-B", "-c", _CHECK, str(helper), str(root),
-                               root_home],
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=CHECK_TIMEOUT_S, env={"PATH": h.SAFE_PATH}, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, f"its checks could not run ({exc})"
-    lines = (done.stdout.strip() or done.stderr.strip() or "no reason given").splitlines()
-    return done.returncode == 0, lines[-1]
+    said = (done.stdout.strip() or done.stderr.strip() or "no reason given").splitlines()[-1]
+    return done.returncode == 0, said.removeprefix(f"{h.HELPER_NAME}: ")
 
 
 # ---------------------------------------------------------------- pkexec and the agent

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer.capture import helper as h
 from viewer.capture import probe, provenance
 from viewer.capture.events import StderrLines, explain, progress, stage
+from viewer.capture.helper import protocol as h
 from viewer.capture.probe import (
     PARAMS,
     PKEXEC,
@@ -57,7 +57,12 @@ __all__ = [
     "record_provenance", "run_capture", "settle", "stage",
 ]
 
-SOURCE_HELPER = Path(__file__).resolve().with_name("helper.py")
+SOURCE_ROOT = Path(__file__).resolve().parents[2]
+"""The folder that holds this checkout's (or this install's) viewer package."""
+SOURCE_HELPER = ("-I", "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                 "from viewer.capture.helper.main import entry; entry()")
+"""The words that run the helper from SOURCE_ROOT (followed by it) as this user: isolated, its
+package imported from there whatever this interpreter's own import path holds."""
 
 SHIPPED = "The shipped reports need none of this: they open and read as they are."
 ADMIN_ONLY = "Only administrators may read this GPU's counters (RmProfilingAdminOnly: 1)"
@@ -97,7 +102,7 @@ def choose_route(
     euid: int | None = None,
     which_ncu: Callable[[], str | None] = find_ncu,
     python: str = sys.executable,
-    source_helper: Path = SOURCE_HELPER,
+    source_root: Path = SOURCE_ROOT,
 ) -> Route:
     """The route a capture takes here, or "none" with the sentence that says why not."""
     euid = os.geteuid() if euid is None else euid
@@ -126,7 +131,7 @@ def choose_route(
             return _none("Nsight Compute (ncu) is not installed here: an administrator installs "
                          "it (it comes with the CUDA toolkit), or you set "
                          f"{h.ENV_NCU} to its absolute path.")
-        return Route("direct", python, ("-I", str(source_helper)), {h.ENV_NCU: ncu},
+        return Route("direct", python, (*SOURCE_HELPER, str(source_root)), {h.ENV_NCU: ncu},
                      "This driver lets every user read the counters (RmProfilingAdminOnly: 0): "
                      "captures run ncu as you, with no password.")
     if not probe.has_counter_cap(proc_status, "CapBnd"):

@@ -11,7 +11,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from viewer.capture import helper as h
+from viewer.capture.helper import protocol as h
 
 PARAMS = Path("/proc/driver/nvidia/params")
 PROC_VERSION = Path("/proc/version")

@@ -4,21 +4,22 @@ No I/O, no threads, no Qt, no clock: a driver (viewer.capture.client for the ter
 viewer.qt.capture.capture_run for the window) reads the helper's pipes and its exit, tells the run
 each thing as it happens, and carries out the actions it answers.
 
-The helper's protocol (viewer/capture/helper.py): stdout carries the report's bytes and nothing
-else, stderr JSON lines (`started`, `ncu`, `done`, `error`); its exit code is one of its EXIT_*
-(126 and 127 are pkexec's own). A stop (the person cancels, or the sink refuses a chunk) closes the
-helper's stdin, which is the cancel it listens for, and drops every report byte after it; a helper
-still there a grace period later is killed, and again every grace period after (a kill fails,
-harmlessly, for a helper that pkexec runs as root). The run ends once stdout and stderr have closed
-and the exit is known: `Finished` holds the helper's `done` event, or the one failure to report.
+The helper's protocol (viewer/capture/helper/protocol.py): stdout carries the report's bytes and
+nothing else, stderr JSON lines (`started`, `ncu`, `done`, `error`); its exit code is one of its
+EXIT_* (126 and 127 are pkexec's own). A stop (the person cancels, or the sink refuses a chunk)
+closes the helper's stdin, which is the cancel it listens for, and drops every report byte after
+it; a helper still there a grace period later is killed, and again every grace period after (a kill
+fails, harmlessly, for a helper that pkexec runs as root). The run ends once stdout and stderr have
+closed and the exit is known: `Finished` holds the helper's `done` event, or the one failure to
+report.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from viewer.capture import helper as h
 from viewer.capture.events import Event, StderrLines, explain, progress
+from viewer.capture.helper import protocol as h
 from viewer.core.jobs import Cancelled
 
 CANCEL_GRACE_S = h.KILL_GRACE_S + 10.0

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 
 from viewer.capture.folder import Folder, FolderError, open_folder
-from viewer.capture.helper import MAX_REPORT_BYTES, REPORT_MAGIC
+from viewer.capture.helper.protocol import MAX_REPORT_BYTES, REPORT_MAGIC
 from viewer.capture.provenance import Claim, claim_sidecar
 
 SUFFIX = ".ncu-rep"

@@ -13,7 +13,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from viewer.capture import helper as h
 from viewer.capture.checkup import Finding, checkup, checkup_lines
 from viewer.capture.client import (
     CaptureCancelled,
@@ -24,6 +23,7 @@ from viewer.capture.client import (
     choose_route,
     run_capture,
 )
+from viewer.capture.helper import protocol as h
 from viewer.capture.store import ReportSink, SinkError, capture_stem, open_captures
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer.capture import helper
+from viewer.capture.helper.protocol import LAUNCH_SKIP
 from viewer.capture.provenance import read_provenance
 from viewer.core import shipped
 from viewer.core.model import Report
@@ -55,7 +55,7 @@ def capture_facts(report: Report) -> CaptureFacts:
     record = read_provenance(path)
     if record is not None:
         # Every capture this app makes passes the helper's --launch-skip.
-        return CaptureFacts(record.clock, ncu_short(record.ncu_version), helper.LAUNCH_SKIP,
+        return CaptureFacts(record.clock, ncu_short(record.ncu_version), LAUNCH_SKIP,
                             f"the capture record {path.name}.json")
     return _shipped_facts(path) or CaptureFacts()
 

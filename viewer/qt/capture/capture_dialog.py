@@ -36,7 +36,14 @@ from PySide6.QtWidgets import (
 
 from viewer.capture.checkup import Finding, checkup
 from viewer.capture.client import Request, Route
-from viewer.capture.helper import CLOCKS, DIM_MAX, DIM_MIN, SETS, TARGETS, TILE
+from viewer.capture.helper.protocol import (
+    CLOCKS,
+    DIM_MAX,
+    DIM_MIN,
+    SETS,
+    TARGETS,
+    TILE,
+)
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_run import Captured, CaptureRun

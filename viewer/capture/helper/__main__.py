@@ -1,0 +1,5 @@
+"""`python -m viewer.capture.helper`: the helper, run from a checkout (as an ordinary user)."""
+
+from .main import entry
+
+entry()

@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-from viewer.capture import helper as h
+from viewer.capture.helper import protocol as h
 
 MAX_LINE = 4096
 """Bytes kept of one stderr line; the helper's lines are shorter, anything longer is cut."""
@@ -174,7 +174,7 @@ def explain(exit_code: int, events: Iterable[Event], route_kind: str = "direct")
         return (f"ncu did not finish within the helper's limit of {h.TIMEOUT_S / 60:.0f} minutes "
                 "and was stopped; try a smaller size or the basic set.")
     if exit_code == h.EXIT_NO_REPORT:
-        return _with("ncu ended without writing a report", detail)
+        return _with("ncu ended without a whole report to send", detail)
     if exit_code == h.EXIT_TOO_LARGE:
         return (f"The report was larger than the helper's limit of "
                 f"{h.MAX_REPORT_BYTES >> 20} MiB and was dropped; try a smaller size or the "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TypeVar
 
 from viewer.core.terminal_text import visible
@@ -23,6 +23,8 @@ DEPENDENCIES = {
     "ncu_report": "ncu-report",
 }
 """Each dependency's import name and its name to install (pyproject.toml's dependencies)."""
+KERNEL_NEEDS = ("numpy", "numba", "numba_cuda")
+"""What `python -m viewer.kernels` imports: the capture install's venv holds these alone."""
 DATA_PACKAGES = ("viewer.profiles", "viewer.resources")
 """The shipped files' packages, which exist only where ncu-reader is installed (pyproject.toml maps
 profiles/ and resources/ to them): a checkout run without installing it lacks them."""
@@ -31,33 +33,36 @@ INSTALL = "run `make run`, or `.venv/bin/pip install -e .`"
 _Argv = TypeVar("_Argv")
 
 
-def run_or_say_missing(run: Callable[[_Argv], int], argv: _Argv) -> int:
+def run_or_say_missing(run: Callable[[_Argv], int], argv: _Argv,
+                       needs: Collection[str] = tuple(DEPENDENCIES)) -> int:
     """`run(argv)`; a dependency it cannot import is one line on stderr and exit status 1 (any
-    other missing module is raised as it is)."""
+    other missing module is raised as it is). `needs`: the import names the program uses, the
+    only ones the line names."""
     try:
         return run(argv)
     except ModuleNotFoundError as exc:
-        line = missing_message(exc)
+        line = missing_message(exc, needs)
         if line is None:
             raise
         print(line, file=sys.stderr)
         return 1
 
 
-def missing() -> list[str]:
-    """The names to install of the dependencies this Python cannot find."""
+def missing(needs: Collection[str] = tuple(DEPENDENCIES)) -> list[str]:
+    """The names to install of the dependencies in `needs` this Python cannot find."""
     return [name for module, name in DEPENDENCIES.items()
-            if importlib.util.find_spec(module) is None]
+            if module in needs and importlib.util.find_spec(module) is None]
 
 
-def missing_message(exc: ModuleNotFoundError) -> str | None:
+def missing_message(exc: ModuleNotFoundError,
+                    needs: Collection[str] = tuple(DEPENDENCIES)) -> str | None:
     """The line to say for `exc`, or None when the module it names is none of the app's packages
     (a fault of the app itself, whose traceback is kept)."""
     name = exc.name or ""
     package = DEPENDENCIES.get(name.partition(".")[0])
     if package is None and name not in DATA_PACKAGES:
         return None
-    lacking = missing()
+    lacking = missing(needs)
     if len(lacking) > 1:
         needs = "the Python packages " + ", ".join(f"'{p}'" for p in lacking)
     elif lacking:

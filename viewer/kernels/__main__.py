@@ -200,7 +200,7 @@ def _ncu_command(kernel: str, dim: int, report: str | None, python: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line; run by a Python that lacks numba or numpy, one line on what to install."""
-    return dependencies.run_or_say_missing(_main, argv)
+    return dependencies.run_or_say_missing(_main, argv, dependencies.KERNEL_NEEDS)
 
 
 def _main(argv: list[str] | None) -> int:

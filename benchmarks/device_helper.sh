@@ -15,13 +15,16 @@
 #   sigquit   SIGQUIT (what Ctrl-\ sends) during a 4096 capture: exit 9, nothing left running or
 #             left in /tmp
 #   user      an ordinary user (useradd) runs the installed helper by the direct route
+#   refusals  the installed zipapp's own --check-install, and what it and a capture refuse: a
+#             request outside the grammar, a venv file others can write, a .pth leading out of
+#             the install, the check through pkexec's variable; then the uninstall
 # Usage, from the repository root there: bash benchmarks/device_helper.sh OUTDIR [STEP ...]
 # NCU (default: ncu on PATH) is the ncu installed. ncu always runs with --clock none: that
 # machine forbids changing the clocks.
 set -uo pipefail
 OUT=${1:?usage: bash benchmarks/device_helper.sh OUTDIR [STEP ...]}
 shift
-STEPS=${*:-install writes lockdir captures failing sigquit user}
+STEPS=${*:-install writes lockdir captures failing sigquit user refusals}
 TOP=/opt/ncu-reader-test
 LIBEXEC=$TOP/libexec
 HELPER=$LIBEXEC/ncu-reader-capture
@@ -192,6 +195,35 @@ step_user() {
         >"$WORK/user.ncu-rep" 2>"$WORK/user.log" </dev/null
     echo "as $USER_NAME (uid $(id -u "$USER_NAME")): exit $?, $(stat -c '%s bytes' "$WORK/user.ncu-rep")"
     tail -1 "$WORK/user.log" | cut -c1-300
+}
+
+step_refusals() {
+    say "the installed helper's own check, as install-capture and the check-up run it"
+    show "$HELPER" --check-install
+    say "a request outside the grammar: exit 2, and nothing runs"
+    show "$HELPER" capture --target naive --dim 520 --set basic --clock none </dev/null
+    local victim
+    victim=$(find "$LIBEXEC/venv" -path '*/numba/__init__.py' | head -1)
+    say "a venv file others can write ($victim): the check and a capture refuse it (exit 4)"
+    chmod o+w "$victim"
+    show "$HELPER" --check-install
+    capture untrusted naive 512 basic
+    chmod o-w "$victim"
+    local site
+    site=$(dirname "$(dirname "$victim")")
+    say "a .pth in the venv that leads out of the install: refused (exit 4)"
+    echo "$PWD" >"$site/zz-checkout.pth"
+    show "$HELPER" --check-install
+    capture outside naive 512 basic
+    rm -f "$site/zz-checkout.pth"
+    say "--check-install with pkexec's variable set: refused (exit 2)"
+    show env PKEXEC_UID=0 "$HELPER" --check-install
+    say "back to a clean install: the check passes; then uninstall leaves nothing"
+    show "$HELPER" --check-install
+    show env LIBEXEC="$LIBEXEC" POLKIT_ACTIONS="$TOP/actions" bash "$INSTALL" uninstall
+    ls -la "$TOP" 2>&1 | head -5
+    pgrep -fa 'bin/ncu|profile-target' || echo "no ncu or kernel program left running"
+    ls -d /tmp/ncu-reader-capture-* 2>/dev/null || echo "no /tmp/ncu-reader-capture-* left"
 }
 
 echo "device_helper.sh: steps: $STEPS; $(date -u +%FT%TZ)"

@@ -88,12 +88,7 @@ class Trust:
                 dirs[:] = [d for d in dirs if d not in skip]
             for name in (*dirs, *files):
                 path = Path(top, name)
-                try:
-                    st = os.lstat(path)
-                except OSError as exc:
-                    raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
-                check_entry(path, st, self.owners)
-                if stat.S_ISLNK(st.st_mode):
+                if self._entry(path):
                     self.link(path)
 
     def entries(self, directory: Path) -> None:
@@ -110,17 +105,21 @@ class Trust:
             raise Refusal(EXIT_UNTRUSTED, f"{directory}: {exc.strerror}") from None
         for name in names:
             path = Path(directory, name)
-            try:
-                st = os.lstat(path)
-            except OSError as exc:
-                raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
-            check_entry(path, st, self.owners)
-            if stat.S_ISLNK(st.st_mode):
+            if self._entry(path):
                 target = Path(os.path.realpath(path))
                 if os.path.lexists(target):
                     self.chain(target)
                 else:
                     self.absent(target)
+
+    def _entry(self, path: Path) -> bool:
+        """One entry inside a checked tree or folder, checked; whether it is a link."""
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
+        check_entry(path, st, self.owners)
+        return stat.S_ISLNK(st.st_mode)
 
     def link(self, path: Path) -> None:
         target = self._target(path)

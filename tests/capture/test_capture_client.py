@@ -423,7 +423,7 @@ def test_127_with_started_is_the_helpers_own_exit() -> None:
     (h.EXIT_NCU_MISSING, ("Nsight Compute (ncu) was not found", "install-capture NCU=")),
     (h.EXIT_UNTRUSTED, ("not root's alone", "DETAIL")),
     (h.EXIT_TIMEOUT, ("10 minutes", "smaller size")),
-    (h.EXIT_NO_REPORT, ("without writing a report", "DETAIL")),
+    (h.EXIT_NO_REPORT, ("without a whole report to send", "DETAIL")),
     (h.EXIT_TOO_LARGE, ("256 MiB", "basic set")),
     (h.EXIT_CANCELLED, ("Cancelled", "nothing was saved")),
     (h.EXIT_NOT_INSTALLED, ("sudo make install-capture", "DETAIL")),
@@ -440,7 +440,7 @@ def test_each_code_says_what_happened(code: int, words: tuple[str, ...]) -> None
 def test_ncus_last_error_line_stands_in_for_a_missing_message() -> None:
     events = [STARTED, {"ncu": "==ERROR== first"}, {"ncu": "==ERROR== The application returned "
                                                           "an error code (1)."}]
-    assert explain(h.EXIT_NO_REPORT, events) == ("ncu ended without writing a report "
+    assert explain(h.EXIT_NO_REPORT, events) == ("ncu ended without a whole report to send "
                                                  "(==ERROR== The application returned an error "
                                                  "code (1)).")
 

@@ -4,7 +4,7 @@ Cancel, and one line when it fails.
 The route (viewer.capture.client.choose_route) is said in a sentence at the top; without one the
 sentence says why and Capture stays disabled. The run itself is
 viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open_capture`
-(viewer.qt.capture.capture_open) opens the new reports beside what is on screen, as the run read
+(viewer.qt.shell.capture_open) opens the new reports beside what is on screen, as the run read
 them (nothing is read again). Enter starts,
 Esc cancels a run (or closes the dialog when nothing runs). "Check this machine" shows the
 check-up (viewer.capture.checkup, run off the GUI thread): each part of the route, what was seen

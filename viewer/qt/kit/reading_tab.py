@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QEvent, QMetaMethod, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QMetaMethod, QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.analysis.launch_size import launch_text
 from viewer.core.elide import wrappable_names
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
@@ -46,37 +47,9 @@ from viewer.qt.kit.row_pick import Pickable, RowLabel, same_row
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.kit.view import Selection
+from viewer.qt.kit.wrapped_column import WrappedColumn
 
 NOTHING_SELECTED = "No kernel selected."
-
-
-def launch_text(kernel: Kernel) -> str:
-    """'grid 32x32x1, block 16x16x1, NVIDIA H200 (CC 9.0)', leaving out what the report lacks."""
-    parts = []
-    if kernel.grid is not None:
-        parts.append("grid " + "x".join(str(d) for d in kernel.grid))
-    if kernel.block is not None:
-        parts.append("block " + "x".join(str(d) for d in kernel.block))
-    device = kernel.device_label
-    if device or kernel.cc:
-        parts.append(" ".join(p for p in (device, f"(CC {kernel.cc})" if kernel.cc else "") if p))
-    return ", ".join(parts)
-
-
-class WrappedColumn(QWidget):
-    """The scrolled content: with wrapped text its height follows its width, not its minimum.
-
-    QScrollArea takes the larger of a widget's minimum height and its height for the viewport's
-    width; a layout's minimum height is the one at its narrowest, where every wrapped line is at
-    its tallest, which would scroll a page that fits.
-    """
-
-    def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()
-        layout = self.layout()
-        if layout is not None and layout.hasHeightForWidth():
-            return QSize(hint.width(), 0)
-        return hint
 
 
 class ReadingTab(QWidget):

@@ -2,8 +2,9 @@
 
 import-linter's forbidden contract in pyproject.toml does the checking; these tests run it, make
 sure it names every module outside viewer/qt (a new module left off the list would go unchecked),
-and show it catches a Qt import hidden in a function. That the capture helper imports only the
-standard library is tests/capture/test_capture_helper.py's to check.
+and show it catches a Qt import hidden in a function; likewise the layers, outside viewer.qt and
+inside it. That the capture helper imports only the standard library is
+tests/capture/test_capture_helper.py's to check.
 """
 
 from __future__ import annotations
@@ -152,3 +153,43 @@ def test_the_protocol_contract_catches_the_app_reaching_past_it(tmp_path: Path) 
     assert result.returncode != 0, result.stdout
     assert f"{THROUGH_PROTOCOL} BROKEN" in result.stdout
     assert "viewer.capture.planted -> viewer.capture.helper.command" in result.stdout
+
+
+WINDOW_LAYERS = "Layers inside the window: no import reaches up"
+VIEWS_APART = "Each view imports no other view"
+QT = VIEWER / "qt"
+
+
+def test_the_window_layers_name_every_subpackage_of_viewer_qt() -> None:
+    """Each folder of viewer/qt is a layer of the window's contract (exhaustive, so a new one
+    left off breaks it), and every folder under views/ is kept from the others."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = contract(config, WINDOW_LAYERS)
+    assert layers["containers"] == ["viewer.qt"] and layers["exhaustive"] is True
+    named = [m.strip() for layer in layers["layers"] for m in layer.replace("|", ":").split(":")]
+    packages = {p.name for p in QT.iterdir() if (p / "__init__.py").exists()}
+    assert sorted(named) == sorted(packages), "name each viewer/qt folder in pyproject.toml"
+    assert [p for p in QT.glob("*.py") if p.name != "__init__.py"] == []  # no module outside one
+    assert contract(config, VIEWS_APART)["modules"] == ["viewer.qt.views.*"]
+
+
+def test_the_window_contracts_catch_a_planted_breach(tmp_path: Path) -> None:
+    """A copy of viewer whose kit reaches up to the shell and whose Speed Of Light view imports
+    the memory view, each when called, with a new viewer/qt folder named nowhere."""
+    shutil.copytree(VIEWER, tmp_path / "viewer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    qt = tmp_path / "viewer" / "qt"
+    (qt / "kit" / "planted.py").write_text(
+        "def f():\n    from viewer.qt.shell import loading\n", encoding="utf-8")
+    (qt / "views" / "sol" / "planted.py").write_text(
+        "def f():\n    from viewer.qt.views.memory import memory_tab\n", encoding="utf-8")
+    (qt / "unnamed").mkdir()
+    (qt / "unnamed" / "__init__.py").write_text("", encoding="utf-8")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    result = run_lint_imports(tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert result.returncode != 0, result.stdout
+    assert f"{WINDOW_LAYERS} BROKEN" in result.stdout
+    assert "viewer.qt.kit.planted -> viewer.qt.shell.loading" in result.stdout
+    assert "- viewer.qt.unnamed" in result.stdout
+    assert f"{VIEWS_APART} BROKEN" in result.stdout
+    assert "viewer.qt.views.sol.planted -> viewer.qt.views.memory.memory_tab" in result.stdout

@@ -3,6 +3,7 @@ different sizes are both named, two of one size say nothing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from tests.pair_1024 import write_pair_1024
@@ -42,3 +43,13 @@ def test_two_sizes_are_named_only_where_they_differ(tmp_path: Path) -> None:
     # 3mm's first kernel launches 262,144 threads too: one size, though not the lesson's N
     mm3 = read_report(CORPUS / "ncu-public" / "new-2025-details-3mm-multikernel-cc86.txt")
     assert launch_size.size_words([naive, mm3.kernels[0]], ["a", "b"]) == ""
+
+
+def test_a_launch_is_said_by_its_grid_block_and_device_and_what_a_report_lacks_is_left_out(
+) -> None:
+    naive = read_report(shipped.comparison()[0]).kernels[0]
+    assert launch_size.launch_text(naive) == "grid 32x32x1, block 16x16x1, NVIDIA H200 (CC 9.0)"
+    bare = replace(naive, grid=None, block=None, device_name=None, device_id=None, cc=None)
+    assert launch_size.launch_text(bare) == ""
+    assert launch_size.launch_text(replace(bare, device_id=0)) == "device 0"
+

@@ -76,6 +76,15 @@ def test_long_words_and_elided_names_may_break_at_their_parts_and_short_words_no
     assert "1.95" in out and f"the{BREAK}" not in out
 
 
+def test_a_label_that_names_metrics_may_break_at_their_parts_and_words_not() -> None:
+    from viewer.core.elide import BREAK, breakable
+
+    metric = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+    assert breakable(metric).replace(BREAK, "") == metric
+    assert f"l1tex__{BREAK}t_{BREAK}" in breakable(metric)
+    assert breakable("Memory Throughput, not_a_metric") == "Memory Throughput, not_a_metric"
+
+
 def test_a_progress_line_keeps_its_words_but_elides_a_mangled_name() -> None:
     from viewer.core.elide import LONGEST_SAID, short_words
 

@@ -24,9 +24,10 @@ from viewer.capture import provenance
 from viewer.capture.client import Request, Route, choose_route, explain, run_capture
 from viewer.capture.events import PERMISSION
 from viewer.capture.store import ReportSink, captures_dir
-from viewer.qt.capture import capture_dialog, capture_open, capture_run
+from viewer.qt.capture import capture_dialog, capture_run
 from viewer.qt.capture.capture_dialog import CaptureDialog
-from viewer.qt.capture.capture_open import open_capture
+from viewer.qt.shell import capture_open
+from viewer.qt.shell.capture_open import open_capture
 from viewer.qt.shell.keys_dialog import key_rows
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 

@@ -10,10 +10,11 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from viewer.core import formatting as fmt
 from viewer.core import shipped
+from viewer.core.elide import breakable
 from viewer.core.model import Kernel
 from viewer.lesson import reference
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson.reference_tab import MOVED, NEEDS_PAIR, ReferenceTab, breakable
+from viewer.qt.lesson.reference_tab import MOVED, NEEDS_PAIR, ReferenceTab
 from viewer.readers import read_report
 
 NAMES = ["matmul_naive", "matmul_tiled"]

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QGridLayout, QLabel, QWidget
 
 from viewer.core.model import Kernel
 from viewer.qt.kit.reading_tab import ReadingTab
-from viewer.qt.kit.reflow import stack_labels
+from viewer.qt.kit.reflow import LayoutFit, stack_labels
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.views.memory.memory_tab import MemoryTab
@@ -126,3 +126,26 @@ def test_stack_labels_moves_column_0_over_its_row(qtbot) -> None:
     assert place == {"title": (0, 0, 1, 2), "label": (1, 0, 1, 2), "a": (2, 0, 1, 1),
                      "b": (2, 1, 1, 1), "note": (3, 0, 1, 2), "words": (4, 0, 1, 2)}
     assert [grid.columnStretch(c) for c in range(3)] == [1, 1, 0]
+
+
+def test_a_fit_builds_narrower_layouts_until_one_fits_and_remembers_their_widths() -> None:
+    """LayoutFit alone: the widest layout first, the next where it needs more than the room,
+    the narrowest whatever it needs; a room a layout was measured too wide for skips it."""
+    needs = {0: 900, 1: 700, 2: 650}
+    built: list[int] = []
+
+    def build(level: int) -> int:
+        assert fits.fitting  # a resize the build causes starts no second fit
+        built.append(level)
+        return needs[level]
+
+    fits = LayoutFit(2)
+    assert fits.fit(None, build) == 0 and built == [0]  # not shown: the widest
+    assert fits.fit(800, build) == 1 and built == [0, 1]  # 0 is known to need 900
+    assert fits.widest(800) == 1 and fits.widest(900) == 0
+    assert fits.fit(600, build) == 2 and built == [0, 1, 2]  # the narrowest, too wide or not
+    fits.forget()
+    assert fits.fit(1000, build) == 0 and built == [0, 1, 2, 0] and not fits.fitting
+    fits.forget()
+    assert fits.fit(800, build) == 1 and built[-2:] == [0, 1]  # measured again, then narrower
+

@@ -1,5 +1,6 @@
 """How large a kernel's launch is, in words: N for the lesson's square matmuls (the app's own, one
-thread per output, and a published table's), else the threads it launched (grid x block).
+thread per output, and a published table's), else the threads it launched (grid x block); and
+the launch as a tab's heading names it (`launch_text`: grid, block, device).
 
 Request, sector and byte counts and durations grow with the size (with N for the matmuls, with the
 work given for any launch), so a comparison of two kernels of different sizes names both
@@ -44,6 +45,19 @@ class Size:
 
 def _dims(dims: tuple[int, int, int]) -> str:
     return "x".join(str(d) for d in dims)
+
+
+def launch_text(kernel: Kernel) -> str:
+    """'grid 32x32x1, block 16x16x1, NVIDIA H200 (CC 9.0)', leaving out what the report lacks."""
+    parts = []
+    if kernel.grid is not None:
+        parts.append("grid " + _dims(kernel.grid))
+    if kernel.block is not None:
+        parts.append("block " + _dims(kernel.block))
+    device = kernel.device_label
+    if device or kernel.cc:
+        parts.append(" ".join(p for p in (device, f"(CC {kernel.cc})" if kernel.cc else "") if p))
+    return ", ".join(parts)
 
 
 def size(kernel: Kernel) -> Size:

@@ -287,7 +287,7 @@ def speed_of_light(kernel: Kernel) -> SpeedOfLight:
     verdict, why = _verdict(compute, memory, launch, stalls.held(kernel))
     sol = SpeedOfLight(compute, memory, units[2].pct, value(kernel, "duration_ns"), units,
                        verdict, why, launch, active, elapsed)
-    return replace(sol, explanation=f"{why} {_busiest_text(sol)}")
+    return replace(sol, explanation=f"{why} {_busiest_sentence(sol)}")
 
 
 def _stall_words(held: bool | None) -> str:
@@ -355,7 +355,8 @@ def busiest_words(sol: SpeedOfLight) -> str:
             f"{fmt.percent(sol.memory_pct)} is above every unit row shown")
 
 
-def _busiest_text(sol: SpeedOfLight) -> str:
+def _busiest_sentence(sol: SpeedOfLight) -> str:
+    """The explanation's sentence on the busiest unit (in busiest_words' wording) and DRAM."""
     busiest = sol.busiest_shown
     if busiest is None:
         return f"The busiest memory unit: {busiest_words(sol)}; DRAM Throughput is " \

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from viewer.core import metrics
+
 ELLIPSIS = "\u2026"
 Measure = Callable[[str], float]
 
@@ -116,6 +118,13 @@ def wrappable(words: str) -> str:
     (a line of metric names, kernel names or paths is wider than a laptop's screen in
     projector type)."""
     return re.sub(r"(_+|\.(?=[A-Za-z_])|/(?=\w))", "\\1" + BREAK, words)
+
+
+def breakable(label: str) -> str:
+    """`label`, where it names metrics, with a break allowed after each part (wrappable)."""
+    if not metrics.is_metric_name(label) and "__" not in label:
+        return label
+    return wrappable(label)
 
 
 LONG_WORD = 24  # characters: a word longer than this (a name, a file) may break at its parts

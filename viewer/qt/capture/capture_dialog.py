@@ -4,7 +4,7 @@ Cancel, and one line when it fails.
 The route (viewer.capture.client.choose_route) is said in a sentence at the top; without one the
 sentence says why and Capture stays disabled. The run itself is
 viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open_capture`
-(viewer.qt.capture.capture_open) opens the new reports beside what is on screen, as the run read
+(viewer.qt.shell.capture_open) opens the new reports beside what is on screen, as the run read
 them (nothing is read again). Enter starts,
 Esc cancels a run (or closes the dialog when nothing runs). "Check this machine" shows the
 check-up (viewer.capture.checkup, run off the GUI thread): each part of the route, what was seen
@@ -132,8 +132,21 @@ class CaptureDialog(QDialog):
         self._run_checkup = run_checkup
         self.checker = Worker(self, max_threads=1)
         self.run = CaptureRun(route, self)
+        self._ask_parts()
+        self._run_parts()
+        self._button_parts()
+        self._lay_out()
+        self._connect_run()
+        self._update()
+        self.set_style(self._style)
+        if route.kind == "none":
+            self.check()
 
-        self.route_text = plain_label(route_sentence(route), self)
+    # ------------------------------------------------------------------ its parts
+
+    def _ask_parts(self) -> None:
+        """The route's sentence and the form: kernel, size, section set, clocks."""
+        self.route_text = plain_label(route_sentence(self.route), self)
         self.route_text.setObjectName("route")
         self.route_text.setWordWrap(True)
         self.kernel = QComboBox(self)
@@ -155,6 +168,8 @@ class CaptureDialog(QDialog):
         form.addRow("C&lock control", self.clock)
         form.addRow("", self.clock_text)
 
+    def _run_parts(self) -> None:
+        """What a run shows: its stage, its progress, the line it fails with, the check-up."""
         self.stage = plain_label("", self)
         self.stage.setObjectName("stage")
         self.stage.setWordWrap(True)
@@ -176,6 +191,9 @@ class CaptureDialog(QDialog):
         self.checkup_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.checkup_scroll.setWidget(self.checkup_text)
         self.checkup_scroll.hide()
+
+    def _button_parts(self) -> None:
+        """Check this machine, Capture (the default) and Close."""
         self.buttons = QDialogButtonBox(self)
         self.capture_button = QPushButton("Capture", self)
         self.capture_button.setDefault(True)
@@ -191,9 +209,10 @@ class CaptureDialog(QDialog):
         self.capture_button.clicked.connect(self.start)
         self.close_button.clicked.connect(self.reject)
 
+    def _lay_out(self) -> None:
         self.column = layout = QVBoxLayout(self)
         layout.addWidget(self.route_text)
-        layout.addLayout(form)
+        layout.addLayout(self.form)
         layout.addWidget(self.stage)
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
@@ -201,6 +220,8 @@ class CaptureDialog(QDialog):
         layout.addStretch(1)
         layout.addWidget(self.buttons)
 
+    def _connect_run(self) -> None:
+        """The run's and the check-up's signals to what the dialog shows."""
         self.run.stage.connect(self.stage.setText)
         self.run.progress.connect(lambda f: self.progress.setValue(round(f * 1000)))
         self.run.succeeded.connect(self._succeeded)
@@ -209,10 +230,6 @@ class CaptureDialog(QDialog):
         self.run.running_changed.connect(self._update)
         self.checker.done.connect(self._show_checkup)
         self.checker.failed.connect(self._checkup_failed)
-        self._update()
-        self.set_style(self._style)
-        if route.kind == "none":
-            self.check()
 
     # ------------------------------------------------------------------ what is asked
 

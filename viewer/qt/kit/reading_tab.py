@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QEvent, QMetaMethod, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QMetaMethod, QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -35,48 +35,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.analysis.launch_size import launch_text
 from viewer.core.elide import wrappable_names
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
 from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.plain_text import plain_label
-from viewer.qt.kit.reflow import stack_labels
-from viewer.qt.kit.row_pick import Pickable, RowLabel, same_row
+from viewer.qt.kit.reflow import LayoutFit, stack_labels
+from viewer.qt.kit.row_pick import RowLabel, RowPicks, same_row
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.kit.view import Selection
+from viewer.qt.kit.wrapped_column import WrappedColumn
 
 NOTHING_SELECTED = "No kernel selected."
-
-
-def launch_text(kernel: Kernel) -> str:
-    """'grid 32x32x1, block 16x16x1, NVIDIA H200 (CC 9.0)', leaving out what the report lacks."""
-    parts = []
-    if kernel.grid is not None:
-        parts.append("grid " + "x".join(str(d) for d in kernel.grid))
-    if kernel.block is not None:
-        parts.append("block " + "x".join(str(d) for d in kernel.block))
-    device = kernel.device_label
-    if device or kernel.cc:
-        parts.append(" ".join(p for p in (device, f"(CC {kernel.cc})" if kernel.cc else "") if p))
-    return ", ".join(parts)
-
-
-class WrappedColumn(QWidget):
-    """The scrolled content: with wrapped text its height follows its width, not its minimum.
-
-    QScrollArea takes the larger of a widget's minimum height and its height for the viewport's
-    width; a layout's minimum height is the one at its narrowest, where every wrapped line is at
-    its tallest, which would scroll a page that fits.
-    """
-
-    def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()
-        layout = self.layout()
-        if layout is not None and layout.hasHeightForWidth():
-            return QSize(hint.width(), 0)
-        return hint
 
 
 class ReadingTab(QWidget):
@@ -100,16 +73,13 @@ class ReadingTab(QWidget):
         self._style = style or Style()
         self._kernels: list[Kernel] = []
         self._names: list[str] = []
-        self._pickables: list[Pickable] = []
-        self._marked: str | None = None
-        self._picking = False
+        self._picks = RowPicks(self.row_picked)
         self._notes: list[Misread] = []
         self._misreads: list[list[Misread]] = []
         self._reports: list[Report] = []
         self._stale = False
         self._reflow = 0
-        self._needs: dict[int, int] = {}  # the width each layout tried needs, for these kernels
-        self._fitting = False
+        self._fits = LayoutFit(self.REFLOWS)
         self.setAutoFillBackground(True)
         layout = self._outer = QVBoxLayout(self)
         self._question = plain_label(self.QUESTION)
@@ -165,7 +135,7 @@ class ReadingTab(QWidget):
         if reports and len(reports) != len(kernels):
             raise ValueError("one report per kernel")
         if [id(k) for k in kernels] != [id(k) for k in self._kernels]:
-            self._marked = None  # a row framed for other kernels
+            self._picks.marked = None  # a row framed for other kernels
         self._kernels, self._names, self._reports = kernels, chosen, list(reports)
         self._render()
 
@@ -208,42 +178,34 @@ class ReadingTab(QWidget):
     def row_keys(self) -> list[str]:
         """The rows shown that can be picked, each once, in the order they are shown."""
         self._ensure_rendered()
-        return list(dict.fromkeys(w.row_key for w in self._pickables if w.row_key))
+        return self._picks.keys()
 
     def row_widgets(self, key: str) -> list[QWidget]:
         """The widgets that show row `key` (a summary key or its metric name)."""
         self._ensure_rendered()
-        return [w for w in self._pickables
-                if w.row_key is not None and same_row(w.row_key, key)]
+        return list(self._picks.widgets(key))
 
     @property
     def marked_row(self) -> str | None:
-        return self._marked
+        return self._picks.marked
 
     def mark_row(self, key: str | None) -> bool:
         """Frame the row `key` (None: no row) and scroll it into view; False when not shown."""
-        self._marked = key
-        found = self.row_widgets(key) if key is not None else []
-        for widget in self._pickables:
-            widget.set_marked(widget in found)
+        self._picks.marked = key
+        if key is not None:
+            self._ensure_rendered()
+        found = self._picks.mark(key)
         if found:
             self._scroll.ensureWidgetVisible(found[0])
         return bool(found)
 
     @property
     def picking(self) -> bool:
-        return self._picking
+        return self._picks.picking
 
     def set_picking(self, on: bool) -> None:
         """Let the student pick rows (the exercise is open: focus, cursor, cues), or stop."""
-        self._picking = on
-        for widget in self._pickables:
-            widget.set_picking(on)
-
-    def _pickable(self, widget: Pickable) -> None:
-        self._pickables.append(widget)
-        widget.set_picking(self._picking)
-        widget.picked.connect(self.row_picked)
+        self._picks.set_picking(on)
 
     def _build(self, layout: QVBoxLayout) -> None:
         """Add the answer for `self.kernels` to `layout`."""
@@ -281,19 +243,12 @@ class ReadingTab(QWidget):
             return None
         return self._scroll.width() - self._scroll.verticalScrollBar().sizeHint().width()
 
-    def _fitting_layout(self, room: int | None) -> int:
-        """The widest layout that is not known to need more than `room`."""
-        for level in range(self.REFLOWS):
-            if room is None or self._needs.get(level, 0) <= room:
-                return level
-        return self.REFLOWS
-
     def _refit(self) -> None:
         """Lay the answer out again where the width given now calls for another layout."""
-        busy = self._stale or self._fitting
+        busy = self._stale or self._fits.fitting
         if (self.REFLOWS and self._kernels and not busy
-                and self._fitting_layout(self._room()) != self._reflow):
-            self._fit()
+                and self._fits.widest(self._room()) != self._reflow):
+            self._fits.fit(self._room(), self._fill)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._scroll and event.type() == QEvent.Type.Resize:
@@ -301,25 +256,12 @@ class ReadingTab(QWidget):
         return super().eventFilter(watched, event)
 
     def _render_now(self) -> None:
-        self._needs = {}
-        self._fit()
+        self._fits.forget()
+        self._fits.fit(self._room(), self._fill)
 
-    def _fit(self) -> None:
-        """Build the widest layout that fits the room, measuring each one tried."""
-        self._fitting = True
-        try:
-            room = self._room()
-            while True:
-                self._reflow = self._fitting_layout(room)
-                need = self._fill()
-                self._needs[self._reflow] = need
-                if room is None or need <= room or self._reflow == self.REFLOWS:
-                    break
-        finally:
-            self._fitting = False
-
-    def _fill(self) -> int:
-        """Build the answer in the layout `reflow`; returns the width it needs."""
+    def _fill(self, reflow: int) -> int:
+        """Build the answer in layout `reflow` (LayoutFit's build); returns the width it needs."""
+        self._reflow = reflow
         style = self._style
         style.apply_palette(self)
         self._question.setFont(style.font("heading", bold=True))
@@ -331,7 +273,7 @@ class ReadingTab(QWidget):
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, style.px(6), 0)
         layout.setSpacing(style.px(8))
-        self._pickables = []
+        self._picks.clear()
         self._misreads = [misreads(k, self.report_of(k)) for k in self._kernels]
         if self._kernels:
             self._build(layout)
@@ -349,8 +291,8 @@ class ReadingTab(QWidget):
         if old is not None:
             old.deleteLater()
         self._scroll.setWidget(content)
-        if self._marked is not None:
-            self.mark_row(self._marked)
+        if self._picks.marked is not None:
+            self.mark_row(self._picks.marked)
         return content.minimumSizeHint().width()
 
     # ------------------------------------------------------------ helpers for subclasses
@@ -368,7 +310,7 @@ class ReadingTab(QWidget):
                               highlight=highlight)
             widget.setObjectName(name)
             widget.setWordWrap(wrap)
-            self._pickable(widget)
+            self._picks.add(widget)
         if wrap:
             widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         return widget
@@ -380,7 +322,7 @@ class ReadingTab(QWidget):
         widget = ValueBar(self._style, value, full, text, **options)
         widget.setObjectName(name)
         if widget.row_key is not None:
-            self._pickable(widget)
+            self._picks.add(widget)
         return widget
 
     def misreads_of(self, column: int, key: str) -> list[Misread]:

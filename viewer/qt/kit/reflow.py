@@ -5,11 +5,13 @@ A reading tab's grid has its labels in column 0 and one column per kernel after 
 some tables, a column of words). Beside the exercise on a laptop in projector type the label
 column leaves too little for the kernels' columns; moved over its row, the label takes the whole
 width on its own line and the values the whole width on theirs. What spans the grid (a title,
-a misread across the kernels) still spans it.
+a misread across the kernels) still spans it. `LayoutFit` picks which of a tab's layouts, the
+widest first, fits the width it is given.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from PySide6.QtCore import Qt
@@ -64,3 +66,38 @@ def stack_labels(grid: QGridLayout) -> None:
             grid.addLayout(layout, at, column, 1, span, align)
         else:
             grid.addItem(item, at, column, 1, span, align)
+
+
+class LayoutFit:
+    """Which of a tab's layouts, 0 the widest to `narrowest`, fits the width it is given: each
+    layout built is measured, and one known to need more than the room is not built again.
+    `fitting` while a fit is under way (a resize it causes must not start another)."""
+
+    def __init__(self, narrowest: int) -> None:
+        self.narrowest = narrowest
+        self._needs: dict[int, int] = {}  # the width each layout tried needs, for this content
+        self.fitting = False
+
+    def forget(self) -> None:
+        """The content changed: the widths measured before no longer hold."""
+        self._needs = {}
+
+    def widest(self, room: int | None) -> int:
+        """The widest layout that is not known to need more than `room` (None: not shown)."""
+        for level in range(self.narrowest):
+            if room is None or self._needs.get(level, 0) <= room:
+                return level
+        return self.narrowest
+
+    def fit(self, room: int | None, build: Callable[[int], int]) -> int:
+        """Build the widest layout that fits `room` (`build(level)` builds one and returns the
+        width it needs), narrower each time one does not; returns the layout built last."""
+        self.fitting = True
+        try:
+            while True:
+                level = self.widest(room)
+                need = self._needs[level] = build(level)
+                if room is None or need <= room or level == self.narrowest:
+                    return level
+        finally:
+            self.fitting = False

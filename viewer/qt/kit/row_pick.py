@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal, SignalInstance
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -193,3 +193,45 @@ class RowLabel(Pickable, QLabel):
         painter = QPainter(self)
         self._paint_frame(painter, self._style)
         painter.end()
+
+
+class RowPicks:
+    """The rows a tab shows that can be picked: each one's `picked` passed on to `picked`,
+    picking turned on and off for all of them, and the row framed (`marked`, which outlives
+    the widgets of one build)."""
+
+    def __init__(self, picked: SignalInstance) -> None:
+        self._picked = picked
+        self._widgets: list[Pickable] = []
+        self.marked: str | None = None
+        self.picking = False
+
+    def clear(self) -> None:
+        """The tab is built again: its widgets go."""
+        self._widgets = []
+
+    def add(self, widget: Pickable) -> None:
+        self._widgets.append(widget)
+        widget.set_picking(self.picking)
+        widget.picked.connect(self._picked)
+
+    def keys(self) -> list[str]:
+        """The rows that can be picked, each once, in the order they were added."""
+        return list(dict.fromkeys(w.row_key for w in self._widgets if w.row_key))
+
+    def widgets(self, key: str) -> list[Pickable]:
+        """The widgets that show row `key` (a summary key or its metric name)."""
+        return [w for w in self._widgets if w.row_key is not None and same_row(w.row_key, key)]
+
+    def mark(self, key: str | None) -> list[Pickable]:
+        """Frame row `key` (None: no row); returns the widgets that show it."""
+        self.marked = key
+        found = self.widgets(key) if key is not None else []
+        for widget in self._widgets:
+            widget.set_marked(widget in found)
+        return found
+
+    def set_picking(self, on: bool) -> None:
+        self.picking = on
+        for widget in self._widgets:
+            widget.set_picking(on)

@@ -45,11 +45,11 @@ from viewer.lesson.exercise import machine_answer as machine_words
 from viewer.lesson.exercise_report import lead_words, report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.flow_layout import FlowLayout
-from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import Selection
+from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.lesson import exercise_rows as rows
 from viewer.qt.lesson.exercise_lines import SourceLines, line_button
 

@@ -22,13 +22,14 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
+from viewer.analysis.launch_size import launch_text
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
 from viewer.lesson import predict_text as text
 from viewer.lesson.exercise_source import LoadLines, request_lines
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.lesson.predict_text import PredictState
-from viewer.qt.kit.reading_tab import ReadingTab, launch_text
+from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style
 from viewer.qt.lesson.exercise_lines import SourceLines, line_button
 from viewer.qt.lesson.predict_grid import (

@@ -16,8 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from viewer.core import formatting as fmt
-from viewer.core import metrics
-from viewer.core.elide import wrappable
+from viewer.core.elide import breakable, wrappable
 from viewer.core.model import Kernel, Report
 from viewer.lesson import reference
 from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
@@ -31,14 +30,6 @@ NEEDS_PAIR = ("Open the naive and the tiled kernel side by side (the app opens t
               "when no file is named) to set this report's rows beside the T4's.")
 MOVED = {True: "moved", False: "did not move", None: "not in both"}
 _NAME_SAMPLE = "matmul_naive"  # the widest a kernel's name column grows
-
-
-def breakable(label: str) -> str:
-    """`label`, where it names metrics, with a break allowed after each part (wrappable)."""
-    if not metrics.is_metric_name(label) and "__" not in label:
-        return label
-    return wrappable(label)
-
 
 
 class ReferenceTab(ReadingTab):

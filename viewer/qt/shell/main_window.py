@@ -30,7 +30,6 @@ from viewer.core.model import Kernel, Report
 from viewer.core.names import distinct_paths
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
-from viewer.qt.capture.capture_open import open_capture, shutdown_captures
 from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
 from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
 from viewer.qt.kit.plain_text import plain_title
@@ -42,6 +41,7 @@ from viewer.qt.lesson import exercise_dock
 from viewer.qt.lesson.lesson_hooks import note_profiled_durations
 from viewer.qt.shell import exporting, opening, projector_mode, window_place
 from viewer.qt.shell import recent as recent_files
+from viewer.qt.shell.capture_open import open_capture, shutdown_captures
 from viewer.qt.shell.empty_page import EmptyPage
 from viewer.qt.shell.keys_dialog import KeysDialog, every_action
 from viewer.qt.shell.loading import Loaded, first_picks, read_reports

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout
 from viewer.analysis import advice
 from viewer.analysis.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
 from viewer.core import formatting as fmt
+from viewer.core.elide import breakable
 from viewer.qt.kit.on_demand import OnDemandTab
-from viewer.qt.lesson.reference_tab import breakable
 from viewer.session import Need
 
 VIEW_LINK = "view:"

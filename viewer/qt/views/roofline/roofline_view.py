@@ -31,10 +31,11 @@ from viewer.analysis import roofline
 from viewer.analysis import roofline_words as words
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.plain_text import plain_label
-from viewer.qt.kit.reading_tab import NOTHING_SELECTED, WrappedColumn
+from viewer.qt.kit.reading_tab import NOTHING_SELECTED
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import ShowsReports
+from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
 from viewer.session import Need
 

@@ -34,17 +34,11 @@ _ROWS = (
 )
 
 
-ACTIVE_WORDS = reading.ACTIVE_WORDS
-
-
 def threshold_text() -> str:
     return (f"High means at or above {reading.HIGH_PCT:.0f} % of peak (the dashed line). "
             "Compute high and above memory: compute-bound. Memory high and above compute: "
             "memory-bound. Both below the line: latency-bound, or a small grid where the "
             "launch is under one wave of blocks.")
-
-
-busiest_text = reading.busiest_words  # the one wording, the terminal's too
 
 
 def duration_ratio(first: Kernel, second: Kernel, first_name: str, second_name: str) -> str:
@@ -100,8 +94,8 @@ class SpeedOfLightTab(ReadingTab):
         grid.addWidget(self.label("Busiest memory unit", bold=True), row, 0)
         for column, sol in enumerate(sols, 1):
             busiest = sol.busiest_shown
-            text = busiest_text(sol)
-            wrap = busiest is None or text.endswith(ACTIVE_WORDS)
+            text = reading.busiest_words(sol)  # the one wording, the terminal's too
+            wrap = busiest is None or text.endswith(reading.ACTIVE_WORDS)
             label = self.label(text, "heading" if busiest else "body", bold=True,
                                name=f"busiest_{column}", wrap=wrap,
                                highlight=busiest is not None,

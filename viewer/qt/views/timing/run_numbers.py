@@ -19,8 +19,8 @@ from viewer.analysis.timing import (
     warnings_text,
 )
 from viewer.qt.kit.plain_text import plain_label
-from viewer.qt.kit.reading_tab import WrappedColumn
 from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.views.timing.timing_plot import kernel_color
 
 if TYPE_CHECKING:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from viewer.core.model import ReportError
 from viewer.readers import _gzip, _opened, ncu_error
+from viewer.readers._utf16 import UTF16_REASON, is_utf16
 
 NCU_REP = "ncu-rep"
 DETAILS_TEXT = "details-text"
@@ -69,8 +70,6 @@ MAX_BYTES: dict[str, int] = {
 # Bytes judged for binary noise, and bytes searched for a CSV header or a text export's marks.
 BINARY_PROBE_BYTES = 64 * 1024
 HEAD_BYTES = 1 * _MIB
-# Why UTF-16 text is refused (PowerShell 5's `>` writes it): every ncu export is UTF-8.
-UTF16_REASON = "is UTF-16 text; ncu exports are UTF-8: save the export as UTF-8"
 # Above this share of undecodable or control characters, a file is binary, not text.
 MAX_BINARY_SHARE = 0.02
 
@@ -99,19 +98,6 @@ def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
     """The first `size` bytes of a regular, non-empty, readable file; ReportError otherwise."""
     with _opened.opened(path) as source:
         return source.pread(size)
-
-
-def is_utf16(head: bytes) -> bool:
-    """A UTF-16 byte order mark, or the NUL-every-other-byte pattern of UTF-16 ASCII text."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True
-    probe = head[:512]
-    if len(probe) < 8:
-        return False
-    even, odd = probe[0::2], probe[1::2]
-    return (odd.count(0) > 0.8 * len(odd) and even.count(0) == 0) or (
-        even.count(0) > 0.8 * len(even) and odd.count(0) == 0
-    )
 
 
 def is_binary(head: bytes) -> bool:

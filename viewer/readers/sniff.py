@@ -22,7 +22,6 @@ Only the head of a file is read here, so a huge file of noise is refused at once
 from __future__ import annotations
 
 import csv
-import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,22 +124,6 @@ def find_csv_header(path: Path, head: bytes | None = None) -> CsvHeader:
     return CsvHeader(offset=start, columns=tuple(c.strip() for c in columns))
 
 
-def details_text_looks_like(head: str) -> bool:
-    """details_text.looks_like on a text head; False while that module does not exist."""
-    try:
-        module = importlib.import_module("viewer.readers.details_text")
-    except ModuleNotFoundError as exc:
-        if exc.name == "viewer.readers.details_text":
-            return False
-        raise
-    return bool(module.looks_like(head))
-
-
-def raw_text_looks_like(head: str) -> bool:
-    """raw_text.looks_like on a text head (the module imports this one: looked up by name)."""
-    return bool(importlib.import_module("viewer.readers.raw_text").looks_like(head))
-
-
 def _format_of(source: _opened.Opened, head: bytes) -> str:
     path = source.path
     compressed = _gzip.is_gzip(head)
@@ -160,16 +143,17 @@ def _format_of(source: _opened.Opened, head: bytes) -> str:
     if _CSV_HEADER.search(head):
         return DETAILS_CSV if find_csv_header(path, head).is_details else RAW_CSV
     text = head.decode("utf-8", "replace")
-    from viewer.readers import reference  # small; imported when a text file is met
+    # small, and imported only when a text file is met
+    from viewer.readers import details_text, raw_text, reference
 
     if reference.looks_like(text):
         return REFERENCE
     quoted = ncu_error.reason(text)
     if quoted and not _KERNEL_EVIDENCE.search(text):
         raise ReportError(path, quoted)
-    if raw_text_looks_like(text):
+    if raw_text.looks_like(text):
         return RAW_TEXT
-    if details_text_looks_like(text):
+    if details_text.looks_like(text):
         return DETAILS_TEXT
     if _SESSION_TEXT.search(text):
         return SESSION_PAGE

@@ -14,7 +14,7 @@ from tests.claims.corpus import Pick, t4
 from viewer import __main__ as entry
 from viewer import cli
 from viewer.analysis import chart_layout, reading, roofline, roofline_words, stalls
-from viewer.analysis.terminal import roofline_text
+from viewer.analysis.roofline_terminal import roofline_text
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson import exercise_report, misreads, predict_text, reference
@@ -63,7 +63,8 @@ def kernel_sentences(pick: Pick) -> list[Said]:
         *_one(pick, "chart_layout.hit_rate_notes",
               *(note for _, note in chart_layout.hit_rate_notes(chart))),
         *_one(pick, "roofline_words.kernel_words", roofline_words.kernel_words(rf, kernel.name)),
-        *_one(pick, "analysis.terminal.roofline_text", " ".join(roofline_text(kernel).split())),
+        *_one(pick, "analysis.roofline_terminal.roofline_text",
+              " ".join(roofline_text(kernel).split())),
         *_one(pick, "roofline_words.day_thirty_words",
               *(roofline_words.day_thirty_words(day, rf) if day is not None else ())),
         *_one(pick, "stalls", *(s.sentence for s in stalls.stalls(kernel).stalls)),

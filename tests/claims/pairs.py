@@ -15,8 +15,8 @@ from viewer.analysis import chart_layout, reading, roofline
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.model import Kernel
-from viewer.lesson import lesson_kernels, predict_text, reference
-from viewer.readers.reference import PublishedKernel
+from viewer.lesson import lesson_kernels, predict_text, t4_reference
+from viewer.readers.reference_toml import PublishedKernel
 
 NOT_BOTH = "not in both reports"
 _LABELS = {metrics.row_label(key): key for key, _ in reading.COMPARED}
@@ -177,7 +177,7 @@ PAIR_FINDERS = {
     "chart_layout.memory_ratios": memory_ratio_claims,
     "cli.comparison_text": comparison_claims,
     "summary.comparison": comparison_claims,
-    "reference.cross_gpu": t4_row_claims,
+    "t4_reference.cross_gpu": t4_row_claims,
     "predict_text.results": predict_claims,
     "roofline_words.level_changes": roofline_change_claims,
     "exercise_report": exercise_claims,
@@ -202,7 +202,7 @@ def lesson_table_claims(page: str, t4: Sequence[Kernel], here: Sequence[Kernel])
     found = []
     for row in first.published.rows:
         metric = row.metric or row.derived or ""
-        decimals = reference.LESSON_DECIMALS.get(metric)
+        decimals = t4_reference.LESSON_DECIMALS.get(metric)
         cells = [fmt.by_unit(v, _t4_unit(metric)) if decimals is None or v is None
                  else f"{v:.{decimals}f}" for v in (_t4_value(k, metric) for k in t4)]
         cells += [fmt.by_unit(_t4_value(k, metric), _t4_unit(metric)) for k in here]

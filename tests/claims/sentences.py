@@ -17,7 +17,7 @@ from viewer.analysis import chart_layout, reading, roofline, roofline_words, sta
 from viewer.analysis.roofline_terminal import roofline_text
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
-from viewer.lesson import exercise_report, misreads, predict_text, reference
+from viewer.lesson import exercise_report, misreads, predict_text, t4_reference
 from viewer.lesson.lesson_pair import lesson_pair
 from viewer.lesson.reveal import QUANTITIES
 
@@ -129,11 +129,11 @@ def pair_sentences(a: Pick, b: Pick) -> list[Said]:
         *said("misreads.compare_misreads", *(m.text for m in misreads.compare_misreads(
             *kernels, a.report, b.report))),
     ]
-    rows = reference.cross_gpu(t4(), kernels)
+    rows = t4_reference.cross_gpu(t4(), kernels)
     beside = (*t4(), *kernels), ("naive", "tiled", *names)
-    found += said("reference.cross_gpu", *(r.words for r in rows), about=beside[0],
+    found += said("t4_reference.cross_gpu", *(r.words for r in rows), about=beside[0],
                   called=beside[1])
-    found += said("reference.summary_words", *reference.summary_words(rows), about=beside[0],
+    found += said("t4_reference.summary_words", *t4_reference.summary_words(rows), about=beside[0],
                   called=beside[1])
     pair = lesson_pair(list(kernels), list(names))
     assert pair is not None

@@ -55,8 +55,8 @@ def _export_reader(fmt: str) -> Callable[[Path], Report]:
             from viewer.readers import raw_text
             return raw_text.read
         case sniff.REFERENCE:
-            from viewer.readers import reference
-            return reference.read
+            from viewer.readers import reference_toml
+            return reference_toml.read
     raise ValueError(f"{fmt!r} is not an export format")
 
 

@@ -12,7 +12,7 @@
   viewer.readers.source (SOURCE_FORMATS) where source counters are asked for.
 - A gzip-compressed file is judged by its decompressed head (viewer.readers._gzip).
 - A published reference table, TOML with the line `format = "ncu-reader reference 1"`
-  (viewer.readers.reference): `reference`.
+  (viewer.readers.reference_toml): `reference`.
 - Anything else is refused with a reason: an empty file, a directory, binary noise, UTF-16 text,
   ncu's own error text with no kernel (quoted), a file too big for its format, a foreign file.
 
@@ -144,9 +144,9 @@ def _format_of(source: _opened.Opened, head: bytes) -> str:
         return DETAILS_CSV if find_csv_header(path, head).is_details else RAW_CSV
     text = head.decode("utf-8", "replace")
     # small, and imported only when a text file is met
-    from viewer.readers import details_text, raw_text, reference
+    from viewer.readers import details_text, raw_text, reference_toml
 
-    if reference.looks_like(text):
+    if reference_toml.looks_like(text):
         return REFERENCE
     quoted = ncu_error.reason(text)
     if quoted and not _KERNEL_EVIDENCE.search(text):

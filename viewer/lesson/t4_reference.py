@@ -28,7 +28,7 @@ from viewer.core.metrics import SUMMARY_METRICS, unit
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson import lesson_kernels
-from viewer.readers.reference import PublishedKernel, ReferenceRow
+from viewer.readers.reference_toml import PublishedKernel, ReferenceRow
 
 # Within this share of the T4's value, a value did not move.
 TOLERANCE = 0.01

@@ -286,14 +286,14 @@ def test_summary_json_says_why_a_file_looks_cut_short_and_stderr_says_it_once(tm
 
 def test_summary_by_name_says_a_cut_reports_shares_are_of_the_kernels_read(tmp_path: Path,
                                                                            capsys) -> None:
-    from viewer.analysis import terminal
+    from viewer.analysis import roofline_terminal
 
     cut = half_details_csv(tmp_path)
-    assert terminal.print_by_name([cut], False, None) == 0
+    assert roofline_terminal.print_by_name([cut], False, None) == 0
     captured = capsys.readouterr()
     assert "the shares are of the 1 kernel read, not of every kernel" in captured.out
     assert captured.err.count("cut short") == 1
-    assert terminal.print_by_name([cut], True, None) == 0
+    assert roofline_terminal.print_by_name([cut], True, None) == 0
     assert json.loads(capsys.readouterr().out)["cut_short"] != []
 
 

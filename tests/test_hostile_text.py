@@ -189,11 +189,11 @@ def test_the_no_display_fallback_prints_the_summary_escaped(export) -> None:
 def test_capture_names_a_hostile_captures_folder_escaped(capsys, monkeypatch,
                                                          tmp_path) -> None:
     from tests.capture.test_capture_client import fake_route
-    from viewer.capture import terminal
+    from viewer.capture import capture_terminal
 
     data = tmp_path / IN_FILE_NAME
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
-    status = terminal.cli(["--target", "naive", "--dim", "256", "--set", "basic", "--clock",
+    status = capture_terminal.cli(["--target", "naive", "--dim", "256", "--set", "basic", "--clock",
                            "none"], route_fn=lambda: fake_route(tmp_path, "ok"))
     out, err = capsys.readouterr()
     assert status == 0 and steering(out) == [] and steering(err) == []
@@ -201,7 +201,8 @@ def test_capture_names_a_hostile_captures_folder_escaped(capsys, monkeypatch,
     assert out == f"{visible(str(saved))}\n"
     (data / "ncu-reader" / "captures").rename(tmp_path / "kept")
     (data / "ncu-reader" / "captures").write_text("in the way")
-    status = terminal.cli(["--target", "naive"], route_fn=lambda: fake_route(tmp_path, "ok"))
+    status = capture_terminal.cli(["--target", "naive"],
+                                  route_fn=lambda: fake_route(tmp_path, "ok"))
     out, err = capsys.readouterr()
     assert status == 1 and out == "" and steering(err) == []
     assert err.splitlines()[-1].startswith(

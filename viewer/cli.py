@@ -1,10 +1,11 @@
 """The command line: one argparse tree, and the terminal's `summary` (the reading order per kernel).
 
 The tree: the window (the default, when no subcommand is named), `summary`, `predict`, `capture`
-and `lesson` (viewer/lesson/terminal.py), `roofline` (viewer/analysis/terminal.py), `metrics` and
-`advice` (viewer/analysis/tables_terminal.py), `source` (viewer/analysis/source_terminal.py).
+and `lesson` (viewer/lesson/lesson_terminal.py), `roofline` (viewer/analysis/roofline_terminal.py),
+`metrics` and `advice` (viewer/analysis/tables_terminal.py), `source`
+(viewer/analysis/source_terminal.py).
 `summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
-`summary --by-name` groups them by name (viewer/analysis/terminal.py).
+`summary --by-name` groups them by name (viewer/analysis/roofline_terminal.py).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
 --json, else a readable table of the three readings; with no file, the shipped comparison. Bad
 input: one line on stderr naming the file, exit status 1; the other files are still summarised.
@@ -28,11 +29,11 @@ from viewer.analysis import (
     launch_size,
     predict,
     reading,
+    roofline_terminal,
     source_terminal,
     tables_terminal,
 )
-from viewer.analysis import terminal as analysis_terminal
-from viewer.capture import terminal
+from viewer.capture import capture_terminal
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.file_list import named_once
@@ -40,8 +41,7 @@ from viewer.core.kernel_filter import start_picks
 from viewer.core.model import Kernel, Report, ReportError, Session
 from viewer.core.names import kernel_names
 from viewer.core.terminal_text import visible, visible_lines
-from viewer.lesson import derivation_check
-from viewer.lesson import terminal as lesson_terminal
+from viewer.lesson import derivation_check, lesson_terminal
 
 SCHEMA = 4
 """--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`; 3: the
@@ -183,7 +183,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
 
     out = out or sys.stdout
     err = err or sys.stderr
-    status, picks = 0, analysis_terminal.Picks(kernel)
+    status, picks = 0, roofline_terminal.Picks(kernel)
     kernels: list[Kernel] = []
     for path in paths:
         try:
@@ -192,7 +192,7 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             print(visible(f"error: {exc}"), file=err)
             status = 1
             continue
-        analysis_terminal.warn_of(report, err)
+        roofline_terminal.warn_of(report, err)
         kept = picks.report(report)
         if kept is None:
             continue
@@ -222,7 +222,7 @@ def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path,
                         help="reports or exports (default: the shipped naive-vs-tiled pair)")
     parser.add_argument("--json", action="store_true", help="one JSON object per file")
-    analysis_terminal.add_summary_options(parser)
+    roofline_terminal.add_summary_options(parser)
 
 
 def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
@@ -253,7 +253,7 @@ def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
             print(visible(f"error: {exc}"), file=err)
             status = 1
             continue
-        analysis_terminal.warn_of(reports[-1], err)
+        roofline_terminal.warn_of(reports[-1], err)
     if not reports:
         return status
     held = [(i, kernel) for i, report in enumerate(reports) for kernel in report.kernels]
@@ -284,7 +284,7 @@ def run_summary(args: argparse.Namespace) -> int:
     """The `summary` subcommand: the files named (each once), else the shipped comparison."""
     paths = once(args.files or shipped.comparison())
     if args.by_name:
-        return analysis_terminal.print_by_name(paths, args.json, args.kernel)
+        return roofline_terminal.print_by_name(paths, args.json, args.kernel)
     return summarize(paths, as_json=args.json, kernel=args.kernel)
 
 
@@ -303,7 +303,7 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
     picks.add_argument("--kernels", type=kernel_numbers, metavar="I,J",
                        help="open with these kernels, numbered as the kernel list numbers them "
                             "(two compare: 3,17)")
-    picks.add_argument("-k", "--kernel", type=analysis_terminal.kernel_spec, metavar="SPEC",
+    picks.add_argument("-k", "--kernel", type=roofline_terminal.kernel_spec, metavar="SPEC",
                        help="open with the first one or two kernels named SPEC ('regex:EXPR' "
                             "as summary -k takes it)")
     parser.add_argument("--size", type=window_size, metavar="WxH",
@@ -361,14 +361,14 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                     ...] = (
         ("predict", "the lesson's derivation for a size and tile", predict.DESCRIPTION,
          predict.add_arguments, predict.run),
-        ("capture", "capture the app's matmul kernels on this GPU", terminal.DESCRIPTION,
-         terminal.add_arguments, terminal.run),
+        ("capture", "capture the app's matmul kernels on this GPU", capture_terminal.DESCRIPTION,
+         capture_terminal.add_arguments, capture_terminal.run),
         ("lesson", "the lesson's predictions against the counters, the T4 reference and the "
          "exercise", lesson_terminal.DESCRIPTION, lesson_terminal.add_arguments,
          lesson_terminal.run),
         ("roofline", "each kernel's hierarchical FP32 roofline",
-         analysis_terminal.ROOFLINE_DESCRIPTION, analysis_terminal.add_roofline_arguments,
-         analysis_terminal.run_roofline),
+         roofline_terminal.ROOFLINE_DESCRIPTION, roofline_terminal.add_roofline_arguments,
+         roofline_terminal.run_roofline),
         ("metrics", "every metric of each kernel, with its unit and section",
          tables_terminal.METRICS_DESCRIPTION, tables_terminal.add_arguments,
          tables_terminal.run_metrics),

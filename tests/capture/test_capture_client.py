@@ -27,7 +27,7 @@ from tests.hostile_disk import (
     public_dir,
     small_disk,
 )
-from viewer.capture import terminal
+from viewer.capture import capture_terminal
 from viewer.capture.client import (
     SOURCE_HELPER,
     SOURCE_ROOT,
@@ -656,7 +656,7 @@ def test_no_route_and_a_missing_program_fail_in_one_line(tmp_path: Path, capture
 def test_terminal_capture_of_both_kernels(tmp_path: Path, capsys,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    status = terminal.cli(["--dim", "256", "--set", "basic", "--clock", "none"],
+    status = capture_terminal.cli(["--dim", "256", "--set", "basic", "--clock", "none"],
                           route_fn=lambda: fake_route(tmp_path, "ok"))
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -671,14 +671,15 @@ def test_terminal_capture_of_both_kernels(tmp_path: Path, capsys,
 def test_terminal_capture_failure_is_one_line(tmp_path: Path, capsys,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    assert terminal.cli(["--target", "naive"], route_fn=lambda: fake_route(tmp_path, "perm")) == 1
+    assert capture_terminal.cli(["--target", "naive"],
+                                route_fn=lambda: fake_route(tmp_path, "perm")) == 1
     assert capsys.readouterr().err.splitlines()[-1] == "capture: " + PERMISSION
 
 
 def terminal_failure(tmp_path: Path, capsys, route: Route | None = None) -> str:
     """Capture the naive kernel from the terminal where it fails: the one line it prints besides
     the route and the progress (indented), which comes last; exit 1, nothing on stdout."""
-    status = terminal.cli(["--target", "naive"],
+    status = capture_terminal.cli(["--target", "naive"],
                           route_fn=lambda: route or fake_route(tmp_path, "ok"))
     out, err = capsys.readouterr()
     assert status == 1 and out == ""
@@ -716,7 +717,7 @@ def terminal_attempt(tmp_path: Path) -> Callable[[], tuple[int, str]]:
     for as_nobody that returns the exit status and what was printed on stderr."""
     def attempt() -> tuple[int, str]:
         err = io.StringIO()
-        return terminal.cli(["--target", "naive"], io.StringIO(), err,
+        return capture_terminal.cli(["--target", "naive"], io.StringIO(), err,
                             lambda: no_helper(tmp_path)), err.getvalue()
 
     return attempt
@@ -789,7 +790,7 @@ def test_terminal_capture_onto_a_disk_that_fills(tmp_path: Path, capsys,
 
 def test_terminal_capture_without_a_route(capsys) -> None:
     route = Route("none", reason="No NVIDIA driver is loaded here.")
-    assert terminal.cli([], route_fn=lambda: route) == 1
+    assert capture_terminal.cli([], route_fn=lambda: route) == 1
     assert capsys.readouterr().err == "capture: No NVIDIA driver is loaded here.\n"
 
 

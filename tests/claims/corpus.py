@@ -13,7 +13,7 @@ from pathlib import Path
 
 from viewer.analysis import roofline, stalls
 from viewer.core.model import Kernel, Report, ReportError
-from viewer.lesson import reference
+from viewer.lesson import t4_reference
 from viewer.readers import read_metrics, read_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +48,7 @@ def report(path: Path) -> Report | None:
 @functools.cache
 def t4() -> tuple[Kernel, Kernel]:
     """The lesson's T4 table's naive and tiled kernels."""
-    naive, tiled = reference.reference_report().kernels
+    naive, tiled = t4_reference.reference_report().kernels
     return naive, tiled
 
 

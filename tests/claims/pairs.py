@@ -15,9 +15,8 @@ from viewer.analysis import chart_layout, reading, roofline
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.model import Kernel
-from viewer.lesson import pair as lesson_pair
-from viewer.lesson import predict_text, reference
-from viewer.readers.reference import PublishedKernel
+from viewer.lesson import lesson_kernels, predict_text, t4_reference
+from viewer.readers.reference_toml import PublishedKernel
 
 NOT_BOTH = "not in both reports"
 _LABELS = {metrics.row_label(key): key for key, _ in reading.COMPARED}
@@ -70,13 +69,13 @@ def comparison_claims(said: Said) -> list[Claim]:
 def _t4_value(kernel: Kernel, metric: str) -> float | None:
     if metric == "sectors_per_request":
         return reading.sectors_per_request(kernel)
-    if metric == lesson_pair.DRAM_BYTES:
-        return lesson_pair.dram_bytes(kernel)
+    if metric == lesson_kernels.DRAM_BYTES:
+        return lesson_kernels.dram_bytes(kernel)
     return kernel.metric(metric)
 
 
 def _t4_unit(metric: str) -> str:
-    if metric == lesson_pair.DRAM_BYTES:
+    if metric == lesson_kernels.DRAM_BYTES:
         return "byte"
     key = next((k for k, m in metrics.SUMMARY_METRICS.items() if m == metric), metric)
     return metrics.unit(key)
@@ -117,7 +116,7 @@ def predict_claims(said: Said) -> list[Claim]:
     value = {"requests": kernel.metric(metrics.SUMMARY_METRICS["global_load_requests"]),
              "sectors": kernel.metric(metrics.SUMMARY_METRICS["global_load_sectors"]),
              "sectors_per_request": reading.sectors_per_request(kernel),
-             "dram_bytes": lesson_pair.dram_bytes(kernel)}[q]
+             "dram_bytes": lesson_kernels.dram_bytes(kernel)}[q]
     want = predict_text.figure(q, value)
     holds = match.group("m") == want and (value is not None or (
         match.group("v") == "" and fmt.NOT_IN_REPORT in match.group("reading")))
@@ -178,7 +177,7 @@ PAIR_FINDERS = {
     "chart_layout.memory_ratios": memory_ratio_claims,
     "cli.comparison_text": comparison_claims,
     "summary.comparison": comparison_claims,
-    "reference.cross_gpu": t4_row_claims,
+    "t4_reference.cross_gpu": t4_row_claims,
     "predict_text.results": predict_claims,
     "roofline_words.level_changes": roofline_change_claims,
     "exercise_report": exercise_claims,
@@ -203,7 +202,7 @@ def lesson_table_claims(page: str, t4: Sequence[Kernel], here: Sequence[Kernel])
     found = []
     for row in first.published.rows:
         metric = row.metric or row.derived or ""
-        decimals = reference.LESSON_DECIMALS.get(metric)
+        decimals = t4_reference.LESSON_DECIMALS.get(metric)
         cells = [fmt.by_unit(v, _t4_unit(metric)) if decimals is None or v is None
                  else f"{v:.{decimals}f}" for v in (_t4_value(k, metric) for k in t4)]
         cells += [fmt.by_unit(_t4_value(k, metric), _t4_unit(metric)) for k in here]

@@ -14,10 +14,10 @@ from tests.claims.corpus import Pick, t4
 from viewer import __main__ as entry
 from viewer import cli
 from viewer.analysis import chart_layout, reading, roofline, roofline_words, stalls
-from viewer.analysis.terminal import roofline_text
+from viewer.analysis.roofline_terminal import roofline_text
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
-from viewer.lesson import exercise_report, misreads, predict_text, reference
+from viewer.lesson import exercise_report, misreads, predict_text, t4_reference
 from viewer.lesson.lesson_pair import lesson_pair
 from viewer.lesson.reveal import QUANTITIES
 
@@ -63,7 +63,8 @@ def kernel_sentences(pick: Pick) -> list[Said]:
         *_one(pick, "chart_layout.hit_rate_notes",
               *(note for _, note in chart_layout.hit_rate_notes(chart))),
         *_one(pick, "roofline_words.kernel_words", roofline_words.kernel_words(rf, kernel.name)),
-        *_one(pick, "analysis.terminal.roofline_text", " ".join(roofline_text(kernel).split())),
+        *_one(pick, "analysis.roofline_terminal.roofline_text",
+              " ".join(roofline_text(kernel).split())),
         *_one(pick, "roofline_words.day_thirty_words",
               *(roofline_words.day_thirty_words(day, rf) if day is not None else ())),
         *_one(pick, "stalls", *(s.sentence for s in stalls.stalls(kernel).stalls)),
@@ -128,11 +129,11 @@ def pair_sentences(a: Pick, b: Pick) -> list[Said]:
         *said("misreads.compare_misreads", *(m.text for m in misreads.compare_misreads(
             *kernels, a.report, b.report))),
     ]
-    rows = reference.cross_gpu(t4(), kernels)
+    rows = t4_reference.cross_gpu(t4(), kernels)
     beside = (*t4(), *kernels), ("naive", "tiled", *names)
-    found += said("reference.cross_gpu", *(r.words for r in rows), about=beside[0],
+    found += said("t4_reference.cross_gpu", *(r.words for r in rows), about=beside[0],
                   called=beside[1])
-    found += said("reference.summary_words", *reference.summary_words(rows), about=beside[0],
+    found += said("t4_reference.summary_words", *t4_reference.summary_words(rows), about=beside[0],
                   called=beside[1])
     pair = lesson_pair(list(kernels), list(names))
     assert pair is not None

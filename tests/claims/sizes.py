@@ -10,7 +10,7 @@ import re
 from tests.claims.claim import Claim
 from viewer.core import formatting as fmt
 from viewer.core.model import Kernel
-from viewer.lesson import pair as lesson_pair
+from viewer.lesson import lesson_kernels
 
 
 def threads(kernel: Kernel) -> int | None:
@@ -22,7 +22,7 @@ def threads(kernel: Kernel) -> int | None:
 
 def dim(kernel: Kernel) -> int | None:
     """N of the lesson's square matmuls (a published table's, or grid times block)."""
-    return lesson_pair.lesson_dim(kernel)
+    return lesson_kernels.lesson_dim(kernel)
 
 
 def sizes_differ(a: Kernel, b: Kernel) -> bool:

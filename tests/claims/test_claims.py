@@ -23,7 +23,7 @@ from tests.claims.claim import Claim
 from tests.claims.corpus import Corpus, t4
 from tests.claims.sentences import Said, pair_sentences
 from viewer.core.model import Kernel
-from viewer.lesson import pair as lesson_pair
+from viewer.lesson import lesson_kernels
 
 KernelFinder = Callable[[str, Kernel], list[Claim]]
 
@@ -87,7 +87,7 @@ def test_the_comparisons_state_each_kernel_s_own_values(kernel_said, pair_said) 
 
 _COMPARISONS = {"cli.comparison_text": "summary", "summary.comparison": "summary",
                 "misreads.compare_misreads": "the compare line"}
-_BESIDE_T4 = ("reference.cross_gpu", "reference.summary_words")
+_BESIDE_T4 = ("t4_reference.cross_gpu", "t4_reference.summary_words")
 
 
 def _size_claims(said: list[Said]) -> list[tuple[str, Claim]]:
@@ -125,7 +125,7 @@ def test_a_comparison_across_sizes_names_them_on_the_lesson_s_pair_too(reports: 
 
 
 def _here(files: tuple[Path, ...]) -> tuple[Kernel, Kernel]:
-    return lesson_pair.find_pair([k for f in files for k in corpus.report(f).kernels])
+    return lesson_kernels.find_pair([k for f in files for k in corpus.report(f).kernels])
 
 
 def test_the_lesson_s_page_states_each_kernel_s_own_values(lesson_pages) -> None:

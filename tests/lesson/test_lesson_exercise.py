@@ -15,8 +15,8 @@ from viewer.core.model import Kernel
 from viewer.lesson import exercise
 from viewer.lesson.exercise import ExerciseError, answer, load_exercise, machine_answer
 from viewer.lesson.exercise_report import report_words
+from viewer.lesson.lesson_kernels import find_pair
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
-from viewer.lesson.pair import find_pair
 from viewer.readers import read_report
 
 DAY42 = Path(__file__).resolve().parents[2] / "resources" / "exercises" / "day42.toml"

@@ -1,5 +1,5 @@
 """T4 vs this report: the lesson's published T4 rows beside the shipped pair, the words of
-viewer.lesson.reference, the T4 provenance line, and the T4 alone when no pair is open."""
+viewer.lesson.t4_reference, the T4 provenance line, and the T4 alone when no pair is open."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.elide import breakable
 from viewer.core.model import Kernel
-from viewer.lesson import reference
+from viewer.lesson import t4_reference
 from viewer.qt.kit.style import Style
 from viewer.qt.lesson.reference_tab import MOVED, NEEDS_PAIR, ReferenceTab
 from viewer.readers import read_report
@@ -30,7 +30,7 @@ def pair() -> list[Kernel]:
 
 @pytest.fixture(scope="module")
 def t4() -> list[Kernel]:
-    by_name = {k.name: k for k in reference.reference_report().kernels}
+    by_name = {k.name: k for k in t4_reference.reference_report().kernels}
     return [by_name["naive"], by_name["tiled"]]
 
 
@@ -60,9 +60,9 @@ def table(tab: ReferenceTab, count: int, columns: int) -> list[list[str]]:
 
 def test_the_t4_rows_sit_beside_the_shipped_pair(qtbot, pair, t4) -> None:
     tab = make(qtbot, pair, NAMES)
-    rows = reference.cross_gpu(t4, pair)
+    rows = t4_reference.cross_gpu(t4, pair)
     assert len(rows) == 12  # the lesson's table
-    expected = [[breakable(r.label), *(reference.t4_figure(r, v) for v in r.t4),
+    expected = [[breakable(r.label), *(t4_reference.t4_figure(r, v) for v in r.t4),
                  *(fmt.by_unit(v, r.unit) for v in r.here), MOVED[r.moved]] for r in rows]
     assert table(tab, len(rows), 4) == expected
     requests = next(r for r in rows if r.metric == REQUESTS)
@@ -78,7 +78,7 @@ def test_the_t4_rows_sit_beside_the_shipped_pair(qtbot, pair, t4) -> None:
 
 def test_what_moved_and_what_did_not_is_said_in_the_lessons_words(qtbot, pair, t4) -> None:
     tab = make(qtbot, pair, NAMES)
-    words = reference.summary_words(reference.cross_gpu(t4, pair))
+    words = t4_reference.summary_words(t4_reference.cross_gpu(t4, pair))
     assert [text(tab, f"summary_{i}").replace("\u200b", "") for i in range(len(words))] == words
     assert words[0].startswith("Moved across GPUs") and "Duration" in words[0]
     assert words[1].startswith("Did not move") and REQUESTS in words[1]
@@ -86,7 +86,7 @@ def test_what_moved_and_what_did_not_is_said_in_the_lessons_words(qtbot, pair, t
 
 def test_the_provenance_line_says_where_the_t4_figures_come_from(qtbot, pair) -> None:
     line = text(make(qtbot, pair, NAMES), "provenance")
-    assert line == reference.provenance_text()
+    assert line == t4_reference.provenance_text()
     for part in ("Tesla T4", "595.84", "12.6", "2024.3.2", "base", "2026-09-01"):
         assert part in line
 
@@ -94,7 +94,7 @@ def test_the_provenance_line_says_where_the_t4_figures_come_from(qtbot, pair) ->
 def test_a_row_this_report_lacks_is_missing_not_zero(qtbot, pair, t4) -> None:
     naive = replace(pair[0], metrics={k: v for k, v in pair[0].metrics.items() if k != L2_HIT})
     tab = make(qtbot, [naive, pair[1]], NAMES)
-    rows = reference.cross_gpu(t4, [naive, pair[1]])
+    rows = t4_reference.cross_gpu(t4, [naive, pair[1]])
     number = 2 + [r.metric for r in rows].index(L2_HIT)
     assert text(tab, f"value_{number}_3") == fmt.MISSING
     assert text(tab, f"moved_{number}") == MOVED[None]
@@ -102,17 +102,17 @@ def test_a_row_this_report_lacks_is_missing_not_zero(qtbot, pair, t4) -> None:
 
 def test_the_t4_open_shows_its_rows_alone(qtbot, t4) -> None:
     tab = make(qtbot, t4, ["naive", "tiled"])
-    rows = reference.cross_gpu(t4, t4)
+    rows = t4_reference.cross_gpu(t4, t4)
     assert table(tab, len(rows), 2) == [
-        [breakable(r.label), *(reference.t4_figure(r, v) for v in r.t4)] for r in rows]
+        [breakable(r.label), *(t4_reference.t4_figure(r, v) for v in r.t4)] for r in rows]
 
 
 def test_without_the_pair_the_t4_stands_alone(qtbot, pair, t4) -> None:
     tab = make(qtbot, pair[:1], NAMES[:1])
     assert text(tab, "needs_pair") == NEEDS_PAIR
-    rows = reference.cross_gpu(t4, t4)
+    rows = t4_reference.cross_gpu(t4, t4)
     assert table(tab, len(rows), 2) == [
-        [breakable(r.label), *(reference.t4_figure(r, v) for v in r.t4)] for r in rows]
+        [breakable(r.label), *(t4_reference.t4_figure(r, v) for v in r.t4)] for r in rows]
     assert tab.findChild(QLabel, "value_2_3") is None
     assert tab.findChild(QLabel, "provenance") is not None
 
@@ -125,7 +125,7 @@ def test_projector_mode_is_large_type(qtbot, pair) -> None:
 
 def test_the_t4_table_open_is_not_compared_with_itself(qtbot, t4) -> None:
     tab = make(qtbot, t4, ["naive", "tiled"])
-    assert text(tab, "same_table") == reference.SAME_TABLE
+    assert text(tab, "same_table") == t4_reference.SAME_TABLE
     assert tab.findChild(QLabel, "summary_0") is None  # no "did not move" on every row
     assert tab.findChild(QLabel, "moved_2") is None
     assert tab.findChild(QLabel, "device_1") is None  # one side: the T4's

@@ -16,8 +16,8 @@ from viewer import cli
 from viewer.analysis import reading
 from viewer.core import metrics, shipped
 from viewer.core.model import ReportError
-from viewer.readers import read_report, reference
-from viewer.readers.reference import PublishedKernel
+from viewer.readers import read_report, reference_toml
+from viewer.readers.reference_toml import PublishedKernel
 from viewer.readers.sniff import sniff
 
 REFERENCE = shipped.reference()
@@ -203,7 +203,7 @@ def test_a_damaged_reference_raises_nothing_but_a_one_line_report_error(data: by
         path = Path(folder) / "t4.toml"
         path.write_bytes(data)
         try:
-            report = reference.read(path)
+            report = reference_toml.read(path)
         except ReportError as exc:
             assert "\n" not in str(exc) and str(path) in str(exc)
         else:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from viewer.capture import client, terminal
+from viewer.capture import capture_terminal, client
 
 
 def main(argv: list[str]) -> int:
     params = Path(argv[0])
-    return terminal.cli(argv[1:], route_fn=lambda: client.choose_route(params=params))
+    return capture_terminal.cli(argv[1:], route_fn=lambda: client.choose_route(params=params))
 
 
 if __name__ == "__main__":

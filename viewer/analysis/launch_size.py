@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from viewer.analysis.reading import problem_dim
 from viewer.core import formatting as fmt
 from viewer.core.model import Kernel
-from viewer.readers.reference import PublishedKernel
+from viewer.readers.reference_toml import PublishedKernel
 
 
 @dataclass(frozen=True)

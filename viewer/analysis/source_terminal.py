@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import source as analysis
-from viewer.analysis.terminal import Picks, add_kernel_option
+from viewer.analysis.roofline_terminal import Picks, add_kernel_option
 from viewer.core import formatting as fmt
 from viewer.core import kernel_filter, shipped
 from viewer.core.model import Kernel, ReportError

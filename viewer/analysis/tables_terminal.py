@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import advice, metric_table
-from viewer.analysis.terminal import Picks, add_kernel_option, warn_of
+from viewer.analysis.roofline_terminal import Picks, add_kernel_option, warn_of
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError

@@ -14,7 +14,7 @@ PROFILES_PACKAGE = "viewer.profiles"
 COMPARISON = ("naive.ncu-rep", "tiled.ncu-rep")
 """The naive-vs-tiled pair the app opens when it is given no file."""
 REFERENCE = "t4-reference.toml"
-"""The lesson's published Tesla T4 table (viewer.readers.reference reads it as a Report)."""
+"""The lesson's published Tesla T4 table (viewer.readers.reference_toml reads it as a Report)."""
 METADATA = "metadata.json"
 """How the shipped pair was captured: GPU, driver, ncu, clock control, launch order, commands."""
 

@@ -20,7 +20,7 @@ from viewer.capture.helper.protocol import LAUNCH_SKIP
 from viewer.capture.provenance import read_provenance
 from viewer.core import shipped
 from viewer.core.model import Report
-from viewer.readers.reference import PublishedKernel
+from viewer.readers.reference_toml import PublishedKernel
 
 _VERSION = re.compile(r"(\d{4}\.\d+(?:\.\d+)?)")
 _MAX_METADATA_BYTES = 1 << 20

@@ -1,6 +1,6 @@
 """The two open kernels in the lesson's roles, with the names the window shows them by.
 
-viewer.lesson.pair decides which kernels are the lesson's (the app's matmul_naive and
+viewer.lesson.lesson_kernels decides which kernels are the lesson's (the app's matmul_naive and
 matmul_tiled, a published reference's naive and tiled) and knows their size and tile. Any other
 two kernels are read in the order picked, A as naive and B as tiled, and the views say so: their
 size is typed in (the Predict step) or their rows set beside the T4 as they are.
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from viewer.analysis.predict import DEFAULT_TILE
 from viewer.core.model import Kernel
-from viewer.lesson import pair as lesson_pairs
+from viewer.lesson import lesson_kernels
 
-ROLES = lesson_pairs.ROLES
+ROLES = lesson_kernels.ROLES
 
 
 @dataclass(frozen=True)
@@ -38,13 +38,13 @@ class LessonPair:
     @property
     def dim(self) -> int | None:
         """The matmul's size where the lesson knows it, else None (to be typed in)."""
-        dims = {lesson_pairs.lesson_dim(self.naive), lesson_pairs.lesson_dim(self.tiled)}
+        dims = {lesson_kernels.lesson_dim(self.naive), lesson_kernels.lesson_dim(self.tiled)}
         return dims.pop() if len(dims) == 1 else None
 
     @property
     def tile(self) -> int:
         """The tile the lesson knows for these kernels, else the lesson's default."""
-        return lesson_pairs.lesson_tile(self.naive) or DEFAULT_TILE
+        return lesson_kernels.lesson_tile(self.naive) or DEFAULT_TILE
 
     @property
     def order_note(self) -> str:
@@ -62,7 +62,7 @@ def lesson_pair(kernels: Sequence[Kernel], names: Sequence[str]) -> LessonPair |
         return None
     named = dict(zip((id(k) for k in kernels), names, strict=True))
     try:
-        naive, tiled = lesson_pairs.find_pair(kernels)
-    except lesson_pairs.NotTheLesson:
+        naive, tiled = lesson_kernels.find_pair(kernels)
+    except lesson_kernels.NotTheLesson:
         return LessonPair(kernels[0], kernels[1], names[0], names[1], by_name=False)
     return LessonPair(naive, tiled, named[id(naive)], named[id(tiled)], by_name=True)

@@ -27,7 +27,7 @@ from viewer.core.elide import elide_middle
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
-from viewer.lesson import pair
+from viewer.lesson import lesson_kernels
 from viewer.lesson.capture_facts import capture_facts, ncu_short
 
 # Request and sector ratios within this share of each other tell the same story.
@@ -247,7 +247,7 @@ def _devices(a: Kernel, b: Kernel, names: list[str]) -> list[Misread | None]:
     def gpu(k: Kernel) -> str:
         return f"{k.device_name or 'an unnamed GPU'} (CC {k.cc or fmt.MISSING})"
 
-    dims = pair.lesson_dim(a), pair.lesson_dim(b)
+    dims = lesson_kernels.lesson_dim(a), lesson_kernels.lesson_dim(b)
     counts = "request and sector counts do"
     if None not in dims and dims[0] != dims[1]:
         counts = (f"request and sector counts do at one size, and these are N = {dims[0]} and "

@@ -20,7 +20,7 @@ from viewer.analysis.predict import DEFAULT_TILE, DerivationError, KernelPredict
 from viewer.core import formatting as fmt
 from viewer.core.metrics import SUMMARY_METRICS, row_label
 from viewer.core.model import Kernel
-from viewer.lesson import pair
+from viewer.lesson import lesson_kernels
 
 QUANTITIES = ("requests", "sectors", "sectors_per_request", "dram_bytes")
 QUANTITY_LABELS: dict[str, str] = {
@@ -165,12 +165,13 @@ def _floor_reading(measured: float, floor: int) -> str:
 def _sizes(naive: Kernel, tiled: Kernel, dim: int | None, tile: int) -> tuple[int, int]:
     """dim from the kernels when not given; the tile from their square blocks where known."""
     if dim is None:
-        dims = {pair.lesson_dim(naive), pair.lesson_dim(tiled)}
+        dims = {lesson_kernels.lesson_dim(naive), lesson_kernels.lesson_dim(tiled)}
         if len(dims) != 1 or None in dims:
             raise DerivationError("the matmul's size is not known from these kernels (only the "
                                   "lesson's own kernels say it): enter the size")
         dim = dims.pop()
-    tiles = {t for t in (pair.lesson_tile(naive), pair.lesson_tile(tiled)) if t is not None}
+    tiles = {t for t in (lesson_kernels.lesson_tile(naive), lesson_kernels.lesson_tile(tiled))
+             if t is not None}
     if len(tiles) > 1:
         raise DerivationError(f"the two kernels' blocks disagree on the tile: {sorted(tiles)}")
     return dim or 0, tiles.pop() if tiles else tile
@@ -198,14 +199,14 @@ def _kernel_rows(role: str, kernel: Kernel, p: KernelPrediction, floor: int, gue
         "requests": kernel.metric(_REQUESTS),
         "sectors": kernel.metric(_SECTORS),
         "sectors_per_request": reading.sectors_per_request(kernel),
-        "dram_bytes": pair.dram_bytes(kernel),
+        "dram_bytes": lesson_kernels.dram_bytes(kernel),
     }
     derived = {"requests": float(p.global_load_requests),
                "sectors": float(p.global_load_sectors),
                "sectors_per_request": p.sectors_per_request, "dram_bytes": float(floor)}
     metric = {"requests": _REQUESTS, "sectors": _SECTORS,
               "sectors_per_request": "sectors_per_request",
-              "dram_bytes": pair.dram_metric(kernel)}
+              "dram_bytes": lesson_kernels.dram_metric(kernel)}
     rows = []
     for q in QUANTITIES:
         m, d = measured[q], derived[q]
@@ -254,7 +255,7 @@ def speed(naive: Kernel, tiled: Kernel, guess: SpeedGuess | None = None) -> Spee
                         "kernels, so no speed to set against the sectors.")
     faster = "tiled" if dt < dn else "naive" if dn < dt else None
     span = None
-    sn, st = pair.spread(naive, _DURATION), pair.spread(tiled, _DURATION)
+    sn, st = lesson_kernels.spread(naive, _DURATION), lesson_kernels.spread(tiled, _DURATION)
     if sn or st:
         span = ((dn - sn) / (dt + st), (dn + sn) / (dt - st)) if dt > st else None
     up = max(duration, 1 / duration) if duration else None

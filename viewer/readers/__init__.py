@@ -24,10 +24,8 @@ fresh Python for every slice and needs none of it.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,21 +33,31 @@ if TYPE_CHECKING:
     from viewer.core.model import Report
     from viewer.readers._opened import Opened as _Opened
 
-__all__ = ["read_metrics", "read_report", "reader_module"]
-
-_MODULES = {
-    "ncu-rep": "viewer.readers.ncu_rep",
-    "details-text": "viewer.readers.details_text",
-    "details-csv": "viewer.readers.details_csv",
-    "raw-csv": "viewer.readers.raw_csv",
-    "raw-text": "viewer.readers.raw_text",
-    "reference": "viewer.readers.reference",
-}
+__all__ = ["read_metrics", "read_report"]
 
 
-def reader_module(fmt: str) -> ModuleType:
-    """The module that reads format `fmt` (it has `read(path) -> Report`)."""
-    return importlib.import_module(_MODULES[fmt])
+def _export_reader(fmt: str) -> Callable[[Path], Report]:
+    """The `read(path) -> Report` of the text or CSV export format `fmt` (one of sniff's
+    FORMATS), its module imported only now."""
+    from viewer.readers import sniff
+
+    match fmt:
+        case sniff.DETAILS_TEXT:
+            from viewer.readers import details_text
+            return details_text.read
+        case sniff.DETAILS_CSV:
+            from viewer.readers import details_csv
+            return details_csv.read
+        case sniff.RAW_CSV:
+            from viewer.readers import raw_csv
+            return raw_csv.read
+        case sniff.RAW_TEXT:
+            from viewer.readers import raw_text
+            return raw_text.read
+        case sniff.REFERENCE:
+            from viewer.readers import reference_toml
+            return reference_toml.read
+    raise ValueError(f"{fmt!r} is not an export format")
 
 
 def read_report(path: str | Path, job: Job | None = None) -> Report:
@@ -132,7 +140,7 @@ def _read_text(fmt: str, path: Path) -> Report:
     from viewer.core.model import ReportError
     from viewer.readers import ncu_error
 
-    read: Callable[[Path], Report] = reader_module(fmt).read  # each text format's reader
+    read = _export_reader(fmt)
     try:
         report = read(path)
     except ReportError:
@@ -156,7 +164,7 @@ def read_metrics(report: Report, kernel_indices: Iterable[int], names: Iterable[
     """
     from viewer.core.jobs import Cancelled
     from viewer.core.model import ReportError
-    from viewer.readers import sniff
+    from viewer.readers import ncu_rep, sniff
 
     names = None if names is None else frozenset(names)
     wanted = [report.kernels[i] for i in sorted(set(kernel_indices))]
@@ -166,9 +174,9 @@ def read_metrics(report: Report, kernel_indices: Iterable[int], names: Iterable[
         return {}
     if report.format != sniff.NCU_REP:
         raise ReportError(report.source, f"a {report.format} file cannot be read in part")
-    by_position = {k.position: k.index for k in wanted}
+    by_position = {k.position: k.index for k in wanted if k.position is not None}
     try:
-        found = reader_module(sniff.NCU_REP).read_metrics(
+        found = ncu_rep.read_metrics(
             Path(report.source), list(by_position), names, job, stamp=report.stamp)
     except (ReportError, Cancelled):
         raise

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.core.model import Report, ReportError
-from viewer.readers.sniff import UTF16_REASON, is_utf16
+from viewer.readers._utf16 import UTF16_REASON, is_utf16
 
 # No ncu export prints a line this long: the rest of a longer one is passed over unread.
 LONGEST_LINE = 1 << 20

@@ -93,7 +93,7 @@ def read_extras(report: Report, kernel_indices: Iterable[int], *, rules: bool = 
     file was rewritten or cannot be read, Cancelled when `job` is."""
     from viewer.core.jobs import Cancelled
     from viewer.core.model import ReportError
-    from viewer.readers import reader_module, sniff
+    from viewer.readers import ncu_rep, sniff
 
     wanted = [report.kernels[i] for i in sorted(set(kernel_indices))]
     if report.format != sniff.NCU_REP or not wanted:
@@ -101,9 +101,9 @@ def read_extras(report: Report, kernel_indices: Iterable[int], *, rules: bool = 
     missing = [k for k in wanted if k.position is None]
     if missing:
         raise ReportError(report.source, f"{missing[0].label} cannot be found again in the file")
-    by_position = {k.position: k.index for k in wanted}
+    by_position = {k.position: k.index for k in wanted if k.position is not None}
     try:
-        found = reader_module(sniff.NCU_REP).read_extras(
+        found = ncu_rep.read_extras(
             Path(report.source), list(by_position), rules=rules, instances=tuple(instances),
             about=about, job=job, stamp=report.stamp)
     except (ReportError, Cancelled):

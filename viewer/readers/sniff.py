@@ -12,7 +12,7 @@
   viewer.readers.source (SOURCE_FORMATS) where source counters are asked for.
 - A gzip-compressed file is judged by its decompressed head (viewer.readers._gzip).
 - A published reference table, TOML with the line `format = "ncu-reader reference 1"`
-  (viewer.readers.reference): `reference`.
+  (viewer.readers.reference_toml): `reference`.
 - Anything else is refused with a reason: an empty file, a directory, binary noise, UTF-16 text,
   ncu's own error text with no kernel (quoted), a file too big for its format, a foreign file.
 
@@ -22,13 +22,13 @@ Only the head of a file is read here, so a huge file of noise is refused at once
 from __future__ import annotations
 
 import csv
-import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from viewer.core.model import ReportError
 from viewer.readers import _gzip, _opened, ncu_error
+from viewer.readers._utf16 import UTF16_REASON, is_utf16
 
 NCU_REP = "ncu-rep"
 DETAILS_TEXT = "details-text"
@@ -69,8 +69,6 @@ MAX_BYTES: dict[str, int] = {
 # Bytes judged for binary noise, and bytes searched for a CSV header or a text export's marks.
 BINARY_PROBE_BYTES = 64 * 1024
 HEAD_BYTES = 1 * _MIB
-# Why UTF-16 text is refused (PowerShell 5's `>` writes it): every ncu export is UTF-8.
-UTF16_REASON = "is UTF-16 text; ncu exports are UTF-8: save the export as UTF-8"
 # Above this share of undecodable or control characters, a file is binary, not text.
 MAX_BINARY_SHARE = 0.02
 
@@ -101,19 +99,6 @@ def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
         return source.pread(size)
 
 
-def is_utf16(head: bytes) -> bool:
-    """A UTF-16 byte order mark, or the NUL-every-other-byte pattern of UTF-16 ASCII text."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True
-    probe = head[:512]
-    if len(probe) < 8:
-        return False
-    even, odd = probe[0::2], probe[1::2]
-    return (odd.count(0) > 0.8 * len(odd) and even.count(0) == 0) or (
-        even.count(0) > 0.8 * len(even) and odd.count(0) == 0
-    )
-
-
 def is_binary(head: bytes) -> bool:
     """Whether the start of a file is binary data rather than text (UTF-8 or Latin-1 output)."""
     probe = head[:BINARY_PROBE_BYTES]
@@ -139,22 +124,6 @@ def find_csv_header(path: Path, head: bytes | None = None) -> CsvHeader:
     return CsvHeader(offset=start, columns=tuple(c.strip() for c in columns))
 
 
-def details_text_looks_like(head: str) -> bool:
-    """details_text.looks_like on a text head; False while that module does not exist."""
-    try:
-        module = importlib.import_module("viewer.readers.details_text")
-    except ModuleNotFoundError as exc:
-        if exc.name == "viewer.readers.details_text":
-            return False
-        raise
-    return bool(module.looks_like(head))
-
-
-def raw_text_looks_like(head: str) -> bool:
-    """raw_text.looks_like on a text head (the module imports this one: looked up by name)."""
-    return bool(importlib.import_module("viewer.readers.raw_text").looks_like(head))
-
-
 def _format_of(source: _opened.Opened, head: bytes) -> str:
     path = source.path
     compressed = _gzip.is_gzip(head)
@@ -174,16 +143,17 @@ def _format_of(source: _opened.Opened, head: bytes) -> str:
     if _CSV_HEADER.search(head):
         return DETAILS_CSV if find_csv_header(path, head).is_details else RAW_CSV
     text = head.decode("utf-8", "replace")
-    from viewer.readers import reference  # small; imported when a text file is met
+    # small, and imported only when a text file is met
+    from viewer.readers import details_text, raw_text, reference_toml
 
-    if reference.looks_like(text):
+    if reference_toml.looks_like(text):
         return REFERENCE
     quoted = ncu_error.reason(text)
     if quoted and not _KERNEL_EVIDENCE.search(text):
         raise ReportError(path, quoted)
-    if raw_text_looks_like(text):
+    if raw_text.looks_like(text):
         return RAW_TEXT
-    if details_text_looks_like(text):
+    if details_text.looks_like(text):
         return DETAILS_TEXT
     if _SESSION_TEXT.search(text):
         return SESSION_PAGE

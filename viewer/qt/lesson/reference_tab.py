@@ -1,7 +1,7 @@
 """T4 vs this report: the lesson's published Tesla T4 rows beside the open report's.
 
 What moved across GPUs (hit rates, durations, throughput percentages) and what did not (request
-and sector counts, the order between the kernels) comes first, in viewer.lesson.reference's words
+and sector counts, the order between the kernels) comes first, in viewer.lesson.t4_reference's words
 computed from the values; then the rows as the lesson spells them, the T4's pair beside this
 report's, each row's own words in its tooltip; then where the T4 figures come from. Without the
 naive and tiled kernels open, or with the T4 table itself open, the T4's rows stand alone. A value
@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QGridLayout, QSizePolicy, QVBoxLayout, QWidget
 from viewer.core import formatting as fmt
 from viewer.core.elide import breakable, wrappable
 from viewer.core.model import Kernel, Report
-from viewer.lesson import reference
+from viewer.lesson import t4_reference
 from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
-from viewer.lesson.reference import CrossRow
+from viewer.lesson.t4_reference import CrossRow
 from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
@@ -47,7 +47,7 @@ class ReferenceTab(ReadingTab):
     def t4(self) -> Report:
         """The published table, read once."""
         if self._t4 is None:
-            self._t4 = reference.reference_report()
+            self._t4 = t4_reference.reference_report()
         return self._t4
 
     def t4_pair(self) -> tuple[Kernel, Kernel]:
@@ -58,11 +58,11 @@ class ReferenceTab(ReadingTab):
         """The rows shown: beside the open pair, or the T4's alone (its `here` unused)."""
         pair = self.pair()
         here = (pair.naive, pair.tiled) if pair is not None else self.t4_pair()
-        return reference.cross_gpu(self.t4_pair(), here)
+        return t4_reference.cross_gpu(self.t4_pair(), here)
 
     def pair(self) -> LessonPair | None:
         """The open pair to set beside the T4; None when none is open, or the T4 table itself."""
-        if reference.is_reference(self.kernels):
+        if t4_reference.is_reference(self.kernels):
             return None
         return lesson_pair(self.kernels, self.names)
 
@@ -70,13 +70,13 @@ class ReferenceTab(ReadingTab):
         pair = self.pair()
         rows = self.cross_rows()
         if pair is None:
-            same = reference.is_reference(self.kernels)
-            layout.addWidget(self.label(reference.SAME_TABLE if same else NEEDS_PAIR, "heading",
+            same = t4_reference.is_reference(self.kernels)
+            layout.addWidget(self.label(t4_reference.SAME_TABLE if same else NEEDS_PAIR, "heading",
                                         bold=True, wrap=True,
                                         name="same_table" if same else "needs_pair"))
         else:
             lead: Role = "body" if self.style_.projector else "heading"  # the table must fit too
-            for number, words in enumerate(reference.summary_words(rows)):
+            for number, words in enumerate(t4_reference.summary_words(rows)):
                 layout.addWidget(self.label(wrappable(words), lead if number < 2 else "body",
                                             bold=number < 2, wrap=True,
                                             name=f"summary_{number}"))
@@ -84,7 +84,7 @@ class ReferenceTab(ReadingTab):
                 layout.addWidget(self.label(pair.order_note, color="secondary", wrap=True,
                                             name="order_note"))
         layout.addLayout(self._table(rows, pair))
-        layout.addWidget(self.label(reference.provenance_text(self.t4()), "small",
+        layout.addWidget(self.label(t4_reference.provenance_text(self.t4()), "small",
                                     color="secondary", wrap=True, name="provenance"))
 
     def _name(self, name: str, names: Sequence[str]) -> ElidedName:
@@ -129,7 +129,7 @@ class ReferenceTab(ReadingTab):
             grid.addWidget(heading, number, 0)
             values = (*row.t4, *row.here) if pair is not None else row.t4
             for column, value in enumerate(values, 1):
-                shown = (reference.t4_figure(row, value) if column <= 2
+                shown = (t4_reference.t4_figure(row, value) if column <= 2
                          else fmt.by_unit(value, row.unit))
                 cell = self.label(shown, bold=held,
                                   color="text" if value is not None else "missing",

@@ -70,7 +70,7 @@ class MetricsView(ShowsReports, QWidget):
     def __init__(self, style: Style | None = None, parent: QWidget | None = None,
                  reads: SessionReads | None = None) -> None:
         super().__init__(parent)
-        self.style_ = style or Style()
+        self._style = style or Style()
         self.kernels: list[Kernel] = []
         self.names: list[str] = []
         self.reports: list[Report] = []
@@ -127,7 +127,7 @@ class MetricsView(ShowsReports, QWidget):
         self.threshold.valueChanged.connect(self._filter)
         self.one_sided.toggled.connect(lambda _: self._show())
         self.export_button.clicked.connect(lambda: self.export_csv())
-        self.set_style(self.style_)
+        self.set_style(self._style)
         self.clear()
 
     # ---------------------------------------------------------------- content
@@ -215,7 +215,7 @@ class MetricsView(ShowsReports, QWidget):
                 lines += [one_sided_line(o) for o in only]
             self.model.set_lines(lines, diff_columns(self.names))
             both = f"{len(diffs):,} metrics both {self.names[0]} (A) and {self.names[1]} (B) hold"
-            self.heading.setText(f"{both}, the largest change first." if self.style_.projector
+            self.heading.setText(f"{both}, the largest change first." if self._style.projector
                                  else f"{both}, the largest relative change first; coloured "
                                  "where higher or lower is known to be better.")
             self._warn(self.warning_texts())
@@ -305,8 +305,13 @@ class MetricsView(ShowsReports, QWidget):
 
     # ---------------------------------------------------------------- looks
 
+    @property
+    def style_(self) -> Style:
+        """The style in use (named so as not to shadow QWidget.style())."""
+        return self._style
+
     def set_style(self, style: Style) -> None:
-        self.style_ = style
+        self._style = style
         style.apply_palette(self)
         style.paint_label(self.heading, "body" if style.projector else "heading", bold=True)
         style.paint_label(self.warnings, "body", bold=True, color="warning")
@@ -345,7 +350,7 @@ class MetricsView(ShowsReports, QWidget):
     def _fit(self) -> None:
         metrics = self.table.fontMetrics()
         header = self.table.horizontalHeader()
-        widths = {"Metric": 40 if self.style_.projector else 46, "Description": 60,
+        widths = {"Metric": 40 if self._style.projector else 46, "Description": 60,
                   "Unit": 12, "Better when": 12, "Verdict": 9, "B/A": 9, "Change": 14}
         # Names are the point of this page: the Metric column takes the longest name shown,
         # up to most of the table's width, so that two names never read alike for a cut.

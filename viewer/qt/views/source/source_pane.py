@@ -92,7 +92,7 @@ class SourcePane(QWidget):
         has_table = table is not None and bool(table.sass)
         self.per_thread.setText(table.per_thread_note[0].upper() + table.per_thread_note[1:] + "."
                                 if table is not None else "")
-        self.per_thread.setVisible(has_table and not self.style_.projector)
+        self.per_thread.setVisible(has_table and not self._style.projector)
         self.tree.setVisible(has_table)
         self._fit()
 
@@ -112,14 +112,14 @@ class SourcePane(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Keep the marked row in view as the table takes its size."""
         super().resizeEvent(event)
-        if self.style_.projector:
+        if self._style.projector:
             self._fit()
         index = self.model.row_of(self.model.marked) if self.model.marked else QModelIndex()
         if index.isValid():
             self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
 
     def set_style(self, style: Style) -> None:
-        self.style_ = style
+        self._style = style
         style.paint_label(self.heading, "heading", bold=True)
         style.paint_label(self.notes, "body", color="warning")
         style.paint_label(self.per_thread, "small", color="secondary")
@@ -133,7 +133,7 @@ class SourcePane(QWidget):
         self._fit()
 
     def _fit(self) -> None:
-        if self.style_.projector:
+        if self._style.projector:
             self._fit_projector()
             return
         chars = self.tree.fontMetrics().averageCharWidth()

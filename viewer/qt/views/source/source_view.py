@@ -79,7 +79,7 @@ class SourceView(ShowsReports, QWidget):
     def __init__(self, style: Style | None = None, parent: QWidget | None = None,
                  reads: SessionReads | None = None) -> None:
         super().__init__(parent)
-        self.style_ = style or Style()
+        self._style = style or Style()
         self.kernels: list[Kernel] = []
         self.names: list[str] = []
         self.reports: list[Report] = []
@@ -108,7 +108,7 @@ class SourceView(ShowsReports, QWidget):
         self.loads_area.setFrameShape(QFrame.Shape.NoFrame)
         self.loads_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.panes = [SourcePane(self.style_, 1, self), SourcePane(self.style_, 2, self)]
+        self.panes = [SourcePane(self._style, 1, self), SourcePane(self._style, 2, self)]
         for pane in self.panes:
             self.splitter.addWidget(pane)
         self.stack = QSplitter(Qt.Orientation.Vertical, self)  # the comparison over the tables
@@ -120,7 +120,7 @@ class SourceView(ShowsReports, QWidget):
         for widget in (self.question, self.status, self.progress_bar):
             self._layout.addWidget(widget)
         self._layout.addWidget(self.stack, 1)
-        self.set_style(self.style_)
+        self.set_style(self._style)
         self.clear()
 
     # ------------------------------------------------------------ what is shown
@@ -260,7 +260,7 @@ class SourceView(ShowsReports, QWidget):
         if len(functions) == 2 and len(pair) == 2:
             comparison = analysis.compare(pair[0], pair[1])
             marked = {self._marked} if self._chosen_mark else set(self._defaults)
-            self.loads = LoadRows(self.style_, comparison, self.names, marked)
+            self.loads = LoadRows(self._style, comparison, self.names, marked)
             self.loads.setObjectName("loads")
             self.loads_area.setWidget(self.loads)
         self.loads_area.setVisible(self.loads is not None)
@@ -289,8 +289,13 @@ class SourceView(ShowsReports, QWidget):
 
     # ------------------------------------------------------------ looks
 
+    @property
+    def style_(self) -> Style:
+        """The style in use (named so as not to shadow QWidget.style())."""
+        return self._style
+
     def set_style(self, style: Style) -> None:
-        self.style_ = style
+        self._style = style
         style.apply_palette(self)
         style.paint_label(self.question, "heading", bold=True)
         style.paint_label(self.status, "body", color="secondary")

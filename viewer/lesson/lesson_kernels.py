@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from viewer.analysis import launch_size
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel
-from viewer.readers.reference import PublishedKernel
+from viewer.readers.reference_toml import PublishedKernel
 
 ROLES = ("naive", "tiled")
 APP_KERNELS = {"matmul_naive": "naive", "matmul_tiled": "tiled"}

@@ -27,19 +27,19 @@ from viewer.core import shipped
 from viewer.core.metrics import SUMMARY_METRICS, unit
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
-from viewer.lesson import pair
-from viewer.readers.reference import PublishedKernel, ReferenceRow
+from viewer.lesson import lesson_kernels
+from viewer.readers.reference_toml import PublishedKernel, ReferenceRow
 
 # Within this share of the T4's value, a value did not move.
 TOLERANCE = 0.01
 _WITHIN = f"{TOLERANCE * 100:g} %"
 _KEY_OF = {metric: key for key, metric in SUMMARY_METRICS.items()}
-_UNITS = {pair.DRAM_BYTES: "byte"}
+_UNITS = {lesson_kernels.DRAM_BYTES: "byte"}
 # How a row's value grows with the size N: loads per thread grow with N over N^2 threads, the
 # compulsory DRAM floor with N^2. A row not named here is not scaled (a ratio, a percentage, a
 # time).
 _GROWTH = {SUMMARY_METRICS["global_load_requests"]: 3, SUMMARY_METRICS["global_load_sectors"]: 3,
-           pair.DRAM_BYTES: 2}
+           lesson_kernels.DRAM_BYTES: 2}
 # The lesson prints the derived sectors per request to one decimal ("2.0 4.0").
 LESSON_DECIMALS = {"sectors_per_request": 1}
 # The lesson's own figures for the T4 pair's separation, as its Results print them.
@@ -114,8 +114,8 @@ def _unit(metric: str) -> str:
 def _value(kernel: Kernel, row: ReferenceRow) -> float | None:
     if row.derived == "sectors_per_request":
         return reading.sectors_per_request(kernel)
-    if row.metric == pair.DRAM_BYTES:
-        return pair.dram_bytes(kernel)
+    if row.metric == lesson_kernels.DRAM_BYTES:
+        return lesson_kernels.dram_bytes(kernel)
     return kernel.metric(row.metric) if row.metric else None
 
 
@@ -131,7 +131,7 @@ def sizes(t4_pair: Sequence[Kernel], here_pair: Sequence[Kernel]) -> tuple[int |
     """N of the T4 table and N of the open pair (None where a launch does not say, or the two
     kernels of one side differ)."""
     def one(kernels: Sequence[Kernel]) -> int | None:
-        dims = {pair.lesson_dim(k) for k in kernels}
+        dims = {lesson_kernels.lesson_dim(k) for k in kernels}
         return dims.pop() if len(dims) == 1 else None
     return one(t4_pair), one(here_pair)
 
@@ -190,14 +190,14 @@ def _row_words(label: str, metric: str, t4: tuple[float | None, float | None],
         pairs = ", ".join(
             f"{role} {_figure(metric, a)} x {scale:g} = "
             f"{_figure(metric, None if a is None else a * scale)} -> {_figure(metric, b)}"
-            for role, a, b in zip(pair.ROLES, t4, here, strict=True))
-        what = "bytes" if metric == pair.DRAM_BYTES else "counts"
+            for role, a, b in zip(lesson_kernels.ROLES, t4, here, strict=True))
+        what = "bytes" if metric == lesson_kernels.DRAM_BYTES else "counts"
         power = _GROWTH[metric]
         how = (f" (T4 at N = {t4_n} scaled by ({here_n}/{t4_n})^{power} = {scale:g}, "
                f"since {what} grow as N^{power}, -> here at N = {here_n})")
     else:
         pairs = ", ".join(f"{role} {_figure(metric, a)} -> {_figure(metric, b)}"
-                          for role, a, b in zip(pair.ROLES, t4, here, strict=True))
+                          for role, a, b in zip(lesson_kernels.ROLES, t4, here, strict=True))
         how = (f" (T4 at N = {t4_n} -> here at N = {here_n})" if differ else " (T4 -> here)")
     if moved is None:
         return f"{label}: {pairs}; {fmt.NOT_IN_REPORT} on one side, so it cannot be told"

@@ -24,7 +24,7 @@ from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
 from viewer.core.terminal_text import visible, visible_lines
-from viewer.lesson import exercise, exercise_report, misreads, pair, reference, reveal
+from viewer.lesson import exercise, exercise_report, lesson_kernels, misreads, reveal, t4_reference
 from viewer.lesson.lesson_pair import lesson_pair
 
 DESCRIPTION = ("The lesson's predictions against the counters of a naive and tiled matmul pair, "
@@ -111,7 +111,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     out, err = out or sys.stdout, err or sys.stderr
     try:
         page = lesson_page(args.files or shipped.comparison())
-    except (ReportError, pair.NotTheLesson, DerivationError, exercise.ExerciseError) as exc:
+    except (ReportError, lesson_kernels.NotTheLesson, DerivationError,
+            exercise.ExerciseError) as exc:
         print(visible(f"lesson: {exc}"), file=err)
         return 1
     print(json.dumps(page, indent=1) if args.json else visible_lines(page_text(page)), file=out)
@@ -140,19 +141,19 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
     """Everything the page shows, as plain data (the --json form)."""
     found = _read(paths)
     try:
-        naive, tiled = pair.find_pair([k for k, _ in found])
-    except pair.NotTheLesson as exc:
+        naive, tiled = lesson_kernels.find_pair([k for k, _ in found])
+    except lesson_kernels.NotTheLesson as exc:
         names = ", ".join(str(p) for p in paths)
-        raise pair.NotTheLesson(f"{names}: {exc}") from None
+        raise lesson_kernels.NotTheLesson(f"{names}: {exc}") from None
     reports = _report_of(naive, found), _report_of(tiled, found)
     rows = reveal.reveal(naive, tiled)
-    t4_report = reference.reference_report()
-    t4 = pair.find_pair(t4_report.kernels)
+    t4_report = t4_reference.reference_report()
+    t4 = lesson_kernels.find_pair(t4_report.kernels)
     t4_rows = {(r.kernel, r.quantity): r for r in reveal.reveal(*t4)}
-    cross = reference.cross_gpu(t4, (naive, tiled))
+    cross = t4_reference.cross_gpu(t4, (naive, tiled))
     ex = exercise.load_exercise()
     here = lesson_pair([naive, tiled], [naive.name, tiled.name])
-    dim = pair.lesson_dim(naive)
+    dim = lesson_kernels.lesson_dim(naive)
     return {
         "schema": SCHEMA,
         "reveal": {
@@ -160,7 +161,7 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
             "kernels": {"naive": _place(naive, reports[0]), "tiled": _place(tiled, reports[1])},
             "devices": {"naive": naive.device_label, "tiled": tiled.device_label},
             "dim": dim,
-            "tile": pair.lesson_tile(naive),
+            "tile": lesson_kernels.lesson_tile(naive),
             "rows": [{**asdict(r), "match": r.match,
                       "t4": t4_rows[(r.kernel, r.quantity)].measured} for r in rows],
             "warnings": [asdict(m) for m in misreads.compare_misreads(naive, tiled, *reports)],
@@ -168,10 +169,10 @@ def lesson_page(paths: Sequence[str | Path]) -> LessonPage:
         "speed": asdict(reveal.speed(naive, tiled)),
         "reference": {
             "source": t4_report.source,
-            "provenance": reference.provenance_text(t4_report),
+            "provenance": t4_reference.provenance_text(t4_report),
             "speed": asdict(reveal.speed(*t4)),
             "rows": [{**asdict(r), "unit": r.unit} for r in cross],
-            "summary": reference.summary_words(cross),
+            "summary": t4_reference.summary_words(cross),
             "warnings": [asdict(m) for m in misreads.compare_misreads(
                 t4[0], naive, t4_report, reports[0])],
         },
@@ -259,7 +260,7 @@ def page_text(page: LessonPage) -> str:
                                "values; 'moved' compares the counts with the T4's scaled to "
                                f"N = {here_n}.", "  "))
     for row in ref["rows"]:
-        decimals = reference.LESSON_DECIMALS.get(row["metric"])
+        decimals = t4_reference.LESSON_DECIMALS.get(row["metric"])
         cells = [fmt.by_unit(v, row["unit"]) if decimals is None or v is None
                  else f"{v:.{decimals}f}" for v in row["t4"]]
         cells += [fmt.by_unit(v, row["unit"]) for v in row["here"]]

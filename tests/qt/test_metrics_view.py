@@ -6,6 +6,7 @@ import csv
 import dataclasses
 import io
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from viewer.analysis import metric_table
 from viewer.analysis.metric_table import MetricDiff
 from viewer.core.model import Report
 from viewer.qt.kit.style import Style
-from viewer.qt.views.metrics.metrics_view import NO_DESCRIPTIONS, MetricsView
+from viewer.qt.views.metrics.metrics_view import NO_DESCRIPTIONS, NOT_READ, MetricsView
 from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,3 +250,18 @@ def test_a_value_in_a_unit_not_understood_is_shown_as_printed(qtbot, tmp_path) -
     assert cells[1:] == ["2.10 zorks", "zorks", metric_table.UNIT_NOT_UNDERSTOOD]
     view.model.sort(1)  # a row with no value sorts beside the others
     assert "dram__bytes_read.sum" in [r.name for r in view.model.shown()]
+
+
+def test_a_read_that_failed_is_still_said_when_the_table_is_drawn_again(qtbot, tmp_path) -> None:
+    path = tmp_path / "naive.ncu-rep"
+    shutil.copyfile(NAIVE, path)
+    report = read_report(path)
+    shutil.copyfile(TILED, path)  # the file changed since it was opened
+    view = opened(qtbot)
+    show(qtbot, view, [report], ["naive"])
+    qtbot.waitUntil(lambda: view.note.isVisible(), timeout=10_000)
+    said = view.note.text()
+    assert said.startswith(NOT_READ) and str(path) in said and not view.progress.isVisible()
+    assert view.model.rowCount() == len(report.kernels[0].metrics)  # what the first read holds
+    view.set_style(Style(projector=True))  # drawn again: the failure is still said
+    assert view.note.isVisible() and view.note.text() == said

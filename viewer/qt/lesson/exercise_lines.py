@@ -1,12 +1,12 @@
 """The lesson at the line of code (the exercise's question 2, Predict's requests row): the open
 pair's source counters, read through the session (`Need.source`, off the GUI thread, one read
-serving the Source view too), worded by viewer.lesson.exercise_source.
+serving the Source view too: viewer.qt.kit.view_reads), worded by viewer.lesson.exercise_source.
 
 `SourceLines.of(pair, kernels, reports, words)` is what is known now: the lines `words` makes of
 the two functions (LoadLines; by default question 2's, `load_lines`), READING
 while the counters are read (asked for on the first call), or None where the open files cannot
 hold them (an export, a read that failed, a report without source counters). `changed` is
-emitted when a read this asked for is taken in.
+emitted when the read of the pair last asked for is taken in or fails.
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ from viewer.lesson.lesson_pair import LessonPair
 from viewer.qt.kit.plain_text import plain_mnemonic, plain_tip
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
+from viewer.qt.kit.view_reads import ViewReads
 from viewer.readers import sniff
 from viewer.readers.source import KernelSource
 from viewer.session import Need
+from viewer.session.shown import State
 
 NEED = Need.of(source=True)
 READING: Final = "Reading the kernels' source lines from the reports…"
@@ -45,35 +47,26 @@ class SourceLines(QObject):
     def __init__(self, reads: SessionReads | None = None, parent: QObject | None = None
                  ) -> None:
         super().__init__(parent)
-        self.reads = reads or SessionReads.of_app()
-        self._waiting = False
-        self.reads.arrived.connect(self._arrived)
+        self.wanted = ViewReads(NEED, reads=reads, parent=self)  # asked when drawn
+        self.wanted.changed.connect(lambda whole: self.changed.emit() if whole else None)
+        self.reads = self.wanted.reads
 
     def of(self, pair: LessonPair | None, kernels: Sequence[Kernel],
            reports: Sequence[Report], words: Words = loads_words) -> LoadLines | str | None:
         """The lines, READING, or None (see the module's docstring)."""
-        wants = _wants(pair, kernels, reports)
+        wants = _wants(pair, kernels, reports) if pair is not None else None
         if pair is None or wants is None:
+            self.wanted.show((), ())
             return None
-        session = self.reads.session
-        found = [session.source(r, k) for r, k in wants]
-        if any(f is None for f in found):
-            if any(session.source_error(r) or session.error(r) for r, _ in wants):
-                return None
-            if self.reads.ask((r, k, NEED) for r, k in wants) or self.reads.reading(
-                    [r for r, _ in wants], [k for _, k in wants]):
-                self._waiting = True
-                return READING
+        self.wanted.show([r for r, _ in wants], [k for _, k in wants])
+        if self.wanted.state is State.READING:
+            return READING
+        found = [self.reads.session.source(r, k) for r, k in wants]
+        if self.wanted.state is State.ERROR or any(not f for f in found):
             return None
         naive, tiled = found
-        if not naive or not tiled:
-            return None
+        assert naive and tiled
         return words(naive[0], tiled[0], pair)
-
-    def _arrived(self) -> None:
-        if self._waiting:
-            self._waiting = False
-            self.changed.emit()
 
 
 def line_button(found: LoadLines, style: Style, show: Callable[[str, str], object]

@@ -5,7 +5,7 @@ size of the change, CSV export, and a warning at the top when the two ran on dif
 clocks or ncu versions, or when ncu reports a hit rate above 100 %.
 
 The first read keeps a few hundred metrics; the rest (and ncu's descriptions) are read when the
-view is shown, off the GUI thread (through the session, viewer.qt.kit.session_reads), with
+view is shown, off the GUI thread (through the session: viewer.qt.kit.view_reads), with
 progress here.
 """
 
@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -41,6 +40,7 @@ from viewer.qt.kit.plain_text import plain_label, plain_tip
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import ShowsReports
+from viewer.qt.kit.view_reads import ViewReads
 from viewer.qt.views.metrics.metric_model import (
     ROW_COLUMNS,
     MetricModel,
@@ -51,10 +51,12 @@ from viewer.qt.views.metrics.metric_model import (
 )
 from viewer.readers.extras import MetricAbout
 from viewer.session import Need
+from viewer.session.shown import State
 
 NEED = Need.of(None, about=True)  # every metric, with ncu's words on each
 NO_DESCRIPTIONS = ("This file is an export: it carries values and names but not ncu's units or "
                    "descriptions (a .ncu-rep does).")
+NOT_READ = "Could not read the rest of the metrics"
 
 
 class MetricsView(ShowsReports, QWidget):
@@ -74,12 +76,18 @@ class MetricsView(ShowsReports, QWidget):
         self.kernels: list[Kernel] = []
         self.names: list[str] = []
         self.reports: list[Report] = []
-        self._pending = False
-        self._waiting = False
-        self.reads = reads or SessionReads.of_app()
-        self.reads.arrived.connect(self._arrived)
-        self.reads.progress.connect(self._progress)
+        self._stale = False  # the table is made when the view is shown
+        self.wanted = ViewReads(NEED, self, reads)
+        self.wanted.changed.connect(self._reads_changed)
+        self._make_words()
+        self._make_controls()
+        self._make_table()
+        self._lay_out()
+        self.set_style(self._style)
+        self.clear()
 
+    def _make_words(self) -> None:
+        """The heading, the warnings, the note and the read's progress."""
         self.heading = plain_label("", self)
         self.heading.setWordWrap(True)
         self.warnings = plain_label("", self)
@@ -87,8 +95,10 @@ class MetricsView(ShowsReports, QWidget):
         self.warnings.setWordWrap(True)
         self.note = plain_label("", self)
         self.note.setWordWrap(True)
-        self.progress = QProgressBar(self)
-        self.progress.setRange(0, 1000)
+        self.progress = self.wanted.progress_bar(self)
+
+    def _make_controls(self) -> None:
+        """Search, the change's threshold, those one kernel holds, export."""
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search metric names, labels and descriptions")
         self.search.setClearButtonEnabled(True)
@@ -100,6 +110,13 @@ class MetricsView(ShowsReports, QWidget):
         self.one_sided = QCheckBox(self)
         self.one_sided.setObjectName("one_sided")
         self.export_button = QPushButton("Export CSV...", self)
+        self.search.textChanged.connect(self._filter)
+        self.threshold.valueChanged.connect(self._filter)
+        self.one_sided.toggled.connect(lambda _: self._show())
+        self.export_button.clicked.connect(lambda: self.export_csv())
+
+    def _make_table(self) -> None:
+        """The table of metrics, sorting by any column, and the count under it."""
         self.model = MetricModel(self)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -108,14 +125,17 @@ class MetricsView(ShowsReports, QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.table.horizontalHeader().setSortIndicatorShown(True)
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        header = self.table.horizontalHeader()
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header.setStretchLastSection(True)
         self.count = plain_label("", self)
 
+    def _lay_out(self) -> None:
+        """The words over the controls, the table, the count."""
         self.controls = QGridLayout()
         layout = QVBoxLayout(self)
         for widget in (self.heading, self.warnings, self.note, self.progress):
@@ -123,12 +143,6 @@ class MetricsView(ShowsReports, QWidget):
         layout.addLayout(self.controls)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.count)
-        self.search.textChanged.connect(self._filter)
-        self.threshold.valueChanged.connect(self._filter)
-        self.one_sided.toggled.connect(lambda _: self._show())
-        self.export_button.clicked.connect(lambda: self.export_csv())
-        self.set_style(self._style)
-        self.clear()
 
     # ---------------------------------------------------------------- content
 
@@ -136,17 +150,23 @@ class MetricsView(ShowsReports, QWidget):
     def compare_mode(self) -> bool:
         return len(self.kernels) == 2
 
+    @property
+    def reads(self) -> SessionReads:
+        return self.wanted.reads
+
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
                     reports: Sequence[Report]) -> None:
         self.kernels, self.names, self.reports = list(kernels), list(names), list(reports)
-        self._pending = True  # the table is made, and the rest read, when the view is shown
+        self.wanted.show(self.reports, self.kernels)  # the rest is read once shown
+        self._stale = True  # the table is made when the view is shown
         if self.isVisible():
             self._show()
-            self.read_rest()
+        self._progress()
 
     def clear(self) -> None:
         self.kernels, self.names, self.reports = [], [], []
-        self._pending = self._waiting = False
+        self.wanted.show((), ())
+        self._stale = False
         self.heading.setText("Open a report and pick a kernel to list its metrics.")
         for widget in (self.warnings, self.note, self.progress):
             widget.hide()
@@ -155,47 +175,32 @@ class MetricsView(ShowsReports, QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._pending:
+        if self._stale:
             self._show()
-            self.read_rest()
+        self._progress()
 
     @property
     def reading(self) -> bool:
         """Whether the rest of the kernels' metrics is being read."""
-        return self.reads.reading(self.reports, self.kernels)
+        return self.wanted.reading
 
-    def read_rest(self) -> None:
-        """Ask for every metric and ncu's words on them, off the GUI thread (once per kernel)."""
-        self._pending = False
-        if not self.reads.ask((r, k, NEED) for r, k in zip(self.reports, self.kernels,
-                                                            strict=True)):
-            return
-        self._waiting = True
-        self.progress.setValue(0)
-        self.progress.setFormat("Reading every metric...")
-        self.progress.show()
-
-    def _arrived(self) -> None:
-        """A read finished (this view's or another's): show what this view waited for."""
-        if not self._waiting or self.reading:
-            return
-        self._waiting = False
-        self.progress.hide()
-        error = next((e for r in self.reports if (e := self.reads.session.error(r))), None)
-        if error is not None:
-            self.note.setText(f"Could not read the rest of the metrics: {error}")
-            self.note.show()
+    def _reads_changed(self, whole: bool) -> None:
+        """A read of the kernels shown moved on (`whole`: arrived or failed)."""
+        self._progress()
+        if not whole or self.wanted.state is State.READING:
             return
         if self.isVisible():
             self._show()
         else:
-            self._pending = True
+            self._stale = True
 
-    def _progress(self, fraction: float, message: str) -> None:
-        if not self._waiting:
-            return
-        self.progress.setValue(round(1000 * max(0.0, min(1.0, fraction))))
-        self.progress.setFormat(message[:1].upper() + message[1:] + "...")
+    def _progress(self) -> None:
+        """The read of every metric and ncu's words on them, while it runs."""
+        self.progress.setVisible(self.wanted.state is State.READING and bool(self.kernels))
+        message = self.wanted.message
+        self.progress.setValue(self.wanted.steps)
+        self.progress.setFormat(message[:1].upper() + message[1:] + "..." if message
+                                else "Reading every metric...")
 
     def about_of(self, which: int) -> dict[str, MetricAbout]:
         return self.reads.session.extras(self.reports[which], self.kernels[which]).about
@@ -204,6 +209,7 @@ class MetricsView(ShowsReports, QWidget):
         """The table from what the kernels hold now."""
         if not self.kernels:
             return
+        self._stale = False
         if self.compare_mode:
             about = {**self.about_of(1), **self.about_of(0)}
             diffs = metric_table.diff(self.kernels[0], self.kernels[1], about)
@@ -225,9 +231,10 @@ class MetricsView(ShowsReports, QWidget):
             self.model.set_lines([row_line(r) for r in found], ROW_COLUMNS)
             self.heading.setText(f"{len(found):,} metrics of {self.names[0]}.")
             self._warn(metric_table.hit_rate_notes(found))
+        error = self.wanted.error if self.wanted.state is State.ERROR else ""
         exported = self.reports[0].format != "ncu-rep"
-        self.note.setText(NO_DESCRIPTIONS)
-        self.note.setVisible(exported)
+        self.note.setText(f"{NOT_READ}: {error}" if error else NO_DESCRIPTIONS)
+        self.note.setVisible(bool(error) or exported)
         self._controls()
         self._fit()
 
@@ -325,7 +332,7 @@ class MetricsView(ShowsReports, QWidget):
         if self.kernels and self.isVisible():
             self._show()
         elif self.kernels:
-            self._pending = True
+            self._stale = True
         self.model.colors = {"better": style.color("shared"), "worse": style.color("accent")}
         rows = self.table.fontMetrics().height() + style.px(6)
         self.table.verticalHeader().setDefaultSectionSize(rows)

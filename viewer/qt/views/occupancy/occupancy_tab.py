@@ -10,16 +10,16 @@ shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
 from viewer.analysis import reading
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.formatting import NOT_IN_REPORT
+from viewer.core.model import Kernel, Report
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.row_pick import Pickable
 from viewer.qt.views.occupancy import occupancy_whatif
@@ -94,6 +94,15 @@ class OccupancyTab(ReadingTab):
     def thresholds(self) -> str:
         return threshold_text()
 
+    def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
+                    reports: Sequence[Report] = ()) -> None:
+        self.curve_reader.request(kernels, reports)  # read once the tab is shown
+        super().set_kernels(kernels, names, reports)
+
+    def clear(self) -> None:
+        self.curve_reader.request((), ())
+        super().clear()
+
     def _build(self, layout: QVBoxLayout) -> None:
         occs = [reading.occupancy(k) for k in self.kernels]
         grid = self.grid()
@@ -131,8 +140,6 @@ class OccupancyTab(ReadingTab):
         reports = self.reports
         if not reports:
             return  # shown without its reports: nothing to read the curves from
-        if self.isVisible():
-            self.curve_reader.request(self.kernels, reports)
         layout.addWidget(occupancy_whatif.section(self.curve_reader, self.kernels, self.names,
                                                   self.style_))
 
@@ -143,11 +150,6 @@ class OccupancyTab(ReadingTab):
             self._curve_reader = occupancy_whatif.CurveReader(self)
             self._curve_reader.updated.connect(self._render)
         return self._curve_reader
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self.reports and self.curve_reader.request(self.kernels, self.reports):
-            self._render()  # an export's missing curves, or the reading line
 
     def show_stalls(self) -> bool:
         """Ask the window for the Warp stalls view; False when no window listens."""

@@ -3,8 +3,8 @@ thread, shared memory per block), each kernel's own setting marked: the answer t
 threads?".
 
 The curves are instanced metrics only a .ncu-rep holds (viewer.analysis.occupancy_curves);
-`CurveReader` asks the session (viewer.qt.kit.session_reads) for them, and for the settings they
-are marked at, when the tab is shown, and keeps them per kernel. A report without them says so
+`CurveReader` asks the session for them, and for the settings they are marked at, when the tab
+is shown (viewer.qt.kit.view_reads), and keeps them per kernel. A report without them says so
 (occupancy_curves.MISSING_TEXT).
 """
 
@@ -20,7 +20,9 @@ from viewer.analysis import occupancy_curves as oc
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
+from viewer.qt.kit.view_reads import ViewReads
 from viewer.session import Need
+from viewer.session.shown import State
 
 HEADING = "What if: ncu's occupancy curves"
 READING_TEXT = "Reading ncu's occupancy curves..."
@@ -54,34 +56,34 @@ def setting_words(curve: oc.OccupancyCurve, name: str) -> str:
 
 class CurveReader(QObject):
     """The curves of the kernels last asked for (`curves_of(kernel)`), from what the session has
-    read of their reports; `updated` when a read arrives. Curves made are kept by the kernel
-    object itself (an id alone could be a freed kernel's)."""
+    read of their reports, read while `tab` is shown; `updated` when their read arrives or
+    fails. Curves made are kept by the kernel object itself (an id alone could be a freed
+    kernel's)."""
 
     updated = Signal()
 
-    def __init__(self, parent: QObject | None = None, reads: SessionReads | None = None
-                 ) -> None:
-        super().__init__(parent)
-        self.reads = reads or SessionReads.of_app()
-        self.reads.arrived.connect(self.updated)
+    def __init__(self, tab: QWidget | None = None, reads: SessionReads | None = None) -> None:
+        super().__init__(tab)
+        self.wanted = ViewReads(NEED, tab, reads, parent=self)
+        self.wanted.changed.connect(lambda whole: self.updated.emit() if whole else None)
+        self.reads = self.wanted.reads
         self.curves: dict[int, tuple[Kernel, tuple[oc.OccupancyCurve, ...]]] = {}
-        self._pairs: list[tuple[Report, Kernel]] = []
 
     @property
     def reading(self) -> bool:
-        return self.reads.reading([r for r, _ in self._pairs], [k for _, k in self._pairs])
+        return self.wanted.reading
 
     @property
     def error(self) -> str:
         """The one line that stopped reading a report asked for, or ''."""
-        return next((e for r, _ in self._pairs if (e := self.reads.session.error(r))), "")
+        return self.wanted.error if self.wanted.state is State.ERROR else ""
 
     def curves_of(self, kernel: Kernel) -> tuple[oc.OccupancyCurve, ...] | None:
         """The kernel's curves (empty: the report holds none); None while not read."""
         entry = self.curves.get(id(kernel))
         if entry is not None and entry[0] is kernel:
             return entry[1]
-        report = next((r for r, k in self._pairs if k is kernel), None)
+        report = next((r for r, k in self.wanted.pairs if k is kernel), None)
         if report is None or self.reads.session.reading(report, kernel) or \
                 not self.reads.session.lacks(report, kernel, NEED).empty:
             return None
@@ -95,13 +97,9 @@ class CurveReader(QObject):
         return all(self.curves_of(k) is not None for k in kernels)
 
     def request(self, kernels: Sequence[Kernel], reports: Sequence[Report]) -> bool:
-        """Ask for what the kernels lack (a kernel of an export has no curves: known at once);
-        whether anything changed (say so again)."""
-        pairs = list(zip(reports, kernels, strict=True))
-        changed = [k for _, k in pairs] != [k for _, k in self._pairs]
-        self._pairs = pairs
-        asked = self.reads.ask((r, k, NEED) for r, k in pairs)
-        return asked or changed
+        """The kernels whose curves are wanted, read once the tab is shown (a kernel of an
+        export has no curves: known at once); whether they changed."""
+        return self.wanted.show(reports, kernels)
 
 
 class CurveChart(pg.PlotWidget):

@@ -2,7 +2,7 @@
 and L1, and, beside the chart, the lesson's day-30 flaw.
 
 The metrics come from viewer.analysis.roofline; those the first read left out are read when the
-view is shown, off the GUI thread (through the session, viewer.qt.kit.session_reads), with
+view is shown, off the GUI thread (through the session: viewer.qt.kit.view_reads), with
 progress here. What the report lacks is said (roofline.MISSING_TEXT names the section set that
 has it), never drawn as zeros. The words under the chart are computed from the values drawn
 (viewer.analysis.roofline_words).
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
     QLabel,
-    QProgressBar,
     QScrollArea,
     QSizePolicy,
     QVBoxLayout,
@@ -35,9 +34,11 @@ from viewer.qt.kit.reading_tab import NOTHING_SELECTED
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import ShowsReports
+from viewer.qt.kit.view_reads import ViewReads
 from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
 from viewer.session import Need
+from viewer.session.shown import State
 
 READING_TEXT = "Reading the roofline's metrics from {files}..."
 NO_DAY_THIRTY = ("The day-30 count is made for the lesson's naive matmul: open it (the app opens "
@@ -66,16 +67,14 @@ class RooflineView(ShowsReports, QWidget):
         self.rooflines: list[roofline.Roofline] = []
         self.chart: RooflineChart | None = None
         self.key_label: QLabel | None = None
-        self._stale = False
-        self.reads = reads or SessionReads.of_app()
-        self.reads.arrived.connect(self._arrived)
-        self.reads.progress.connect(self._on_progress)
+        self._stale = False  # drawn while hidden in a window: draw when shown
+        self.wanted = ViewReads(NEED, self, reads)
+        self.wanted.changed.connect(self._reads_changed)
         self.setAutoFillBackground(True)
         layout = self._outer = QVBoxLayout(self)
         self.question = plain_label(self.QUESTION)
         self.question.setWordWrap(True)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
+        self.progress = self.wanted.progress_bar()
         self.progress.hide()
         self._scroll_area = QScrollArea()
         self._scroll_area.setWidgetResizable(True)
@@ -96,29 +95,22 @@ class RooflineView(ShowsReports, QWidget):
     @property
     def reading(self) -> bool:
         """Whether the roofline's metrics of the kernels shown are being read."""
-        return self.reads.reading(self.reports, self.kernels)
-
-    @property
-    def unread(self) -> bool:
-        """Whether a kernel shown still lacks metrics its file holds."""
-        session = self.reads.session
-        return len(self.reports) == len(self.kernels) and any(
-            not session.lacks(r, k, NEED).empty
-            for r, k in zip(self.reports, self.kernels, strict=True))
+        return self.wanted.reading
 
     @property
     def error(self) -> str:
         """The one line that stopped reading a report shown, or ''."""
-        return next((e for r in self.reports if (e := self.reads.session.error(r))), "")
+        return self.wanted.error
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str],
                     reports: Sequence[Report]) -> None:
         self.kernels, self.names, self.reports = list(kernels), list(names), list(reports)
-        self._read_if_shown()
+        self.wanted.show(self.reports, self.kernels)
         self._render()
 
     def clear(self) -> None:
         self.kernels, self.names, self.reports = [], [], []
+        self.wanted.show((), ())
         self._render()
 
     def set_style(self, style: Style) -> None:
@@ -127,28 +119,15 @@ class RooflineView(ShowsReports, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self._read_if_shown() or self._stale:
+        if self._stale:
             self._render()
 
-    def _read_if_shown(self) -> bool:
-        """Ask for what the kernels lack, when shown; whether a read was asked."""
-        if not self.isVisible() or len(self.reports) != len(self.kernels):
-            return False
-        asked = self.reads.ask((r, k, NEED) for r, k in zip(self.reports, self.kernels,
-                                                             strict=True))
-        if asked:
-            self.progress.setValue(0)
-        return asked
-
-    def _arrived(self) -> None:
-        """A read finished (this view's or another's): look again."""
-        if self.kernels:
-            self._read_if_shown()
+    def _reads_changed(self, whole: bool) -> None:
+        """A read of the kernels shown moved on (`whole`: arrived or failed)."""
+        if whole:
             self._render()
-
-    def _on_progress(self, fraction: float, _message: str) -> None:
-        if self.reading:
-            self.progress.setValue(round(100 * fraction))
+        else:
+            self.progress.setValue(self.wanted.steps)
 
     # ------------------------------------------------------------ drawing
 
@@ -178,10 +157,12 @@ class RooflineView(ShowsReports, QWidget):
         column.setSpacing(style.px(8))
         self.chart = None
         self.rooflines = [roofline.roofline(k) for k in self.kernels]
-        self.progress.setVisible(self.reading)
+        reading = self.wanted.state is State.READING
+        self.progress.setVisible(reading)
+        self.progress.setValue(self.wanted.steps)
         if not self.kernels:
             column.addWidget(self.label(NOTHING_SELECTED, color="secondary", name="placeholder"))
-        elif self.reading or (self.unread and not self.error):
+        elif reading:
             files = ", ".join(dict.fromkeys(r.file_name for r in self.reports))
             column.addWidget(self.label(READING_TEXT.format(files=files), color="secondary",
                                         name="reading"))

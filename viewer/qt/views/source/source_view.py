@@ -7,10 +7,11 @@ is the lesson's at the lesson's layout (viewer.analysis.source.compare), then th
 by side.
 
 The counters are read when the view is shown, off the GUI thread, through the session
-(`Need.source`: one read per report serves every view). A report without line info shows its
-SASS alone, a basic set says which capture option adds the counters, an export says what holds
-them; ncu's source page export opens here too (`open_source_page`). `mark_row("file:line")`
-highlights the line the room is asked about: by default the hottest global-load line.
+(`Need.source`: one read per report serves every view; viewer.qt.kit.view_reads). A report
+without line info shows its SASS alone, a basic set says which capture option adds the
+counters, an export says what holds them; ncu's source page export opens here too
+(`open_source_page`). `mark_row("file:line")` highlights the line the room is asked about: by
+default the hottest global-load line.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
-    QProgressBar,
     QScrollArea,
     QSplitter,
     QVBoxLayout,
@@ -37,12 +37,14 @@ from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import ShowsReports
+from viewer.qt.kit.view_reads import ViewReads
 from viewer.qt.kit.workers import Worker
 from viewer.qt.views.source.load_rows import LoadRows
 from viewer.qt.views.source.source_pane import SourcePane
 from viewer.readers import sniff
 from viewer.readers.source import KernelSource, read_source
 from viewer.session import Need
+from viewer.session.shown import State
 
 NEED = Need.of(source=True)
 READING = "Reading the source counters from the report…"
@@ -87,9 +89,8 @@ class SourceView(ShowsReports, QWidget):
         self._marked: str | None = None
         self._chosen_mark = False
         self._defaults: list[str | None] = []  # each side's hottest global-load row
-        self.reads = reads or SessionReads.of_app()
-        self.reads.arrived.connect(self._arrived)
-        self.reads.progress.connect(self._progress)
+        self.wanted = ViewReads(NEED, self, reads)
+        self.wanted.changed.connect(self._reads_changed)
         self.page_worker = Worker(self, max_threads=1)
         self.page_worker.done.connect(self._page_read)
         self.page_worker.failed.connect(self._page_failed)
@@ -100,8 +101,7 @@ class SourceView(ShowsReports, QWidget):
         self.status = plain_label("", self)
         self.status.setObjectName("status")
         self.status.setWordWrap(True)
-        self.progress_bar = QProgressBar(self)
-        self.progress_bar.setRange(0, 1000)
+        self.progress_bar = self.wanted.progress_bar(self)
         self.loads: LoadRows | None = None
         self.loads_area = QScrollArea(self)
         self.loads_area.setWidgetResizable(True)
@@ -135,17 +135,19 @@ class SourceView(ShowsReports, QWidget):
             self._marked, self._chosen_mark = None, False
         self.kernels, self.names, self.reports = list(kernels), list(names), list(reports)
         self._page = None
-        self._load()
+        self.wanted.show(self.reports, self.kernels)
         self._show()
 
     def clear(self) -> None:
         self.kernels, self.names, self.reports, self._page = [], [], [], None
         self._marked, self._chosen_mark = None, False
+        self.wanted.show((), ())
         self._show()
 
     def show_functions(self, functions: Sequence[KernelSource], names: Sequence[str]) -> None:
         """Show functions read apart (a source page export's): one, or two to compare."""
         self.kernels, self.reports = [], []
+        self.wanted.show((), ())
         self._page, self.names = list(functions)[:2], list(names)[:2]
         self._marked, self._chosen_mark = None, False
         self._show()
@@ -166,42 +168,37 @@ class SourceView(ShowsReports, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._load()
         self._show()
         QTimer.singleShot(0, self._mark)  # again once the tables have their size
 
     @property
+    def reads(self) -> SessionReads:
+        return self.wanted.reads
+
+    @property
     def loading(self) -> bool:
-        return self.reads.reading(self.reports, self.kernels)
+        return self.wanted.reading
 
     @property
     def ready(self) -> bool:
-        """Whether every kernel shown has its source counters read (or its file holds none)."""
-        if self._page is not None:
-            return True
-        session = self.reads.session
-        return bool(self.kernels) and not self.loading and all(
-            session.lacks(r, k, NEED).empty for r, k in self._pairs())
+        """Whether every kernel shown has its source counters read (or its file holds none;
+        a read that failed says so in its kernel's table)."""
+        return self._page is not None or self.wanted.state in (State.READY, State.ERROR)
 
     def _pairs(self) -> list[tuple[Report, Kernel]]:
-        if len(self.reports) != len(self.kernels):
-            return []
-        return list(zip(self.reports, self.kernels, strict=True))
+        return self.wanted.pairs
 
-    def _load(self) -> None:
-        pairs = self._pairs()
-        if self.isVisible() and pairs and self.reads.ask((r, k, NEED) for r, k in pairs):
-            self.progress_bar.setValue(0)
-
-    def _arrived(self) -> None:
-        if self.kernels:
-            self._load()
+    def _reads_changed(self, whole: bool) -> None:
+        """A read of the kernels shown moved on (`whole`: arrived or failed)."""
+        if whole:
             self._show()
+        else:
+            self._progress()
 
-    def _progress(self, fraction: float, message: str) -> None:
-        if self.loading:
-            self.progress_bar.setValue(round(1000 * max(0.0, min(1.0, fraction))))
-            self.status.setText(f"{READING} {message}" if message else READING)
+    def _progress(self) -> None:
+        message = self.wanted.message
+        self.progress_bar.setValue(self.wanted.steps)
+        self.status.setText(f"{READING} {message}" if message else READING)
 
     def functions(self) -> list[KernelSource | None]:
         """Each kernel's function with its source counters (None: none to show)."""
@@ -227,7 +224,7 @@ class SourceView(ShowsReports, QWidget):
         reading = bool(self.kernels) and not self.ready
         self.progress_bar.setVisible(reading and self.isVisible())
         if reading:
-            self.status.setText(READING)
+            self._progress()
         self.status.setVisible(reading or not (self.kernels or self._page))
         if not (self.kernels or self._page):
             self.status.setText(NO_SELECTION)

@@ -365,7 +365,7 @@ class KernelList(QWidget):
         """The list's type: the app's own at the desk, the projector's smallest in a room."""
         self.setFont(style.font("small") if style.projector else QFont())
 
-    def changeEvent(self, event) -> None:
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:
             self._apply_metrics()

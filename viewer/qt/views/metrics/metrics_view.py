@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -173,7 +174,7 @@ class MetricsView(ShowsReports, QWidget):
         self.model.set_lines([], ROW_COLUMNS)
         self._controls()
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._stale:
             self._show()

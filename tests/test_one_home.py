@@ -27,7 +27,7 @@ HOMES = {
     "FLOAT_BYTES": "analysis/predict.py",
     "READING_ORDER": "analysis/reading.py",
     "HIGH_PCT": "analysis/reading.py",
-    "OCCUPANCY_GAP_PCT": "analysis/reading.py",
+    "OCCUPANCY_GAP_PCT": "analysis/occupancy_reading.py",
     "LABELS": "core/metrics.py",
     "SUMMARY_METRICS": "core/metrics.py",
 }

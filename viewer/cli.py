@@ -26,7 +26,10 @@ from typing import TextIO
 
 from viewer.analysis import (
     chart_layout,
+    comparison,
     launch_size,
+    memory_traffic,
+    occupancy_reading,
     predict,
     reading,
     roofline_terminal,
@@ -118,7 +121,7 @@ def kernel_text(kernel: Kernel) -> str:
     lines += [_row(f"{u.name} throughput", fmt.percent(u.pct)) for u in sol.units[:2]]
     lines.append(_wrap(sol.explanation))
 
-    chart = reading.memory_chart(kernel)
+    chart = memory_traffic.memory_chart(kernel)
     lines.append("  2. The memory chart")
     for arrow in chart.arrows:
         label = f"{arrow.source} -> {arrow.target}: {arrow.label}"
@@ -145,7 +148,7 @@ def kernel_text(kernel: Kernel) -> str:
         if any(check.fewer_shared_loads for check in checks):
             lines.append(_wrap(derivation_check.SHARED_LOAD_NOTE))
 
-    occ = reading.occupancy(kernel)
+    occ = occupancy_reading.occupancy(kernel)
     lines.append("  3. Occupancy")
     lines += [
         _row("Theoretical Occupancy", fmt.percent(occ.theoretical_pct)),
@@ -164,7 +167,7 @@ def comparison_text(first: Kernel, second: Kernel) -> str:
     sizes = launch_size.size_words([first, second], [a, b])
     if sizes:
         lines.append(_wrap(sizes, "  "))
-    for diff in reading.compare(first, second):
+    for diff in comparison.compare(first, second):
         lines.append("  " + diff.direction(a, b))
     return "\n".join(lines)
 

@@ -142,10 +142,10 @@ def test_where_ncu_says_uncoalesced_and_the_lesson_does_not_both_are_told(naive,
     """naive.ncu-rep: ncu's 'uncoalesced global accesses' (est. 34.38 %) beside the lesson's
     reading, every number from the report: sectors per request, L2 sectors against L1 sectors,
     the L1/TEX hit rate and ncu's own bytes per sector."""
-    from viewer.analysis import reading
+    from viewer.analysis import memory_traffic
 
     kernel = read_report(NAIVE).kernels[0]
-    chart = reading.memory_chart(kernel)
+    chart = memory_traffic.memory_chart(kernel)
     access = next(a for a in naive if a.rule == advice.ACCESS_PATTERN_RULE)
     text = advice.lesson_reading(access, kernel)
     assert text is not None and text.startswith("ncu and the lesson disagree here.")

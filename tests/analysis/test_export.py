@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from viewer.analysis import export
-from viewer.analysis.reading import COMPARED
+from viewer.analysis.comparison import COMPARED
 from viewer.core.model import Kernel
 from viewer.readers import read_report
 

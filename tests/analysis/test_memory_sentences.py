@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from viewer.analysis import chart_layout as cl
-from viewer.analysis import reading
+from viewer.analysis import memory_traffic
 from viewer.cli import kernel_text
 from viewer.core import metrics
 from viewer.core.model import Kernel
@@ -68,7 +68,7 @@ def test_an_l2_hit_rate_over_100_percent_is_noted_wherever_it_is_shown(tmp_path:
 def test_the_dram_floor_note_says_what_the_two_counters_show() -> None:
     """naive.ncu-rep: 2,104,320 B read (at least A and B), 0 B written against C's 1,048,576 B;
     ncu flushes the caches before each pass by default, so nothing says A or B was in L2."""
-    note = reading.memory_chart(first(PROFILES / "naive.ncu-rep")).floor_note
+    note = memory_traffic.memory_chart(first(PROFILES / "naive.ncu-rep")).floor_note
     assert "already in L2" not in note and "after it ended" not in note
     assert note == ("below the floor: DRAM read 2,104,320 B against A and B's 2,097,152 B, so A "
                     "and B crossed it at least once and the caches kept most re-reads; it wrote "
@@ -80,10 +80,10 @@ def test_the_floor_note_claims_no_more_precision_than_the_export_printed() -> No
     """naive.details.csv prints the bytes read as '2.10 MB' (2,100,000 read back), half a
     percent either side of A and B's 2,097,152 B: the export cannot say 'at least once', and
     the note shows the value as printed, never as a byte count it does not hold."""
-    note = reading.memory_chart(first(PROFILES / "naive.details.csv")).floor_note
+    note = memory_traffic.memory_chart(first(PROFILES / "naive.details.csv")).floor_note
     assert "2,100,000" not in note and "at least once" not in note
     assert "DRAM read 2.10 MB against A and B's 2,097,152 B" in note
     assert "about once, as far as the rounded value shows" in note
-    exact = reading.memory_chart(first(PROFILES / "tiled.raw.csv")).floor_note
+    exact = memory_traffic.memory_chart(first(PROFILES / "tiled.raw.csv")).floor_note
     assert "DRAM read 2,101,760 B against A and B's 2,097,152 B" in exact
     assert "at least once" in exact

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from viewer.analysis import reading
+from viewer.analysis import comparison, memory_traffic, occupancy_reading, reading
 from viewer.core.metrics import BARRIER_STALL, SUMMARY_KEYS, SUMMARY_METRICS
 from viewer.core.model import Kernel
 from viewer.lesson import derivation_check
@@ -65,7 +65,7 @@ def test_no_verdict_without_both_rows() -> None:
 
 
 def test_memory_chart_sectors_per_request_and_compulsory_floor() -> None:
-    chart = reading.memory_chart(kernel("matmul_naive", **NAIVE))
+    chart = memory_traffic.memory_chart(kernel("matmul_naive", **NAIVE))
     assert chart.sectors_per_request == 2.0
     assert chart.problem_dim == 512
     assert chart.compulsory_bytes == 3 * 512 * 512 * 4
@@ -76,7 +76,7 @@ def test_memory_chart_sectors_per_request_and_compulsory_floor() -> None:
 
 
 def test_problem_size_is_unknown_for_foreign_kernels() -> None:
-    assert reading.memory_chart(kernel("gemm", **NAIVE)).compulsory_bytes is None
+    assert memory_traffic.memory_chart(kernel("gemm", **NAIVE)).compulsory_bytes is None
 
 
 def test_sectors_per_request_needs_both_counts() -> None:
@@ -84,7 +84,7 @@ def test_sectors_per_request_needs_both_counts() -> None:
 
 
 def test_occupancy_binding_limits_and_gap() -> None:
-    occ = reading.occupancy(kernel("matmul_naive", **NAIVE))
+    occ = occupancy_reading.occupancy(kernel("matmul_naive", **NAIVE))
     assert [lim.name for lim in occ.binding] == ["Block Limit Registers", "Block Limit Warps"]
     assert occ.gap_pct == pytest.approx(39.76)
     assert "barriers" in occ.explanation and "0.97 waves" in occ.explanation
@@ -94,15 +94,15 @@ def test_occupancy_binding_limits_and_gap() -> None:
 
 
 def test_occupancy_without_a_gap() -> None:
-    occ = reading.occupancy(kernel("k", theoretical_occupancy_pct=100.0,
-                                   achieved_occupancy_pct=98.0))
+    occ = occupancy_reading.occupancy(kernel("k", theoretical_occupancy_pct=100.0,
+                                             achieved_occupancy_pct=98.0))
     assert "within" in occ.explanation
     assert occ.binding == ()
 
 
 def test_comparison_carries_the_lesson() -> None:
-    diffs = {d.key: d for d in reading.compare(kernel("matmul_naive", **NAIVE),
-                                                kernel("matmul_tiled", **TILED))}
+    diffs = {d.key: d for d in comparison.compare(kernel("matmul_naive", **NAIVE),
+                                                  kernel("matmul_tiled", **TILED))}
     assert diffs["global_load_sectors"].ratio == 8.0
     assert diffs["global_load_requests"].ratio == 16.0
     assert diffs["duration_ns"].direction("naive", "tiled") == "Duration: naive 4.59x tiled"
@@ -145,19 +145,19 @@ def test_no_derivation_for_foreign_kernels_or_missing_sizes() -> None:
 
 
 def test_a_kernel_without_barriers_is_not_told_barriers_cost_it() -> None:
-    occ = reading.occupancy(kernel("matmul_naive", **NAIVE, launch__barrier_count=0))
+    occ = occupancy_reading.occupancy(kernel("matmul_naive", **NAIVE, launch__barrier_count=0))
     assert occ.barriers == 0
     assert "barriers (" not in occ.explanation and "no barrier" in occ.explanation
 
 
 def test_barrier_stalls_are_quoted_when_the_report_has_them() -> None:
-    occ = reading.occupancy(kernel("matmul_tiled", **TILED, launch__barrier_count=1, **{
+    occ = occupancy_reading.occupancy(kernel("matmul_tiled", **TILED, launch__barrier_count=1, **{
         BARRIER_STALL: 3.1161}))
     assert "barriers (warps waited at one 3.12 cycles per issued instruction)" in occ.explanation
 
 
 def test_compared_rows_keep_the_lessons_labels() -> None:
-    assert [label for _, label in reading.COMPARED] == [
+    assert [label for _, label in comparison.COMPARED] == [
         "Duration", "Sectors moved (global loads)", "Global load requests",
         "Sectors per request", "Shared load instructions", "L2 sectors read from L1/TEX",
         "DRAM bytes read", "DRAM bytes written", "Memory Throughput", "DRAM Throughput",
@@ -166,12 +166,12 @@ def test_compared_rows_keep_the_lessons_labels() -> None:
 
 
 def test_block_limits_are_named_as_the_report_prints_them() -> None:
-    without = reading.occupancy(kernel("matmul_naive", **NAIVE))
+    without = occupancy_reading.occupancy(kernel("matmul_naive", **NAIVE))
     assert [lim.name for lim in without.limits] == [
         "Block Limit SM", "Block Limit Registers", "Block Limit Shared Mem", "Block Limit Warps"]
     assert without.limits[1].metric == "launch__occupancy_limit_registers"
-    newer = reading.occupancy(kernel("matmul_naive", **NAIVE,
-                                     launch__occupancy_limit_barriers=32))
+    newer = occupancy_reading.occupancy(kernel("matmul_naive", **NAIVE,
+                                               launch__occupancy_limit_barriers=32))
     assert newer.limits[-1].name == "Block Limit Barriers" and newer.limits[-1].blocks == 32
 
 

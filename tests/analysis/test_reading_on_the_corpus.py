@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from viewer import cli
-from viewer.analysis import reading
+from viewer.analysis import launch_grid, reading
+from viewer.analysis.occupancy_reading import OCCUPANCY_GAP_PCT, occupancy
+from viewer.core import metrics
 from viewer.core.model import Kernel, Metrics
 from viewer.lesson import misreads
 from viewer.readers import read_report
@@ -36,32 +38,32 @@ def _without(kernel: Kernel, *names: str) -> Kernel:
 
 def test_a_grid_under_one_wave_is_never_said_to_have_been_able_to_fill_the_machine(torch
                                                                                    ) -> None:
-    small = [k for k in torch if (w := reading.grid(k).full_waves) is not None and w < 1
-             and (reading.occupancy(k).gap_pct or 0) >= reading.OCCUPANCY_GAP_PCT]
+    small = [k for k in torch if (w := launch_grid.grid(k).full_waves) is not None and w < 1
+             and (occupancy(k).gap_pct or 0) >= OCCUPANCY_GAP_PCT]
     assert len(small) > 100
     for k in small:
-        assert "could have filled" not in reading.occupancy(k).explanation, k.index
-    gemm = reading.occupancy(torch[2])  # 192 blocks, 4 per SM fit on 132 SMs: 0.36 waves
+        assert "could have filled" not in occupancy(k).explanation, k.index
+    gemm = occupancy(torch[2])  # 192 blocks, 4 per SM fit on 132 SMs: 0.36 waves
     assert "an SM holds on average 1.45 of the 4 blocks" in gemm.explanation
     assert "which covers the whole gap" in gemm.explanation
     rows = read_report(PUBLIC / "mid-spelling-2022-multikernel-rowsums-colsums-details.txt")
     for k in rows.kernels:  # grid 64, 0.27 waves
-        text = reading.occupancy(k).explanation
+        text = occupancy(k).explanation
         assert "could have filled" not in text and "0.27 waves per SM" in text
 
 
 def test_the_shipped_pair_under_one_wave_is_told_what_the_small_grid_explains() -> None:
     for name in ("naive", "tiled"):
-        occ = reading.occupancy(read_report(PROFILES / f"{name}.ncu-rep").kernels[0])
+        occ = occupancy(read_report(PROFILES / f"{name}.ncu-rep").kernels[0])
         assert "could have filled" not in occ.explanation
         assert "of the 8 blocks the block limits allow (96.97 %)" in occ.explanation
 
 
 def test_a_block_of_one_warp_is_never_told_of_barriers() -> None:
     tiled = read_report(PROFILES / "tiled.ncu-rep").kernels[0]  # two barriers per tile step
-    assert "barriers (" in reading.occupancy(tiled).explanation
+    assert "barriers (" in occupancy(tiled).explanation
     one_warp = dataclasses.replace(tiled, block=(32, 1, 1))
-    text = reading.occupancy(one_warp).explanation
+    text = occupancy(one_warp).explanation
     assert "a block of one warp waits at no barrier" in text
     assert "barriers (" not in text and "barriers," not in text
 
@@ -76,8 +78,8 @@ def test_without_the_sm_count_a_small_grid_is_not_ruled_out_so_not_called_latenc
 
 def test_ncus_own_small_grid_rule_decides_where_the_report_lacks_the_sm_count(torch) -> None:
     gemm = torch[2]
-    assert reading.small_grid_rule(gemm) == 0.4  # "only 0.4 full waves across all SMs"
-    bare = _without(gemm, reading.SM_COUNT, reading.DEVICE_SMS, reading.metrics.WAVES_PER_SM)
+    assert launch_grid.small_grid_rule(gemm) == 0.4  # "only 0.4 full waves across all SMs"
+    bare = _without(gemm, launch_grid.SM_COUNT, launch_grid.DEVICE_SMS, metrics.WAVES_PER_SM)
     sol = reading.speed_of_light(bare)
     assert sol.verdict == "small grid"
     assert "ncu's own Small Grid rule says 0.40 full waves" in sol.explanation

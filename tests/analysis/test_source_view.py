@@ -84,11 +84,11 @@ def test_a_kernel_off_the_lessons_layout_gets_no_lesson_claim(pair):
     """matmul_naive with threadIdx.x over rows: the lesson's name, launch and loads per thread,
     but 8.5 sectors per request (ncu's own l1tex counts say so too), so its figures stand
     alone; the tiled kernel beside it is still the lesson's."""
-    from viewer.analysis import reading
+    from viewer.analysis import memory_traffic
     from viewer.readers import read_report
 
     rows = H200 / "layout-naive-rows.ncu-rep"
-    chart = reading.memory_chart(read_report(rows).kernels[0])
+    chart = memory_traffic.memory_chart(read_report(rows).kernels[0])
     assert chart.sectors_per_request == 8.5
     naive, tiled = read_source(rows)[0], pair[1]
     c = analysis.compare(naive, tiled)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.claims.claim import Claim, uncovered
-from viewer.analysis import reading
+from viewer.analysis import launch_grid
 from viewer.core.model import Kernel
 
 _FILLED = re.compile(r"(?<!Whether )the launch could have filled the machine")
@@ -22,7 +22,7 @@ _OTHER_LATENCY = re.compile(r"small grid or latency-bound|a small grid, not late
 
 def filled_claims(text: str, kernel: Kernel) -> list[Claim]:
     """'could have filled the machine': only on a grid of at least one full wave."""
-    waves = reading.grid(kernel).full_waves
+    waves = launch_grid.grid(kernel).full_waves
     return [Claim(m.group(0), waves is not None and waves >= 1, f"full waves {waves}")
             for m in _FILLED.finditer(text)]
 
@@ -35,15 +35,15 @@ def unfilled_words(text: str) -> list[str]:
 def small_claims(text: str, kernel: Kernel) -> list[Claim]:
     """'the grid does not fill the GPU', 'the launch cannot fill the machine': only where the
     grid is known to hold less than a full wave."""
-    small = reading.grid(kernel).small
+    small = launch_grid.grid(kernel).small
     return [Claim(m.group(0), small is True, f"small {small}") for m in _SMALL.finditer(text)]
 
 
 def latency_claims(text: str, kernel: Kernel) -> list[Claim]:
     """A kernel called latency-bound: only where a small grid is ruled out (the grid known to
     hold a full wave, and ncu's own Small Grid rule not saying otherwise)."""
-    launch = reading.grid(kernel)
-    rule = reading.small_grid_rule(kernel)
+    launch = launch_grid.grid(kernel)
+    rule = launch_grid.small_grid_rule(kernel)
     holds = launch.small is False and rule is None
     return [Claim(m.group(0), holds, f"small {launch.small}, ncu's rule {rule}")
             for m in _LATENCY.finditer(text)]

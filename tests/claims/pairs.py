@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from tests.claims.claim import Claim
 from tests.claims.sentences import Said
 from tests.claims.values import NUMBER
-from viewer.analysis import chart_layout, reading, roofline
+from viewer.analysis import chart_layout, comparison, reading, roofline
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.model import Kernel
@@ -19,7 +19,7 @@ from viewer.lesson import lesson_kernels, predict_text, t4_reference
 from viewer.readers.reference_toml import PublishedKernel
 
 NOT_BOTH = "not in both reports"
-_LABELS = {metrics.row_label(key): key for key, _ in reading.COMPARED}
+_LABELS = {metrics.row_label(key): key for key, _ in comparison.COMPARED}
 
 
 def _figure(key: str, value: float | None) -> str:

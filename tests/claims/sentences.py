@@ -13,7 +13,15 @@ from pathlib import Path
 from tests.claims.corpus import Pick, t4
 from viewer import __main__ as entry
 from viewer import cli
-from viewer.analysis import chart_layout, reading, roofline, roofline_words, stalls
+from viewer.analysis import (
+    chart_layout,
+    memory_traffic,
+    occupancy_reading,
+    reading,
+    roofline,
+    roofline_words,
+    stalls,
+)
 from viewer.analysis.roofline_terminal import roofline_text
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
@@ -43,15 +51,15 @@ def kernel_sentences(pick: Pick) -> list[Said]:
     one kernel."""
     kernel = pick.kernel
     sol = reading.speed_of_light(kernel)
-    chart = reading.memory_chart(kernel)
+    chart = memory_traffic.memory_chart(kernel)
     band = chart_layout.chart_band(kernel, kernel.name)
     rf = roofline.roofline(kernel)
     day = roofline.day_thirty(kernel)
     found = [
         *_one(pick, "reading.speed_of_light", sol.explanation),
         *_one(pick, "reading.busiest_words", reading.busiest_words(sol)),
-        *_one(pick, "reading.floor_note", chart.floor_note),
-        *_one(pick, "reading.occupancy", reading.occupancy(kernel).explanation),
+        *_one(pick, "memory_traffic.floor_note", chart.floor_note),
+        *_one(pick, "occupancy_reading.occupancy", occupancy_reading.occupancy(kernel).explanation),
         *_one(pick, "chart_layout.caption", band.caption),
         *_one(pick, "chart_layout.shared_note", band.shared_note),
         *_one(pick, "chart_layout.boxes", *(f"{b.title}: " + " ".join(b.lines)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.claims.claim import Claim
-from viewer.analysis import reading
+from viewer.analysis import launch_grid, reading
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.model import Kernel
@@ -23,10 +23,10 @@ def _value_of(kernel: Kernel, key: str) -> float | None:
     reading takes them, else a metric's."""
     if key in metrics.SUMMARY_KEYS:
         return reading.value(kernel, key)
-    if key == reading.GRID_SIZE:
-        return reading.grid(kernel).blocks
-    if key == reading.SM_COUNT:
-        return reading.grid(kernel).sms
+    if key == launch_grid.GRID_SIZE:
+        return launch_grid.grid(kernel).blocks
+    if key == launch_grid.SM_COUNT:
+        return launch_grid.grid(kernel).sms
     return kernel.metric(key)
 
 
@@ -106,9 +106,9 @@ _VALUES: tuple[tuple[str, str, bool | str], ...] = (
     (rf"here the loads are already coalesced: ({NUMBER}) sectors per request",
      "global_load_requests", False),
     # the grid
-    (rf"({NUMBER}|{re.escape(fmt.MISSING)}) blocks on (?:{NUMBER}) SMs", reading.GRID_SIZE,
+    (rf"({NUMBER}|{re.escape(fmt.MISSING)}) blocks on (?:{NUMBER}) SMs", launch_grid.GRID_SIZE,
      False),
-    (rf"(?:{NUMBER}) blocks on ({NUMBER}) SMs", reading.SM_COUNT, False),
+    (rf"(?:{NUMBER}) blocks on ({NUMBER}) SMs", launch_grid.SM_COUNT, False),
 )
 VALUES = tuple((re.compile(p, re.M), key, exact) for p, key, exact in _VALUES)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from viewer.analysis import reading
+from viewer.analysis import memory_traffic, reading
 from viewer.analysis.chart_layout import DRAM_SUM
 from viewer.core import shipped
 from viewer.core.model import Kernel
@@ -64,7 +64,7 @@ def test_every_option_is_explained_and_names_a_row_the_shipped_reports_hold(ex) 
 def row_value(kernel: Kernel, key: str) -> float | None:
     """A row's value as the tabs show it: the DRAM box is the bytes read + written."""
     if key == DRAM_SUM:
-        return kernel.metric(DRAM_SUM) or reading.memory_chart(kernel).dram_bytes
+        return kernel.metric(DRAM_SUM) or memory_traffic.memory_chart(kernel).dram_bytes
     if key == "sectors_per_request":
         return reading.value(kernel, key)
     return kernel.metric(exercise.metric_of(key))

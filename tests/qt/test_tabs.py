@@ -13,7 +13,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
-from viewer.analysis import reading
+from viewer.analysis import occupancy_reading, reading
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
 from viewer.qt.kit.reading_tab import NOTHING_SELECTED, ReadingTab
@@ -340,8 +340,8 @@ def test_occupancy_naive_binding_limits_and_gap(qtbot, naive: Kernel) -> None:
         found = bar(tab, f"limit_{limit}_1")
         assert (found.text, found.emphasis) == (blocks, binds)
     assert bar(tab, "limit_Registers_1").fraction == pytest.approx(8 / 32)
-    assert text_of(tab, "explanation_1") == reading.occupancy(naive).explanation
-    assert f"{reading.OCCUPANCY_GAP_PCT:.0f} points" in text_of(tab, "threshold")
+    assert text_of(tab, "explanation_1") == occupancy_reading.occupancy(naive).explanation
+    assert f"{occupancy_reading.OCCUPANCY_GAP_PCT:.0f} points" in text_of(tab, "threshold")
     assert text_of(tab, "launch_launch__registers_per_thread_1") == "28"
 
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from viewer.analysis import reading
+from viewer.analysis import memory_traffic
 from viewer.analysis.reading import READING_ORDER
 from viewer.core import formatting as fmt
 from viewer.core.model import Kernel
@@ -225,7 +225,7 @@ def lesson_reading(item: Advice, kernel: Kernel) -> str | None:
     numbers that reconcile them; None elsewhere."""
     if item.rule != ACCESS_PATTERN_RULE or "global load" not in item.heading.lower():
         return None
-    chart = reading.memory_chart(kernel)
+    chart = memory_traffic.memory_chart(kernel)
     spr = chart.sectors_per_request
     if spr is None or spr > COALESCED_SECTORS_PER_REQUEST:
         return None

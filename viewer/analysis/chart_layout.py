@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from viewer.analysis import reading
+from viewer.analysis.comparison import compare
+from viewer.analysis.memory_traffic import MemoryChart, hit_rate_note, memory_chart
 from viewer.analysis.predict import SECTOR_BYTES, WARP_SIZE
 from viewer.core import formatting as fmt
 from viewer.core import metrics
@@ -129,7 +131,7 @@ def _per_thread_line(value: float | None, kernel: Kernel) -> tuple[str, ...]:
 
 def chart_band(kernel: Kernel, name: str) -> ChartBand:
     """The memory chart of one kernel, every number read from its metrics."""
-    chart = reading.memory_chart(kernel)
+    chart = memory_chart(kernel)
     shared = chart.shared_load_instructions
     requests, sectors = chart.global_load_requests, chart.global_load_sectors
     from_l1 = chart.l2_read_sectors_from_l1
@@ -188,19 +190,19 @@ def _amount_lines(verb: str, nbytes: float | None) -> tuple[str, ...]:
 
 def _hit_lines(key: str, pct: float | None) -> tuple[str, ...]:
     """'hit 97.91 %'; a rate above 100 % is marked as not measured (the memory tab's row and
-    `summary` say why: reading.hit_rate_note)."""
+    `summary` say why: hit_rate_note)."""
     if pct is None:
         return (f"hit rate {NOT_IN_REPORT}",)
-    over = reading.hit_rate_note(metrics.SUMMARY_METRICS[key], pct) is not None
+    over = hit_rate_note(metrics.SUMMARY_METRICS[key], pct) is not None
     return (f"hit {fmt.percent(pct)}",) + (OVER_100_LINES if over else ())
 
 
 OVER_100_LINES = ("over 100 %:", "not measured")
 
 
-def hit_rate_notes(chart: reading.MemoryChart) -> tuple[tuple[str, str], ...]:
+def hit_rate_notes(chart: MemoryChart) -> tuple[tuple[str, str], ...]:
     """(summary key, what it means) of each of the chart's hit rates above 100 %."""
-    found = ((key, reading.hit_rate_note(metrics.SUMMARY_METRICS[key], pct)) for key, pct in (
+    found = ((key, hit_rate_note(metrics.SUMMARY_METRICS[key], pct)) for key, pct in (
         ("l1tex_hit_rate_pct", chart.l1tex_hit_rate_pct),
         ("l2_hit_rate_pct", chart.l2_hit_rate_pct)))
     return tuple((key, note) for key, note in found if note is not None)
@@ -209,7 +211,7 @@ def hit_rate_notes(chart: reading.MemoryChart) -> tuple[tuple[str, str], ...]:
 DRAM_SUM = "dram__bytes.sum"  # ncu's read + written, as one metric (the T4 table holds it)
 
 
-def dram_lines(chart: reading.MemoryChart, kernel: Kernel | None = None) -> tuple[str, ...]:
+def dram_lines(chart: MemoryChart, kernel: Kernel | None = None) -> tuple[str, ...]:
     """DRAM bytes moved, and against the compulsory floor when the problem size is known. A
     report that holds only the read + written sum (`kernel`'s dram__bytes.sum) shows it as
     that sum."""
@@ -225,7 +227,7 @@ def dram_lines(chart: reading.MemoryChart, kernel: Kernel | None = None) -> tupl
     return tuple(lines)
 
 
-def caption(kernel: Kernel, chart: reading.MemoryChart) -> str:
+def caption(kernel: Kernel, chart: MemoryChart) -> str:
     """The band's caption in the lesson's words, from this kernel's counters."""
     parts = []
     global_loads = _loads(chart.global_load_requests, kernel, "global loads per thread",
@@ -282,7 +284,7 @@ def memory_values(kernel: Kernel) -> list[tuple[str, str, str]]:
 def memory_ratios(first: Kernel, second: Kernel, first_name: str,
                   second_name: str) -> list[RatioRow]:
     """The compared rows: both values, and which kernel has more and by how much."""
-    differences = {d.key: d for d in reading.compare(first, second)}
+    differences = {d.key: d for d in compare(first, second)}
     rows = []
     for key in MEMORY_COMPARED:
         diff = differences[key]

@@ -1,9 +1,9 @@
 """The comparison as text for course pages: CSV (base units, full digits) and Markdown (readable).
 
-The rows are viewer.analysis.reading.COMPARED, in the order the lesson reads them. With two kernels
-each row carries the ratio first / second and the plain-words direction from reading.compare; with
-one kernel only its values. A value the report does not hold is an empty CSV cell and MISSING in
-Markdown, never 0.
+The rows are viewer.analysis.comparison.COMPARED, in the order the lesson reads them. With two
+kernels each row carries the ratio first / second and the plain-words direction from
+comparison.compare; with one kernel only its values. A value the report does not hold is an empty
+CSV cell and MISSING in Markdown, never 0.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from viewer.analysis import reading
+from viewer.analysis import comparison, reading
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.metrics import SUMMARY_METRICS
@@ -44,10 +44,10 @@ def comparison_rows(kernels: Sequence[Kernel], names: Sequence[str]) -> list[Com
         raise ValueError("comparison_rows takes one or two kernels and a name for each")
     if len(kernels) == 1:
         return [ComparisonRow(key, label, metrics.unit(key), (reading.value(kernels[0], key),),
-                              None, "") for key, label in reading.COMPARED]
+                              None, "") for key, label in comparison.COMPARED]
     return [ComparisonRow(d.key, d.label, metrics.unit(d.key), (d.first, d.second), d.ratio,
                           d.direction(names[0], names[1]))
-            for d in reading.compare(kernels[0], kernels[1])]
+            for d in comparison.compare(kernels[0], kernels[1])]
 
 
 def _number(value: float | None) -> str:

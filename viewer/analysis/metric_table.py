@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer.analysis.reading import hit_rate_note
+from viewer.analysis.memory_traffic import hit_rate_note
 from viewer.core import metrics
 from viewer.core.atomic_write import write_text_atomically
 from viewer.core.model import Kernel, Session

@@ -1,16 +1,13 @@
-"""The lesson's three readings of a kernel, and the comparison of two kernels.
+"""The lesson's readings of a kernel: the summary's values, and the first reading, Speed Of Light.
 
-1. Speed Of Light: Compute (SM) Throughput against Memory Throughput gives the verdict; the L1/TEX,
-   L2 and DRAM throughput rows name the busiest memory unit, so Memory Throughput is never read as
-   DRAM bandwidth (busiest_words: the one wording of it, the window's and the terminal's). Both
-   rows low on a grid below one wave is a small grid, not latency (ncu's SOLBottleneck rule says
-   "Small Grid" there too, and decides where the report lacks the SM count); "latency" only
-   where a small grid is ruled out. A unit row above Memory Throughput is told why.
-2. The memory chart: the traffic that crossed each arrow from the kernel through shared memory,
-   L1/TEX and L2 to DRAM, and sectors per request.
-3. Occupancy: theoretical against achieved, the block limits that set the theoretical figure, and
-   what can (and cannot) explain the gap: "could have filled the machine" only on a grid of a
-   full wave or more; below one, what the small grid explains; barriers never for one warp.
+Speed Of Light: Compute (SM) Throughput against Memory Throughput gives the verdict; the L1/TEX,
+L2 and DRAM throughput rows name the busiest memory unit, so Memory Throughput is never read as
+DRAM bandwidth (busiest_words: the one wording of it, the window's and the terminal's). Both rows
+low on a grid below one wave is a small grid, not latency (viewer.analysis.launch_grid: ncu's
+SOLBottleneck rule says "Small Grid" there too, and decides where the report lacks the SM count);
+"latency" only where a small grid is ruled out. A unit row above Memory Throughput is told why.
+The memory chart's reading is viewer.analysis.memory_traffic, occupancy's
+viewer.analysis.occupancy_reading, and two kernels compared viewer.analysis.comparison.
 
 Every value comes from the kernel's metrics; a metric the report lacks stays None, and the text
 says what is missing instead of inventing a number.
@@ -19,10 +16,10 @@ says what is missing instead of inventing a number.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from viewer.analysis import stalls
-from viewer.analysis.predict import WARP_SIZE, compulsory_dram_bytes
+from viewer.analysis.launch_grid import Grid, grid
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.metrics import SUMMARY_KEYS, SUMMARY_METRICS
@@ -33,19 +30,12 @@ READING_ORDER: tuple[str, ...] = ("sol", "memory", "occupancy")
 
 # A speed-of-light row at or above this percent of its peak counts as high.
 HIGH_PCT = 60.0
-# An achieved occupancy this many points or more below theoretical counts as a gap worth explaining.
-OCCUPANCY_GAP_PCT = 5.0
 
 M = SUMMARY_METRICS  # short alias: summary key -> metric name
-# Below one full wave of blocks the grid does not fill the GPU (ncu's SOLBottleneck threshold).
-SMALL_GRID_WAVES = 1.0
 # Memory Throughput and a unit's row within this many points, and this share of Memory
 # Throughput, agree: 0.03 % is within a point of 0.66 %, and 22 times smaller.
 AGREE_POINTS = 1.0
 AGREE_SHARE = 0.1
-GRID_SIZE = metrics.LABELS[(metrics.LAUNCH, "Grid Size")]
-SM_COUNT = metrics.LABELS[(metrics.LAUNCH, "# SMs")]  # ncu's Launch Statistics row
-DEVICE_SMS = metrics.DEVICE_SMS  # the device's own count, where the launch row is missing
 ELAPSED_CYCLES = metrics.LABELS[(metrics.SOL, "Elapsed Cycles")]
 SM_ACTIVE_CYCLES = metrics.LABELS[(metrics.SOL, "SM Active Cycles")]
 # Both rows low where the report cannot say whether the grid fills the GPU.
@@ -89,99 +79,6 @@ class MemoryUnit:
     elapsed_pct: float | None = None
     elapsed_metric: str | None = None
 
-
-# ncu's SOLBottleneck rule where it finds a small grid, as an export prints it.
-_SMALL_GRID_RULE = re.compile(r"grid is too small to fill the available resources on this "
-                              r"device, resulting in only ([0-9]+(?:[.,][0-9]+)?) full waves")
-
-
-def small_grid_rule(kernel: Kernel) -> float | None:
-    """The full waves ncu's own Small Grid rule states, where the export carries that rule."""
-    for rule in kernel.rules or ():
-        message = rule.get("rule_message")
-        text = str(message.get("message") or "") if isinstance(message, dict) else ""
-        match = _SMALL_GRID_RULE.search(text)
-        if match:
-            return float(match.group(1).replace(",", "."))
-    return None
-
-
-@dataclass(frozen=True)
-class Grid:
-    """The launch against the GPU: blocks (launch__grid_size), the GPU's SMs, ncu's waves per
-    SM (launch__waves_per_multiprocessor), the blocks per SM that fit (the binding block limit)
-    and the full waves ncu's Small Grid rule states, each None where the report lacks it."""
-
-    blocks: float | None
-    sms: float | None
-    waves: float | None
-    per_sm: float | None = None
-    rule_waves: float | None = None
-
-    @property
-    def capacity(self) -> float | None:
-        """Blocks the GPU holds at once: SMs x blocks per SM that fit."""
-        return None if self.sms is None or self.per_sm is None else self.sms * self.per_sm
-
-    @property
-    def full_waves(self) -> float | None:
-        """ncu's waves per SM, else blocks over the GPU's capacity; None when unknown."""
-        if self.waves is not None:
-            return self.waves
-        capacity = self.capacity
-        return None if self.blocks is None or not capacity else self.blocks / capacity
-
-    @property
-    def small(self) -> bool | None:
-        """Below one full wave: from ncu's waves, else blocks against SMs x blocks per SM, else
-        ncu's Small Grid rule, else fewer blocks than SMs; None when the report cannot tell."""
-        waves = self.full_waves
-        if waves is not None:
-            return waves < SMALL_GRID_WAVES
-        if self.rule_waves is not None:
-            return True
-        if self.blocks is not None and self.sms is not None and self.blocks < self.sms:
-            return True
-        return None
-
-    @property
-    def text(self) -> str:
-        """'16 blocks on 132 SMs: 0.02 waves per SM', with what the report holds."""
-        on = f" on {fmt.count(self.sms)} SMs" if self.sms is not None else ""
-        waves = self.full_waves
-        if self.waves is not None:
-            tail = f"{fmt.count(self.waves)} waves per SM"
-        elif waves is not None:
-            tail = (f"{waves:.2f} waves per SM ({fmt.count(self.per_sm)} blocks per SM fit, "
-                    f"{fmt.count(self.capacity)} at once)")
-        elif self.rule_waves is not None:
-            tail = (f"ncu's own Small Grid rule says {fmt.count(self.rule_waves)} full waves "
-                    "across all SMs")
-        else:
-            tail = "fewer blocks than SMs, so some SMs get none"
-        return f"{fmt.count(self.blocks)} blocks{on}: {tail}"
-
-    @property
-    def unknown_text(self) -> str:
-        """Why the report cannot tell whether the grid fills the GPU."""
-        lacks = [name for name, v in (("the grid size", self.blocks),
-                                      (f"the SM count ({SM_COUNT})", self.sms),
-                                      ("the block limits", self.per_sm)) if v is None]
-        holds = f"the report holds {fmt.count(self.blocks)} blocks but lacks " \
-            if self.blocks is not None else "the report lacks "
-        return (f"{holds}{' and '.join(lacks)} and ncu's waves per SM "
-                f"({metrics.WAVES_PER_SM}), so it cannot rule out a small grid")
-
-
-def grid(kernel: Kernel) -> Grid:
-    blocks = kernel.metric(GRID_SIZE)
-    if blocks is None and kernel.grid is not None:
-        blocks = float(kernel.grid[0] * kernel.grid[1] * kernel.grid[2])
-    sms = kernel.metric(SM_COUNT)
-    fits = [v for v in (kernel.metric(m) for m in metrics.BLOCK_LIMITS) if v is not None]
-    return Grid(blocks, sms if sms is not None else kernel.metric(DEVICE_SMS),
-                kernel.metric(metrics.WAVES_PER_SM), min(fits) if fits else None,
-                small_grid_rule(kernel))
 
 
 @dataclass(frozen=True)
@@ -375,123 +272,7 @@ def _busiest_sentence(sol: SpeedOfLight) -> str:
     return f"{text}; {not_dram}" if busiest.name != "DRAM" else f"{text}."
 
 
-# ---------------------------------------------------------------- 2. The memory chart
-
-
-@dataclass(frozen=True)
-class Traffic:
-    """What crossed one arrow of the memory chart (None: the report lacks the metric)."""
-
-    source: str
-    target: str
-    label: str
-    amount: float | None  # in `unit`
-    unit: str  # "request", "sector", "instruction", "byte"
-    metric: str
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class MemoryChart:
-    global_load_requests: float | None
-    global_load_sectors: float | None
-    sectors_per_request: float | None
-    shared_load_instructions: float | None
-    l2_read_sectors_from_l1: float | None
-    l1tex_hit_rate_pct: float | None
-    l2_hit_rate_pct: float | None
-    dram_bytes_read: float | None
-    dram_bytes_write: float | None
-    dram_bandwidth_bytes_per_s: float | None
-    problem_dim: int | None
-    arrows: tuple[Traffic, ...] = field(default_factory=tuple)
-    dram_rounded: bool = False  # the DRAM bytes may be an export's three-figure rounding
-
-    @property
-    def dram_bytes(self) -> float | None:
-        if self.dram_bytes_read is None or self.dram_bytes_write is None:
-            return None
-        return self.dram_bytes_read + self.dram_bytes_write
-
-    @property
-    def compulsory_bytes(self) -> int | None:
-        """A, B and C read or written once each: the floor on DRAM traffic for a square matmul."""
-        if self.problem_dim is None:
-            return None
-        return compulsory_dram_bytes(self.problem_dim)
-
-    @property
-    def times_compulsory(self) -> float | None:
-        floor, moved = self.compulsory_bytes, self.dram_bytes
-        if floor is None or moved is None or floor == 0:
-            return None
-        return moved / floor
-
-
-    @property
-    def floor_note(self) -> str:
-        """DRAM traffic against the compulsory floor, in words from the two counters: bytes
-        read against A and B, bytes written against C ('' when unknown)."""
-        times, dim = self.times_compulsory, self.problem_dim
-        read, written = self.dram_bytes_read, self.dram_bytes_write
-        if times is None or dim is None or read is None or written is None:
-            return ""
-        matrix = compulsory_dram_bytes(dim) // 3  # one of A, B and C
-        lead = "below the floor" if times < 1 else f"{times:.2f}x the floor"
-        shown = fmt.size if self.dram_rounded else _bytes  # never more digits than were printed
-        near = _ROUNDING if self.dram_rounded else 0.0
-        read_words = f"DRAM read {shown(read)} against A and B's {_bytes(2 * matrix)}, so "
-        if read < 2 * matrix * (1 - near):
-            read_words += "part of A and B did not cross DRAM while the kernel ran"
-        elif read < 2 * matrix * (1 + near):
-            read_words += ("A and B crossed it about once, as far as the rounded value shows, "
-                           "and the caches kept the re-reads")
-        elif read < 4 * matrix:
-            read_words += "A and B crossed it at least once and the caches kept most re-reads"
-        else:
-            read_words += "re-reads of A and B reached DRAM"
-        written_words = f"it wrote {shown(written)} against C's {_bytes(matrix)}, so "
-        if written == 0:
-            written_words += "C was not written back to DRAM while the kernel ran"
-        elif written < matrix * (1 - near):
-            written_words += "only part of C was written back to DRAM while the kernel ran"
-        elif written < matrix * (1 + near):
-            written_words += "about C was written back, as far as the rounded value shows"
-        else:
-            written_words += "C was written back"
-        return f"{lead}: {read_words}; {written_words}"
-
-
-# An export prints a size with three significant figures ("2.10 MB"): up to half a percent off.
-_ROUNDING = 0.005
-
-
-def _maybe_rounded(n: float | None) -> bool:
-    """Whether a byte count may be an export's rounding ('2.10 MB' read back as 2,100,000):
-    three significant figures or fewer, over a thousand. A count that merely looks so is then
-    worded as the rounded one would be, which stays true."""
-    return n is not None and n >= 1000 and float(f"{n:.3g}") == n
-
-
-def _bytes(n: float) -> str:
-    """'2,104,320 B': exact, since the floor's sizes differ from the counters in a few bytes."""
-    return f"{fmt.count(n)} B"
-
-
-_HIT_RATE = re.compile(r"_hit_rate\.pct$")
-HIT_RATE_SOURCE = "https://forums.developer.nvidia.com/t/weird-number-for-l2-cache-hitrate/120341"
-
-
-def hit_rate_note(metric: str, pct: float | None) -> str | None:
-    """What a hit rate above 100 % means, where ncu reports one (None otherwise)."""
-    if pct is None or pct <= 100.0 or not _HIT_RATE.search(metric):
-        return None
-    return (f"ncu reports {metric} at {fmt.percent(pct)}, above 100 %. A hit rate is hits over "
-            "queries; ncu can count the two on different replay passes, and L2's counters take "
-            "in every client (copy engines, the display) too, so on a kernel too short or "
-            "uneven to reach a steady state the ratio can pass 100 %. NVIDIA's answer is that "
-            "such a value was not collected accurately: read it as not measured, not as more "
-            f"hits than queries ({HIT_RATE_SOURCE}).")
+# ---------------------------------------------------------------- the lesson's kernels
 
 
 _LESSON_MATMUL = re.compile(r"^matmul_(naive|tiled)$")
@@ -510,224 +291,3 @@ def problem_dim(kernel: Kernel) -> int | None:
         return None
     rows, cols = kernel.grid[1] * kernel.block[1], kernel.grid[0] * kernel.block[0]
     return rows if rows == cols else None
-
-
-def memory_chart(kernel: Kernel) -> MemoryChart:
-    v = {key: value(kernel, key) for key in (
-        "global_load_requests", "global_load_sectors", "sectors_per_request",
-        "shared_load_instructions", "l2_read_sectors_from_l1", "l1tex_hit_rate_pct",
-        "l2_hit_rate_pct", "dram_bytes_read", "dram_bytes_write", "dram_bandwidth_bytes_per_s")}
-    arrows = (
-        Traffic("Kernel", "Shared memory", "shared load instructions",
-                v["shared_load_instructions"], "instruction", M["shared_load_instructions"],
-                "a shared load fetches no sector from L2 or DRAM"),
-        Traffic("Kernel", "L1/TEX", "global load requests", v["global_load_requests"],
-                "request", M["global_load_requests"]),
-        Traffic("Kernel", "L1/TEX", "global load sectors", v["global_load_sectors"], "sector",
-                M["global_load_sectors"]),
-        Traffic("L1/TEX", "L2", "sectors read from L1/TEX", v["l2_read_sectors_from_l1"],
-                "sector", M["l2_read_sectors_from_l1"]),
-        Traffic("L2", "DRAM", "bytes read", v["dram_bytes_read"], "byte", M["dram_bytes_read"]),
-        Traffic("L2", "DRAM", "bytes written", v["dram_bytes_write"], "byte",
-                M["dram_bytes_write"]),
-    )
-    rounded = any(_maybe_rounded(v[key]) for key in ("dram_bytes_read", "dram_bytes_write"))
-    return MemoryChart(**v, problem_dim=problem_dim(kernel), arrows=arrows,
-                       dram_rounded=rounded)
-
-
-# ---------------------------------------------------------------- 3. Occupancy
-
-
-@dataclass(frozen=True)
-class BlockLimit:
-    name: str  # as the report labels it: "Block Limit Registers"
-    metric: str
-    blocks: float | None
-
-
-@dataclass(frozen=True)
-class Occupancy:
-    theoretical_pct: float | None
-    achieved_pct: float | None
-    limits: tuple[BlockLimit, ...]
-    waves_per_sm: float | None
-    explanation: str
-    barriers: float | None = None  # hardware barriers a block uses (launch__barrier_count)
-    barrier_stall: float | None = None  # warps waiting at one, per issued instruction
-    grid: Grid | None = None  # the launch against the GPU: does it hold a full wave?
-    warps_per_block: int | None = None  # from the block size; a block of one waits at no barrier
-
-    @property
-    def gap_pct(self) -> float | None:
-        if self.theoretical_pct is None or self.achieved_pct is None:
-            return None
-        return self.theoretical_pct - self.achieved_pct
-
-    @property
-    def binding(self) -> tuple[BlockLimit, ...]:
-        """The limits that set the theoretical figure (the smallest; ties all bind)."""
-        known = [lim for lim in self.limits if lim.blocks is not None]
-        if not known:
-            return ()
-        least = min(lim.blocks for lim in known if lim.blocks is not None)
-        return tuple(lim for lim in known if lim.blocks == least)
-
-
-def occupancy(kernel: Kernel) -> Occupancy:
-    limits = tuple(BlockLimit(metrics.label(metric), metric, kernel.metric(metric))
-                   for metric in metrics.BLOCK_LIMITS
-                   if metric != metrics.BARRIER_LIMIT or kernel.metric(metric) is not None)
-    occ = Occupancy(value(kernel, "theoretical_occupancy_pct"),
-                    value(kernel, "achieved_occupancy_pct"), limits,
-                    kernel.metric(metrics.WAVES_PER_SM), "",
-                    kernel.metric(metrics.BARRIER_COUNT), kernel.metric(metrics.BARRIER_STALL),
-                    grid(kernel), _warps_per_block(kernel))
-    return replace(occ, explanation=_occupancy_text(occ))
-
-
-def _warps_per_block(kernel: Kernel) -> int | None:
-    if kernel.block is None:
-        return None
-    threads = kernel.block[0] * kernel.block[1] * kernel.block[2]
-    return -(-threads // WARP_SIZE)
-
-
-def _barrier_words(occ: Occupancy) -> str | None:
-    """'barriers (warps waited at one 3.12 cycles per issued instruction)', where a barrier can
-    be a reason: None for a kernel without one, or a block of one warp (it waits at none)."""
-    if occ.barriers == 0 or occ.warps_per_block == 1:
-        return None
-    if occ.barrier_stall is None:
-        return "barriers"
-    return (f"barriers (warps waited at one {occ.barrier_stall:.2f} cycles per issued "
-            "instruction)")
-
-
-def _small_grid_gap(occ: Occupancy, launch: Grid, gap: float) -> str:
-    """What a grid under one full wave explains of the gap between theoretical and achieved."""
-    head = (f"Achieved is {gap:.2f} points below theoretical on a grid under one full wave "
-            f"({launch.text}), so the launch cannot fill the machine")
-    blocks, sms, per_sm, waves = launch.blocks, launch.sms, launch.per_sm, launch.full_waves
-    if blocks is not None and sms is not None and per_sm is not None and blocks < sms:
-        return (f"{head}: fewer blocks than SMs, so an SM holds at most one block of the "
-                f"{fmt.count(per_sm)} per SM the block limits allow, and the small grid, not "
-                "the workload, keeps achieved below theoretical.")
-    if waves is None or per_sm is None or occ.theoretical_pct is None:
-        return (f"{head}: some SMs run short of warps whatever the workload does, and the "
-                "small grid explains the gap before barriers or a slow block need to.")
-    capacity = launch.capacity
-    share = blocks / capacity if blocks is not None and capacity else waves
-    share_pts = occ.theoretical_pct * (1 - share)
-    text = (f"{head}: an SM holds on average {share * per_sm:.2f} of the {fmt.count(per_sm)} "
-            f"blocks the block limits allow ({fmt.percent(100 * share)}), so the small grid "
-            f"accounts for about {share_pts:.2f} points")
-    if share_pts >= gap:
-        return f"{text}, which covers the whole gap."
-    reasons = [r for r in (_barrier_words(occ), "blocks ending at different times with none "
-                           "left to take their place", "one block taking longer than its "
-                           "neighbours") if r is not None]
-    listed = ", ".join(reasons[:-1]) + " and " + reasons[-1]
-    one_warp = (" (a block of one warp waits at no barrier)" if occ.warps_per_block == 1
-                else " (the kernel has no barrier: launch__barrier_count is 0)"
-                if occ.barriers == 0 else "")
-    return (f"{text}; for the other {gap - share_pts:.2f}, {listed} are the usual "
-            f"reasons{one_warp}; registers and shared memory are not, because the block limits "
-            "already priced them in.")
-
-
-def _occupancy_text(occ: Occupancy) -> str:
-    parts = []
-    binding = occ.binding
-    if binding:
-        names = ", ".join(lim.name for lim in binding)
-        verb = "bind" if len(binding) > 1 else "binds"
-        parts.append(f"{names} {verb} at {fmt.count(binding[0].blocks)} blocks per SM and set"
-                     f"{'' if len(binding) > 1 else 's'} the theoretical figure.")
-    else:
-        parts.append("The report shows no block limits.")
-    gap = occ.gap_pct
-    if gap is None:
-        parts.append("The gap between theoretical and achieved occupancy is unknown: the report "
-                     "lacks one of the two.")
-    elif gap >= OCCUPANCY_GAP_PCT and occ.grid is not None and occ.grid.small:
-        parts.append(_small_grid_gap(occ, occ.grid, gap))
-    elif gap >= OCCUPANCY_GAP_PCT:
-        tail = ""
-        waves = occ.grid.full_waves if occ.grid is not None else occ.waves_per_sm
-        if waves is not None and waves % 1 != 0:
-            tail = f" ({fmt.count(waves)} waves per SM: the last wave is partial)"
-        reasons = [f"an uneven tail{tail}", "one block taking longer than its neighbours"]
-        one_warp = occ.warps_per_block == 1
-        barrier = _barrier_words(occ)
-        if barrier is not None:
-            reasons.insert(0, barrier)
-        listed = ", ".join(reasons[:-1]) + " and " + reasons[-1]
-        if waves is not None:
-            filled = (f"Achieved is {gap:.2f} points below theoretical: the launch could have "
-                      "filled the machine and the workload did not.")
-        else:
-            why = occ.grid.unknown_text if occ.grid is not None else "the report lacks the grid"
-            filled = (f"Achieved is {gap:.2f} points below theoretical. Whether the launch could "
-                      f"have filled the machine is unknown: {why}; if it could, the workload "
-                      "did not.")
-        parts.append(
-            f"{filled} {listed[:1].upper()}{listed[1:]} are the usual "
-            "reasons; registers and shared memory are not, because the block limits already "
-            "priced them in.")
-        if one_warp:
-            parts.append("A block of one warp waits at no barrier, so barriers are not among "
-                         "them.")
-        elif occ.barriers == 0:
-            parts.append("The kernel has no barrier (launch__barrier_count is 0), so barriers "
-                         "are not among them.")
-    else:
-        parts.append(f"Achieved is within {OCCUPANCY_GAP_PCT:.0f} points of theoretical "
-                     f"({gap:.2f}): the kernel kept the residency its launch allowed.")
-    return " ".join(parts)
-
-
-# ---------------------------------------------------------------- Comparison
-
-
-@dataclass(frozen=True)
-class Difference:
-    key: str
-    label: str
-    first: float | None
-    second: float | None
-
-    @property
-    def ratio(self) -> float | None:
-        """first / second, or None when either is missing or second is zero."""
-        if self.first is None or self.second is None or self.second == 0:
-            return None
-        return self.first / self.second
-
-    def direction(self, first_name: str, second_name: str) -> str:
-        """'naive moves 8.05x the sectors of tiled', in plain words."""
-        if self.first is None or self.second is None:
-            return f"{self.label}: not in both reports"
-        if self.first == self.second:
-            return f"{self.label}: equal"
-        big, small = (first_name, second_name) if self.first > self.second else (
-            second_name, first_name)
-        hi, lo = max(self.first, self.second), min(self.first, self.second)
-        if lo == 0:
-            return f"{self.label}: {big} has some, {small} none"
-        return f"{self.label}: {big} {hi / lo:.2f}x {small}"
-
-
-# The ratios that carry the lesson, in the order the comparison shows them: (key, label).
-COMPARED: tuple[tuple[str, str], ...] = tuple((key, metrics.row_label(key)) for key in (
-    "duration_ns", "global_load_sectors", "global_load_requests", "sectors_per_request",
-    "shared_load_instructions", "l2_read_sectors_from_l1", "dram_bytes_read",
-    "dram_bytes_write", "memory_throughput_pct", "dram_throughput_pct",
-    "compute_sm_throughput_pct", "l1tex_hit_rate_pct", "l2_hit_rate_pct",
-    "theoretical_occupancy_pct", "achieved_occupancy_pct"))
-
-
-def compare(first: Kernel, second: Kernel) -> tuple[Difference, ...]:
-    """The lesson's rows for two kernels, matched by metric name (any ncu version or GPU)."""
-    return tuple(Difference(key, label, value(first, key), value(second, key))
-                 for key, label in COMPARED)

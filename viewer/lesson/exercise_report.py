@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from viewer.analysis import reading
+from viewer.analysis import memory_traffic, reading
 from viewer.analysis.chart_layout import per_thread
 from viewer.analysis.predict import DerivationError, derive
 from viewer.core import formatting as fmt
@@ -31,7 +31,7 @@ def _count(value: float) -> str:
 def loads_words(pair: LessonPair) -> str:
     """Question 2 in this report: load instructions per thread, global and shared, against the
     lesson's count of the source, then the sector row that explains the time."""
-    naive, tiled = reading.memory_chart(pair.naive), reading.memory_chart(pair.tiled)
+    naive, tiled = memory_traffic.memory_chart(pair.naive), memory_traffic.memory_chart(pair.tiled)
     n_name, t_name = pair.naive_name, pair.tiled_name
     n_global = per_thread(naive.global_load_requests, pair.naive)
     t_global = per_thread(tiled.global_load_requests, pair.tiled)
@@ -98,7 +98,7 @@ def loads_lead(pair: LessonPair | None) -> str:
              f"{_count(tg)} global and {_count(ts)} shared: more.")
     if pair is None:
         return words
-    naive, tiled = reading.memory_chart(pair.naive), reading.memory_chart(pair.tiled)
+    naive, tiled = memory_traffic.memory_chart(pair.naive), memory_traffic.memory_chart(pair.tiled)
     n_global = per_thread(naive.global_load_requests, pair.naive)
     t_global = per_thread(tiled.global_load_requests, pair.tiled)
     t_shared = per_thread(tiled.shared_load_instructions, pair.tiled)

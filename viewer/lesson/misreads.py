@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from viewer.analysis import reading
+from viewer.analysis import memory_traffic, reading
 from viewer.analysis.chart_layout import hit_rate_notes
 from viewer.analysis.launch_size import size_words
 from viewer.analysis.metric_table import SM_FREQUENCY
@@ -90,7 +90,7 @@ def misreads(kernel: Kernel, report: Report | None = None) -> list[Misread]:
     """The misreads one kernel's values invite; with its `report`, a first-launch capture too."""
     found = [m for m in (_memory_vs_dram(kernel),) if m is not None]
     found += [Misread(key, note, "hit-rate-over-100")
-              for key, note in hit_rate_notes(reading.memory_chart(kernel))]
+              for key, note in hit_rate_notes(memory_traffic.memory_chart(kernel))]
     if report is not None:
         found += [m for m in (_first_launch(kernel, report), _clocks_not_locked(kernel, report))
                   if m is not None]

@@ -28,6 +28,7 @@ that holds fewer kernels, nor one cut inside a quoted value read (pandas refuses
 from __future__ import annotations
 
 import csv
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +48,7 @@ from viewer.readers.details_csv import (
     unit_factors,
 )
 from viewer.readers.raw_text import DEVICE_NAME
-from viewer.readers.sniff import RAW_CSV, find_csv_header
+from viewer.readers.sniff import RAW_CSV, CsvHeader, find_csv_header
 
 FORMAT = RAW_CSV
 
@@ -65,63 +66,107 @@ def read(path: Path) -> Report:
     """Read a raw page CSV export: kernels in launch order, every numeric metric in base units."""
     path = Path(path)
     header = find_csv_header(path)
+    _check_header(path, header)
+    table = _Rows(path, [c for c in header.columns if c not in IDENTITY_COLUMNS],
+                  [c for c in header.columns if c in IDENTITY_COLUMNS])
+    for chunk in read_chunks(path, header, None, rows=CHUNK_ROWS):
+        table.take(chunk)
+        del chunk
+    if not table.identity:
+        raise ReportError(path, f"{CUT_SHORT}: it holds a header and a units row and no kernel"
+                          " row" if table.factors is not None else "no kernel found")
+    kernels, skipped = _kernels(table)
+    if not kernels:
+        raise ReportError(path, no_kernel(skipped))
+    report = Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
+    if (unread_note := table.as_printed.note()) is not None:
+        report.notes.append(unread_note)
+    cut = (f"{UNENDED}: that line is left out" if unended(path)
+           else _cut_row(path, len(header.columns), table.identity[-1]["ID"]))
+    if cut is not None:
+        mark_cut_short(report, cut)
+    return report
+
+
+def _check_header(path: Path, header: CsvHeader) -> None:
+    """Refuse a header that is not a raw page export's."""
     if header.is_details or "Section Name" in header.columns:
         raise ReportError(path, "is a details CSV export, not a raw page one")
     if "ID" not in header.columns or "Kernel Name" not in header.columns:
         raise ReportError(path, "not a raw page CSV export: no ID or Kernel Name column")
     if len(set(header.columns)) != len(header.columns):
         raise ReportError(path, "not a raw page CSV export: a column name appears twice")
-    metric_columns = [c for c in header.columns if c not in IDENTITY_COLUMNS]
-    identity_columns = [c for c in header.columns if c in IDENTITY_COLUMNS]
+
+
+@dataclass
+class _Rows:
+    """The kernel rows read so far, a chunk at a time: the units row's factors, each row's
+    identity columns and device name, the values in base units (a block per chunk) and those
+    kept as printed (by row)."""
+
+    path: Path
+    metric_columns: list[str]
+    identity_columns: list[str]
     factors: np.ndarray | None = None
     comma: bool | None = None
-    seen: set[str] = set()
-    identity: list[dict[str, str]] = []
-    names: list[str | None] = []
-    blocks: list[np.ndarray] = []
-    unit_row: list[str] = []
-    as_printed = _as_printed.AsPrinted()
-    printed: dict[int, dict[str, Printed]] = {}
-    for chunk in read_chunks(path, header, None, rows=CHUNK_ROWS):
+    unit_row: list[str] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    identity: list[dict[str, str]] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)
+    blocks: list[np.ndarray] = field(default_factory=list)
+    as_printed: _as_printed.AsPrinted = field(default_factory=_as_printed.AsPrinted)
+    printed: dict[int, dict[str, Printed]] = field(default_factory=dict)
+
+    def take(self, chunk: pd.DataFrame) -> None:
+        """Take in one chunk of the table: the units row first, then kernel rows."""
         ids = chunk["ID"].astype(str).str.strip()
-        if factors is None:
+        if self.factors is None:
             if ids.empty:
-                continue
+                return
             if ids.iloc[0] != "":
-                raise ReportError(path, "not a raw page CSV export: no units row under the header")
-            unit_row = [str(chunk[c].iloc[0]) for c in metric_columns]
-            factors = unit_factors(unit_row, metric_columns)
+                raise ReportError(self.path, "not a raw page CSV export: no units row under the"
+                                  " header")
+            self.unit_row = [str(chunk[c].iloc[0]) for c in self.metric_columns]
+            self.factors = unit_factors(self.unit_row, self.metric_columns)
         rows = chunk[ids.str.fullmatch(r"\d+").to_numpy(dtype=bool)]
         if rows.empty:
-            continue
+            return
         for text in rows["ID"].astype(str).str.strip():
-            if text in seen:
-                raise ReportError(path, "not a raw page CSV export: a result ID appears on two"
-                                  " rows")
-            seen.add(text)
-        texts = pd.Series(rows[metric_columns].to_numpy(dtype=object).ravel(), dtype=str)
-        if comma is None:
-            comma = decimal_comma(texts[texts != ""])
-        values = parse_numbers(texts, comma).reshape(len(rows), len(metric_columns))
+            if text in self.seen:
+                raise ReportError(self.path, "not a raw page CSV export: a result ID appears on"
+                                  " two rows")
+            self.seen.add(text)
+        self.blocks.append(self._values(rows, self.factors) * self.factors)
+        self.identity += rows[self.identity_columns].to_dict("records")
+        self.names += (rows[DEVICE_NAME].astype(str).str.strip().tolist() if DEVICE_NAME in rows
+                       else [None] * len(rows))
+
+    def _values(self, rows: pd.DataFrame, factors: np.ndarray) -> np.ndarray:
+        """The rows' metric values as printed, one row each; a value in a unit not understood
+        (no factor) is kept as printed too."""
+        columns = self.metric_columns
+        texts = pd.Series(rows[columns].to_numpy(dtype=object).ravel(), dtype=str)
+        if self.comma is None:
+            self.comma = decimal_comma(texts[texts != ""])
+        values = parse_numbers(texts, self.comma).reshape(len(rows), len(columns))
         unread = np.argwhere(np.isfinite(values) & np.isnan(factors))
-        as_printed.count_only(len(unread) - as_printed.room)
-        for r, c in unread[:as_printed.room].tolist():
-            kept = as_printed.take(metric_columns[c], texts.iloc[r * len(metric_columns) + c],
-                                   Printed(unit_row[c]))
+        self.as_printed.count_only(len(unread) - self.as_printed.room)
+        for r, c in unread[:self.as_printed.room].tolist():
+            kept = self.as_printed.take(columns[c], texts.iloc[r * len(columns) + c],
+                                        Printed(self.unit_row[c]))
             if kept is not None:
-                printed.setdefault(len(identity) + r, {})[metric_columns[c]] = kept
-        blocks.append(values * factors)
-        identity += rows[identity_columns].to_dict("records")
-        names += (rows[DEVICE_NAME].astype(str).str.strip().tolist() if DEVICE_NAME in rows
-                  else [None] * len(rows))
-        del texts, rows, chunk
-    if not identity:
-        raise ReportError(path, f"{CUT_SHORT}: it holds a header and a units row and no kernel"
-                          " row" if factors is not None else "no kernel found")
-    matrix = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+                self.printed.setdefault(len(self.identity) + r, {})[columns[c]] = kept
+        return values
+
+
+def _kernels(table: _Rows) -> tuple[list[Kernel], dict[str, int]]:
+    """The kernels of the rows read, and how many rows of each kind that is not a kernel were
+    skipped."""
+    matrix = np.concatenate(table.blocks) if len(table.blocks) > 1 else table.blocks[0]
     kernels: list[Kernel] = []
     skipped: dict[str, int] = {}
-    for k, (row, metrics) in enumerate(zip(identity, metric_rows(metric_columns, matrix),
+    for k, (row, metrics) in enumerate(zip(table.identity,
+                                          metric_rows(table.metric_columns, matrix),
                                           strict=True)):
         shown = str(row["Kernel Name"])
         kind = export_kind(shown)
@@ -135,21 +180,12 @@ def read(path: Path) -> Report:
             grid=dim3(row.get("Grid Size")),
             block=dim3(row.get("Block Size")),
             device_id=device_id(row.get("Device")),
-            device_name=names[k] or None,
+            device_name=table.names[k] or None,
             cc=_text(row.get("CC")),
             metrics=metrics,
-            printed=printed.get(k, {}),
+            printed=table.printed.get(k, {}),
         ))
-    if not kernels:
-        raise ReportError(path, no_kernel(skipped))
-    report = Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped)
-    if (unread_note := as_printed.note()) is not None:
-        report.notes.append(unread_note)
-    cut = (f"{UNENDED}: that line is left out" if unended(path)
-           else _cut_row(path, len(header.columns), identity[-1]["ID"]))
-    if cut is not None:
-        mark_cut_short(report, cut)
-    return report
+    return kernels, skipped
 
 
 def _cut_row(path: Path, fields: int, last_id: object) -> str | None:

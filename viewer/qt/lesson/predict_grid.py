@@ -118,13 +118,7 @@ def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, st
     grid.setHorizontalSpacing(style.px(12))
     grid.setVerticalSpacing(style.px(4))
     grid.setColumnStretch(len(headers) - 1 if not projector else len(headers), 1)
-    headings: list[QLabel] = []
-    for column, head in enumerate(headers):
-        align = Qt.AlignmentFlag.AlignRight if 2 < column < READING else Qt.AlignmentFlag.AlignLeft
-        heading = label(head, "small", bold=True, color="secondary", name=f"head_{column}")
-        heading.setAlignment(align | Qt.AlignmentFlag.AlignBottom)
-        grid.addWidget(heading, 0, column, align | Qt.AlignmentFlag.AlignBottom)
-        headings.append(heading)
+    headings = _headings(label, grid, headers)
     rows: dict[str, RowCells] = {}
     row = 1
     for key in ORDER:
@@ -149,27 +143,47 @@ def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, st
             grid.addWidget(edit, row, 2)
             grid.addWidget(typed, row, 2)
             inputs = [edit]
-        cells = []
-        for column, sample in enumerate(_SAMPLES, 3):
-            cell = label(HIDDEN, color="secondary", name=f"cell_{key}_{column}")
-            cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            cell.setMinimumWidth(_width(style, sample, bold=column == 4))
-            if projector and column == VERDICT:
-                cell.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-                grid.addWidget(cell, row + 1, 0)
-            else:
-                grid.addWidget(cell, row, column)
-            cells.append(cell)
-        reading = label("", name=f"cell_{key}_{READING}", wrap=True)
-        reading.hide()
-        if projector:
-            grid.addWidget(reading, row + 1, 1, 1, VERDICT)
-        else:
-            grid.addWidget(reading, row, READING)
-        cells.append(reading)
-        rows[key] = RowCells(name, inputs, typed, cells)
+        rows[key] = RowCells(name, inputs, typed, _hidden_cells(label, style, grid, key, row))
         row += 2 if projector else 1
     return grid, rows, headings
+
+
+def _headings(label: Label, grid: QGridLayout, headers: tuple[str, ...]) -> list[QLabel]:
+    """The column headings on the grid's first row, figures' headings aligned right."""
+    headings: list[QLabel] = []
+    for column, head in enumerate(headers):
+        align = Qt.AlignmentFlag.AlignRight if 2 < column < READING else Qt.AlignmentFlag.AlignLeft
+        heading = label(head, "small", bold=True, color="secondary", name=f"head_{column}")
+        heading.setAlignment(align | Qt.AlignmentFlag.AlignBottom)
+        grid.addWidget(heading, 0, column, align | Qt.AlignmentFlag.AlignBottom)
+        headings.append(heading)
+    return headings
+
+
+def _hidden_cells(label: Label, style: Style, grid: QGridLayout, key: str,
+                  row: int) -> list[QLabel]:
+    """Row `key`'s cells before it is revealed, each '?' as wide as its figure to come, and its
+    reading, hidden: the last column at the desk, under the row in projector mode."""
+    projector = style.projector
+    cells = []
+    for column, sample in enumerate(_SAMPLES, 3):
+        cell = label(HIDDEN, color="secondary", name=f"cell_{key}_{column}")
+        cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        cell.setMinimumWidth(_width(style, sample, bold=column == 4))
+        if projector and column == VERDICT:
+            cell.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(cell, row + 1, 0)
+        else:
+            grid.addWidget(cell, row, column)
+        cells.append(cell)
+    reading = label("", name=f"cell_{key}_{READING}", wrap=True)
+    reading.hide()
+    if projector:
+        grid.addWidget(reading, row + 1, 1, 1, VERDICT)
+    else:
+        grid.addWidget(reading, row, READING)
+    cells.append(reading)
+    return cells
 
 
 def _kernel_name(style: Style, pair: LessonPair, role: str, key: str) -> ElidedName:

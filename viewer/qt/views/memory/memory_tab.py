@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from viewer.analysis import reading
+from viewer.analysis import memory_traffic
 from viewer.analysis.chart_layout import (
     BYTES,
     INSTRUCTIONS,
@@ -153,7 +153,7 @@ class MemoryTab(ReadingTab):
         """Each kernel's DRAM bytes against the compulsory floor, in words from its two counters
         (the boxes show only the ratio), named in compare mode."""
         for kernel, name in zip(self.kernels, self.names, strict=True):
-            note = reading.memory_chart(kernel).floor_note
+            note = memory_traffic.memory_chart(kernel).floor_note
             if not note:
                 continue
             whose = f"{name}'s DRAM traffic" if self.compare_mode else "DRAM traffic"

@@ -2,10 +2,10 @@
 
 Theoretical and achieved occupancy as bars, the block limits that set the theoretical figure with
 the binding one highlighted, the launch facts a gap is explained by (waves, barriers, shared
-memory), each a row to pick, and the gap explained as viewer.analysis.reading explains it, with a
-link to the Warp stalls view (where the warps waited). Below, what if: ncu's occupancy curves with
-the kernel's own setting marked (viewer.qt.views.occupancy.occupancy_whatif), read when the tab is
-shown.
+memory), each a row to pick, and the gap explained as viewer.analysis.occupancy_reading
+explains it, with a link to the Warp stalls view (where the warps waited). Below, what if: ncu's
+occupancy curves with the kernel's own setting marked (viewer.qt.views.occupancy.occupancy_whatif),
+read when the tab is shown.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
-from viewer.analysis import reading
+from viewer.analysis.occupancy_reading import OCCUPANCY_GAP_PCT, Occupancy, occupancy
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.formatting import NOT_IN_REPORT
@@ -51,7 +51,7 @@ STALLS_LINK = (f'Where the resident warps waited instead of issuing: <a href="st
                f'{STALLS_TITLE}</a> (W).')
 
 
-def gap_text(occ: reading.Occupancy) -> str:
+def gap_text(occ: Occupancy) -> str:
     gap = occ.gap_pct
     if gap is None:
         return f"unknown: one of the two is {NOT_IN_REPORT}"
@@ -59,12 +59,12 @@ def gap_text(occ: reading.Occupancy) -> str:
 
 
 def threshold_text() -> str:
-    return (f"A gap of {reading.OCCUPANCY_GAP_PCT:.0f} points or more between theoretical and "
+    return (f"A gap of {OCCUPANCY_GAP_PCT:.0f} points or more between theoretical and "
             "achieved is worth explaining. The smallest block limit binds: it sets how many "
             "blocks fit on one SM, and so the theoretical figure.")
 
 
-def achieved_comparison(first: reading.Occupancy, second: reading.Occupancy, first_name: str,
+def achieved_comparison(first: Occupancy, second: Occupancy, first_name: str,
                         second_name: str) -> str:
     """Which kernel kept more warps resident, in points of occupancy."""
     a, b = first.achieved_pct, second.achieved_pct
@@ -104,7 +104,7 @@ class OccupancyTab(ReadingTab):
         super().clear()
 
     def _build(self, layout: QVBoxLayout) -> None:
-        occs = [reading.occupancy(k) for k in self.kernels]
+        occs = [occupancy(k) for k in self.kernels]
         grid = self.grid()
         row = self.header_row(grid, 0)
         for key, attr, color in _BARS:
@@ -117,7 +117,7 @@ class OccupancyTab(ReadingTab):
             row = self.misread_rows(grid, row + 1, key)
         grid.addWidget(self.label("Gap", bold=True), row, 0)
         for column, occ in enumerate(occs, 1):
-            wide = occ.gap_pct is not None and occ.gap_pct >= reading.OCCUPANCY_GAP_PCT
+            wide = occ.gap_pct is not None and occ.gap_pct >= OCCUPANCY_GAP_PCT
             grid.addWidget(self.label(gap_text(occ), "heading", bold=True,
                                       color="warning" if wide else "text",
                                       name=f"gap_{column}", wrap=True), row, column)
@@ -179,7 +179,7 @@ class OccupancyTab(ReadingTab):
             row = self.misread_rows(grid, row + 1, metric)
         return row
 
-    def _limit_rows(self, grid: QGridLayout, row: int, occs: list[reading.Occupancy]) -> int:
+    def _limit_rows(self, grid: QGridLayout, row: int, occs: list[Occupancy]) -> int:
         """One bar per block limit (blocks per SM), the binding ones highlighted."""
         grid.addWidget(self.label("Block limits, blocks per SM: the smallest binds", bold=True,
                                   wrap=True), row, 0, 1, len(occs) + 1)

@@ -1,0 +1,53 @@
+"""Two kernels compared: the lesson's rows side by side, matched by metric name, each with its
+ratio and its direction in plain words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.analysis.reading import value
+from viewer.core import metrics
+from viewer.core.model import Kernel
+
+
+@dataclass(frozen=True)
+class Difference:
+    key: str
+    label: str
+    first: float | None
+    second: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        """first / second, or None when either is missing or second is zero."""
+        if self.first is None or self.second is None or self.second == 0:
+            return None
+        return self.first / self.second
+
+    def direction(self, first_name: str, second_name: str) -> str:
+        """'naive moves 8.05x the sectors of tiled', in plain words."""
+        if self.first is None or self.second is None:
+            return f"{self.label}: not in both reports"
+        if self.first == self.second:
+            return f"{self.label}: equal"
+        big, small = (first_name, second_name) if self.first > self.second else (
+            second_name, first_name)
+        hi, lo = max(self.first, self.second), min(self.first, self.second)
+        if lo == 0:
+            return f"{self.label}: {big} has some, {small} none"
+        return f"{self.label}: {big} {hi / lo:.2f}x {small}"
+
+
+# The ratios that carry the lesson, in the order the comparison shows them: (key, label).
+COMPARED: tuple[tuple[str, str], ...] = tuple((key, metrics.row_label(key)) for key in (
+    "duration_ns", "global_load_sectors", "global_load_requests", "sectors_per_request",
+    "shared_load_instructions", "l2_read_sectors_from_l1", "dram_bytes_read",
+    "dram_bytes_write", "memory_throughput_pct", "dram_throughput_pct",
+    "compute_sm_throughput_pct", "l1tex_hit_rate_pct", "l2_hit_rate_pct",
+    "theoretical_occupancy_pct", "achieved_occupancy_pct"))
+
+
+def compare(first: Kernel, second: Kernel) -> tuple[Difference, ...]:
+    """The lesson's rows for two kernels, matched by metric name (any ncu version or GPU)."""
+    return tuple(Difference(key, label, value(first, key), value(second, key))
+                 for key, label in COMPARED)

@@ -100,7 +100,8 @@ class ChartMarks:
     @property
     def smallest_points(self) -> float:
         """The smallest type the chart paints, in points (before any scaling of the picture)."""
-        return min(font.pointSizeF() for font in vars(self.fonts).values())
+        fonts: list[QFont] = list(vars(self.fonts).values())
+        return min(font.pointSizeF() for font in fonts)
 
     # ---------------------------------------------------------------- measuring
 

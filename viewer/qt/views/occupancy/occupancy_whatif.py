@@ -102,7 +102,7 @@ class CurveReader(QObject):
         return self.wanted.show(reports, kernels)
 
 
-class CurveChart(pg.PlotWidget):
+class CurveChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no types
     """One curve of every kernel shown, its own setting marked with a dashed line and a dot.
     `drawn`: (column, xs, ys, at) per kernel, for tests."""
 

@@ -39,7 +39,7 @@ def decade_ticks(low: float, high: float) -> list[list[tuple[float, str]]]:
     return [major, minor]
 
 
-class RooflineChart(pg.PlotWidget):
+class RooflineChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no types
     """`show_rooflines(rooflines, names, day30)` draws it. What is drawn, for tests:
     `ceilings` (level key or 'fp32' -> peak bytes/s or FLOP/s), `points` ((column, level key) ->
     (FLOP/byte, FLOP/s)), `arrows` (level key -> (from, to) points), `hand_point`."""

@@ -33,7 +33,7 @@ def kernel_color(style: Style, index: int) -> QColor:
     return style.color(KERNEL_COLORS[index % len(KERNEL_COLORS)])
 
 
-class LaunchTimesPlot(pg.PlotWidget):
+class LaunchTimesPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no types
     """`show_timing(result)` draws it; `launch_curves[kernel]` and `median_curves[kernel]` are
     the drawn items (x: launch number from 1, y: ms)."""
 

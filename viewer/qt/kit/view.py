@@ -76,11 +76,18 @@ class View(Protocol):
 
 class RowTarget(View, Protocol):
     """A view whose rows the exercise and Predict point at (viewer.qt.kit.reading_tab gives it):
-    `row_picked(key)` while picking is on, `mark_row(key)` frames a row (None: none), and
-    `row_widgets(key)` are the widgets of row `key` ([] where it shows none)."""
+    `row_picked(key)` while picking is on, `mark_row(key)` frames a row (None: none),
+    `row_widgets(key)` are the widgets of row `key` ([] where it shows none), and `kernels` and
+    `names` what it shows now ([] for none)."""
 
     @property
     def row_picked(self) -> SignalInstance: ...
+
+    @property
+    def kernels(self) -> list[Kernel]: ...
+
+    @property
+    def names(self) -> list[str]: ...
 
     def set_picking(self, on: bool) -> None: ...
 

@@ -288,7 +288,7 @@ class MainWindow(WindowParts, QMainWindow):
         self.reading.tabs.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _show_list(self, visible: bool) -> None:
-        show_dock(self, self.kernel_dock, visible)
+        show_dock(self, self.kernel_dock, self.kernel_list, visible)
 
     def set_tab(self, index: int) -> None:
         """Show reading step `index` (0: Speed Of Light)."""

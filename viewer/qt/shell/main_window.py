@@ -7,9 +7,10 @@ alone; two (two files, one file with two kernels, or two rows picked in the kern
 compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4
 beside this report after Timing (reading_page). The window's other jobs live beside it, each
 handed what it needs and none importing this module: window_menus (the actions, as one
-WindowActions), reading_page (the tabs, one per view of view_registry), compare_line,
-projector_mode (a ProjectorMode that owns the mode and says when it changes), exporting, opening
-(Open, drops), window_place (its size and place), exercise_panel (the exercise's dock).
+WindowActions), window_steps (the moves between tabs), reading_page (the tabs, one per view of
+view_registry), compare_line, projector_mode (a ProjectorMode that owns the mode and says when it
+changes), exporting, opening (Open, drops), window_place (its size and place), exercise_panel
+(the exercise's dock).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QMainWindow,
@@ -51,13 +52,14 @@ from viewer.qt.shell.status_line import StatusLine, open_text, threshold_text
 from viewer.qt.shell.tab_titles import TitleFitter, whole_title
 from viewer.qt.shell.window_menus import EscapeFromEdits, build_menus, connect_actions
 from viewer.qt.shell.window_parts import WindowParts
+from viewer.qt.shell.window_steps import WindowSteps
 
 __all__ = ["MainWindow", "default_tabs"]
 
 READING_PAGE, EMPTY_PAGE = 1, 0
 
 
-class MainWindow(WindowParts, QMainWindow):
+class MainWindow(WindowSteps, WindowParts, QMainWindow):
     """The reading window. Signals: `loaded()` after reports are applied (some files may have
     been refused: `last_error`), `load_failed(message)` after no file could be read (what was
     open stays). With `record_recent`, it remembers what was opened and its own size and place.
@@ -287,47 +289,8 @@ class MainWindow(WindowParts, QMainWindow):
         self._show_list(True)
         self.kernel_list.focus_filter()
 
-    def focus_tabs(self) -> None:
-        """The focus on the tabs again (Esc in a box), so that the letter keys work."""
-        self.reading.tabs.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
     def _show_list(self, visible: bool) -> None:
         show_dock(self, self.kernel_dock, self.kernel_list, visible)
-
-    def set_tab(self, index: int) -> None:
-        """Show reading step `index` (0: Speed Of Light)."""
-        self.reading.set_tab(index)
-
-    def next_tab(self) -> None:
-        """The next step, Predict and the reading order round (from Timing or the T4: Predict)."""
-        self._show_page(self.reading.step_after(+1))
-
-    def previous_tab(self) -> None:
-        self._show_page(self.reading.step_after(-1))
-
-    def show_tab(self, index: int) -> None:
-        """Show tab `index` (its action in the View menu)."""
-        self._show_page(self.reading.widget_of(index))
-
-    def _show_page(self, page: QWidget) -> None:
-        # Every move between tabs passes here (the arrows, the keys, the menu).
-        self.reading.tabs.setCurrentWidget(page)
-
-    def reveal_next(self) -> None:
-        self.reading.predict_tab.reveal_next()
-
-    def navigate(self, view: str, row: str = "") -> None:
-        """The one handler of every view's `navigate(view, row)` and the exercise's jumps: show
-        view `view` with row `row` framed ('' for the reading tab that holds row `row`;
-        viewer.qt.shell.reading_page.ReadingPage.go_to)."""
-        self.reading.go_to(view, row)
-
-    def show_metric(self, metric: str) -> None:
-        """Show the reading tab that holds a counter's row, the row framed."""
-        self.navigate("", metric)
-
-    def current_tab(self) -> QWidget:
-        return self.reading.tabs.currentWidget()
 
     def show_keys(self) -> None:
         """Show (or hide again) the list of keys, read from the window's actions, in the current

@@ -16,7 +16,7 @@ from viewer.analysis import roofline
 from viewer.core import formatting as fmt
 from viewer.core.model import Report
 from viewer.qt.kit.style import Style
-from viewer.qt.shell.analysis_views import analysis_views
+from viewer.qt.shell.view_registry import VIEWS
 from viewer.qt.views.roofline.roofline_chart import TERA, RooflineChart
 from viewer.qt.views.roofline.roofline_view import RooflineView
 from viewer.readers import read_report
@@ -50,12 +50,9 @@ def expected() -> list[roofline.Roofline]:
     return [roofline.roofline(with_roofline_metrics(p).kernels[0]) for p in (NAIVE, TILED)]
 
 
-def test_the_view_is_a_tab_with_its_key(qtbot) -> None:
-    every = analysis_views(Style())
-    for view in every:
-        qtbot.addWidget(view)
-    views = [v for v in every if isinstance(v, RooflineView)]
-    assert len(views) == 1 and views[0].KEY == "O" and views[0].TITLE == "Roofline"
+def test_the_view_is_a_tab_with_its_key() -> None:
+    entries = [e for e in VIEWS if e.view is RooflineView]
+    assert len(entries) == 1 and entries[0].key(0) == "O" and entries[0].title == "Roofline"
 
 
 def test_metrics_are_read_when_shown_and_the_values_drawn_are_the_plain_layers(

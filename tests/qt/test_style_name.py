@@ -25,15 +25,19 @@ def style_assignments(tree: ast.AST) -> list[int]:
 
 
 def style_properties(tree: ast.AST) -> list[tuple[int, bool]]:
-    """Each `def style_`, and whether it is a property that returns self._style."""
+    """Each `def style_`, and whether it is a property that returns self._style, hands on the
+    style_ of a part the widget holds (`self.panel.style_`), or only declares it (the View
+    protocol's `...`)."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "style_":
             is_property = any(isinstance(d, ast.Name) and d.id == "property"
                               for d in node.decorator_list)
             returns = [s for s in node.body if isinstance(s, ast.Return)]
-            plain = (len(returns) == 1 and returns[0].value is not None
-                     and ast.unparse(returns[0].value) == "self._style")
+            said = ast.unparse(returns[0].value) if len(returns) == 1 and returns[0].value else ""
+            declared = [ast.unparse(b) for b in node.body[-1:]] == ["..."]
+            plain = declared or said == "self._style" or (
+                said.startswith("self.") and said.endswith(".style_") and said.count(".") == 2)
             found.append((node.lineno, is_property and plain))
     return found
 

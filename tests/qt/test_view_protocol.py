@@ -1,6 +1,7 @@
-"""Every view the window shows speaks the one View protocol (viewer/qt/kit/view.py): a name that
-links and the exercise use, a distinct shortcut, its tab's words, show_selection, set_style and
-navigate; the reading steps are row targets too. mypy checks the same statically."""
+"""Every view the window shows (viewer/qt/shell/view_registry.py) speaks the one View protocol
+(viewer/qt/kit/view.py): a name that links and the exercise use, a distinct shortcut, its tab's
+words, show_selection, set_style and style_, mark_row and navigate; the reading steps are row
+targets too. mypy checks the same statically."""
 
 from __future__ import annotations
 
@@ -11,25 +12,27 @@ from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import Selection
 from viewer.qt.lesson.predict_tab import PredictTab
-from viewer.qt.lesson.reference_tab import ReferenceTab
-from viewer.qt.shell.analysis_views import analysis_views
 from viewer.qt.shell.reading_page import default_tabs
+from viewer.qt.shell.view_registry import VIEWS
 
 
 def test_every_view_has_a_distinct_name_and_shortcut_and_its_words(qtbot) -> None:
-    views = [*default_tabs(), PredictTab(), ReferenceTab(), *analysis_views(Style())]
+    views = [entry.view(Style()) for entry in VIEWS]
     for view in views:
         qtbot.addWidget(view)
         assert view.VIEW and view.TITLE.strip() and view.QUESTION.strip(), type(view).__name__
         assert isinstance(view.navigate, SignalInstance)
         view.show_selection(Selection())  # an empty selection clears it
         view.set_style(Style(projector=True))
+        assert view.style_ == Style(projector=True)
+        assert not view.mark_row("no such row")
     names = [v.VIEW for v in views]
     assert len(set(names)) == len(names)
     assert set(advice.VIEWS) <= set(names)  # every link of ncu's advice has a view to go to
     keys = [v.KEY for v in views if v.KEY]
     assert len(set(keys)) == len(keys)
-    assert [v.VIEW for v in views[:3]] == list(reading.READING_ORDER)
+    steps = [v.VIEW for e, v in zip(VIEWS, views, strict=True) if e.kind == "step"]
+    assert steps == list(reading.READING_ORDER)
 
 
 def test_the_reading_steps_are_row_targets(qtbot) -> None:

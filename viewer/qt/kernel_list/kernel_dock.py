@@ -5,13 +5,15 @@ LIST_WIDTH), at most a third of the window."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+from viewer.qt.kernel_list.kernel_list import KernelList
 
 # The kernel list's width when it opens, in pixels (at most a third of the window).
 LIST_WIDTH = 440
 
 
-def kernel_dock(window: QMainWindow, kernel_list: QWidget) -> QDockWidget:
+def kernel_dock(window: QMainWindow, kernel_list: KernelList) -> QDockWidget:
     """`kernel_list` docked on the left of `window`, closable and movable, hidden."""
     dock = QDockWidget("Kernels", window)
     dock.setObjectName("kernel_dock")
@@ -23,13 +25,12 @@ def kernel_dock(window: QMainWindow, kernel_list: QWidget) -> QDockWidget:
     return dock
 
 
-def show_dock(window: QMainWindow, dock: QDockWidget, visible: bool) -> None:
-    """Show or hide `dock`; opening, it takes what its columns need whole (LIST_WIDTH at
-    least), or a third of the window if less."""
+def show_dock(window: QMainWindow, dock: QDockWidget, kernel_list: KernelList,
+              visible: bool) -> None:
+    """Show or hide `dock`; opening, it takes what `kernel_list`'s columns need whole
+    (LIST_WIDTH at least), or a third of the window if less."""
     was = dock.isVisible()
     dock.setVisible(visible)
     if visible and not was:
-        whole = getattr(dock.widget(), "whole_width", None)
-        wanted = max(LIST_WIDTH, whole()) if whole is not None else LIST_WIDTH
-        width = min(wanted, window.width() // 3)
+        width = min(max(LIST_WIDTH, kernel_list.whole_width()), window.width() // 3)
         window.resizeDocks([dock], [width], Qt.Orientation.Horizontal)

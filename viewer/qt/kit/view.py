@@ -1,11 +1,12 @@
 """What the window hands every view: one `Selection`, through one method, `show_selection`.
 
 A view (`View`) is a QWidget with `VIEW`, `KEY`, `TITLE` and `QUESTION`,
-`show_selection(selection)` (an empty selection clears it), `set_style(style)` and a
-`navigate(view, row)` signal. The
+`show_selection(selection)` (an empty selection clears it), `set_style(style)` and `style_`,
+`mark_row(key)` and a `navigate(view, row)` signal. The
 reading-order tabs get it from viewer.qt.kit.reading_tab.ReadingTab, which also makes them a
 `RowTarget`; a view that takes `set_kernels(kernels, names, reports)` gets `show_selection`
-from `ShowsReports`.
+from `ShowsReports`, and one that frames no row its `mark_row` from `FramesNoRow`. The window
+makes each view from its class (`ViewClass`), as viewer.qt.shell.view_registry lists them.
 """
 
 from __future__ import annotations
@@ -54,12 +55,22 @@ class ShowsReports:
             self.clear()
 
 
+class FramesNoRow:
+    """`mark_row` for a view that frames no row; put it before the widget class among the
+    bases."""
+
+    def mark_row(self, key: str | None) -> bool:
+        """Nothing to frame: False."""
+        return False
+
+
 class View(Protocol):
     """What the window knows of a view: `VIEW` (its name, as links and the exercise name it:
     viewer.analysis.advice.VIEWS), `KEY` (its shortcut, '' where the window numbers it), `TITLE`
-    and `QUESTION` (its tab's words), `show_selection`, `set_style`, and the signal
-    `navigate(view, row)`: show view `view` ('' for whichever shows row `row`), row `row` framed
-    ('' for none). Only the window handles it."""
+    and `QUESTION` (its tab's words), `show_selection`, `set_style` and `style_` (the style it is
+    shown in), `mark_row(key)` (frame row `key`, None: none; False where it shows no such row),
+    and the signal `navigate(view, row)`: show view `view` ('' for whichever shows row `row`),
+    row `row` framed ('' for none). Only the window handles it."""
 
     VIEW: ClassVar[str]
     KEY: ClassVar[str]
@@ -69,21 +80,41 @@ class View(Protocol):
     @property
     def navigate(self) -> SignalInstance: ...
 
+    @property
+    def style_(self) -> Style: ...
+
     def show_selection(self, selection: Selection) -> None: ...
 
     def set_style(self, style: Style) -> None: ...
 
+    def mark_row(self, key: str | None) -> bool: ...
+
+
+class ViewClass(Protocol):
+    """A view's class, as the window makes it: its words, and a new view in `style`."""
+
+    VIEW: str
+    KEY: str
+    TITLE: str
+    QUESTION: str
+
+    def __call__(self, style: Style | None = None) -> View: ...
+
 
 class RowTarget(View, Protocol):
     """A view whose rows the exercise and Predict point at (viewer.qt.kit.reading_tab gives it):
-    `row_picked(key)` while picking is on, `mark_row(key)` frames a row (None: none), and
-    `row_widgets(key)` are the widgets of row `key` ([] where it shows none)."""
+    `row_picked(key)` while picking is on, `row_widgets(key)` are the widgets of row `key` ([]
+    where it shows none), and `kernels` and `names` what it shows now ([] for none)."""
 
     @property
     def row_picked(self) -> SignalInstance: ...
 
-    def set_picking(self, on: bool) -> None: ...
+    @property
+    def kernels(self) -> list[Kernel]: ...
 
-    def mark_row(self, key: str | None) -> bool: ...
+    @property
+    def names(self) -> list[str]: ...
+
+    def set_picking(self, on: bool) -> None: ...
 
     def row_widgets(self, key: str) -> list[QWidget]: ...

@@ -80,10 +80,8 @@ def install(window: QMainWindow, targets: Sequence[RowTarget],
 
 def _on_screen(targets: Sequence[RowTarget]) -> tuple[list[Kernel], list[str]]:
     """The kernels the reading tabs show now and their names (none: [], [])."""
-    for target in targets:
-        kernels, names = getattr(target, "kernels", None), getattr(target, "names", None)
-        if kernels is not None and names is not None:
-            return list(kernels), list(names)
+    for target in targets[:1]:  # every reading tab shows the same kernels
+        return list(target.kernels), list(target.names)
     return [], []
 
 

@@ -71,6 +71,7 @@ class PredictTab(ReadingTab):
     rows are uncovered."""
 
     VIEW = "predict"
+    KEY = "P"
     TITLE = "Predict"
     QUESTION = ("Predict before you read: how many global load requests and sectors will each "
                 "kernel make, how many DRAM bytes at the least, and which kernel is faster, by "

@@ -36,6 +36,7 @@ class ReferenceTab(ReadingTab):
     """The published T4 table beside the naive and tiled kernels open now."""
 
     VIEW = "reference"
+    KEY = "R"
     TITLE = "T4 vs this report"
     QUESTION = ("The lesson's Tesla T4 beside this report: which rows moved across GPUs, and "
                 "which did not?")

@@ -7,9 +7,10 @@ alone; two (two files, one file with two kernels, or two rows picked in the kern
 compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4
 beside this report after Timing (reading_page). The window's other jobs live beside it, each
 handed what it needs and none importing this module: window_menus (the actions, as one
-WindowActions), reading_page, compare_line, projector_mode (a ProjectorMode that owns the mode and
-says when it changes), exporting, opening (Open, drops), window_place (its size and place),
-exercise_panel (the exercise's dock).
+WindowActions), window_steps (the moves between tabs), reading_page (the tabs, one per view of
+view_registry), compare_line, projector_mode (a ProjectorMode that owns the mode and says when it
+changes), exporting, opening (Open, drops), window_place (its size and place), exercise_panel
+(the exercise's dock).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QMainWindow,
@@ -35,7 +36,7 @@ from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_n
 from viewer.qt.kit.plain_text import plain_title
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style, tab_scroller_sheet
-from viewer.qt.kit.view import Selection, View
+from viewer.qt.kit.view import Selection
 from viewer.qt.kit.workers import Worker
 from viewer.qt.lesson import exercise_dock
 from viewer.qt.lesson.lesson_hooks import note_profiled_durations
@@ -51,13 +52,14 @@ from viewer.qt.shell.status_line import StatusLine, open_text, threshold_text
 from viewer.qt.shell.tab_titles import TitleFitter, whole_title
 from viewer.qt.shell.window_menus import EscapeFromEdits, build_menus, connect_actions
 from viewer.qt.shell.window_parts import WindowParts
+from viewer.qt.shell.window_steps import WindowSteps
 
 __all__ = ["MainWindow", "default_tabs"]
 
 READING_PAGE, EMPTY_PAGE = 1, 0
 
 
-class MainWindow(WindowParts, QMainWindow):
+class MainWindow(WindowSteps, WindowParts, QMainWindow):
     """The reading window. Signals: `loaded()` after reports are applied (some files may have
     been refused: `last_error`), `load_failed(message)` after no file could be read (what was
     open stays). With `record_recent`, it remembers what was opened and its own size and place.
@@ -93,32 +95,43 @@ class MainWindow(WindowParts, QMainWindow):
         self._showing: int | None = None  # the generation read but not shown yet
         self.keys_dialog: KeysDialog | None = None
         self.start_picks: opening.StartPicks | None = None  # the command line's, for one load
-        self.reading = ReadingPage(default_tabs() if tabs is None else tabs,
-                                   Style(projector=False), self)
+        self._build_parts(default_tabs() if tabs is None else tabs)
+        self._connect_parts()
+        self._enable_reveal()
+        self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
+        self._apply_style()
+        self.exercise = exercise_dock.install(  # the exercise dock: its key, View entry, jumps
+            self, self.reading.tab_pages, self.navigate, lambda: self.tab_style,
+            self.projector_mode.changed, self.window_actions.view_menu)
+        note_profiled_durations(self.reading.tab_pages, self.reading.timing_panel.probe.done)
 
+    def _build_parts(self, tabs: Sequence[ReadingTab]) -> None:
+        """The reading page and the page before a report, the kernel list and its dock, the
+        status line, the actions (every tab's from the views' registry) and projector mode."""
+        self.reading = reading = ReadingPage(tabs, Style(projector=False), self)
         self.empty_page = EmptyPage(self)
         self._pages = QStackedWidget(self)
         self._pages.insertWidget(EMPTY_PAGE, self.empty_page)
         self._pages.insertWidget(READING_PAGE, self.reading)
         self.setCentralWidget(self._pages)
-
         self.kernel_list = KernelList(self)
         self.kernel_dock = kernel_dock(self, self.kernel_list)
-        self.status_line = line = StatusLine(self.statusBar(), self)
-
-        reading = self.reading
+        self.status_line = StatusLine(self.statusBar(), self)
         self.window_actions = actions = build_menus(
-            self, [reading.tabs.tabText(reading.tabs.indexOf(p)) for p in reading.tab_pages],
-            [(view.TITLE, view.KEY) for view in reading.analysis_pages],
-            self.kernel_dock.toggleViewAction(), CAPTURE_KEY)
+            self, reading.menu, self.kernel_dock.toggleViewAction(), CAPTURE_KEY)
         connect_actions(actions, self)
         self._escape = EscapeFromEdits(self, self.focus_tabs)
         actions.recent.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         self.projector_mode = ProjectorMode(self, self.kernel_dock, actions.projector,
                                             actions.leave_projector)
+        # short titles where whole ones do not fit
+        self.tab_titles = TitleFitter(reading.tabs, reading.titles)
+
+    def _connect_parts(self) -> None:
+        """The buttons, the kernel list, the tabs, the loading job and every view's navigate."""
+        reading, line, actions = self.reading, self.status_line, self.window_actions
         self.projector_mode.changed.connect(self._restyle)
-        self.tab_titles = TitleFitter(reading.tabs)  # short titles where whole ones do not fit
         self.empty_page.open_button.clicked.connect(self.open_dialog)
         for button in (self.empty_page.capture_button, line.capture_button):
             button.clicked.connect(actions.capture.trigger)
@@ -133,13 +146,6 @@ class MainWindow(WindowParts, QMainWindow):
         reading.tabs.currentChanged.connect(self._tab_changed)
         for view in reading.views:
             view.navigate.connect(self.navigate)
-        self._enable_reveal()
-        self.set_tab(0)  # step 1; Predict is one key (P) or one step back (Left) away
-        self._apply_style()
-        self.exercise = exercise_dock.install(  # the exercise dock: its key, View entry, jumps
-            self, reading.tab_pages, self.navigate, lambda: self.tab_style,
-            self.projector_mode.changed, actions.view_menu)
-        note_profiled_durations(reading.tab_pages, reading.timing_panel.probe.done)
 
     # ------------------------------------------------------------------ opening and reading
 
@@ -246,8 +252,8 @@ class MainWindow(WindowParts, QMainWindow):
         self.names = compare_names(self.picks)
         selection = Selection.of(self.kernels, self.names,
                                  [self.reports[e.report_index] for e in self.picks])
-        for page in self._views():
-            page.show_selection(selection)
+        for view in self.reading.views:
+            view.show_selection(selection)
         self.exercise.panel.show_selection(selection)  # its report's words follow the picks
         self.window_actions.swap.setEnabled(self.compare_mode)
         self.show_compare_line()
@@ -283,56 +289,8 @@ class MainWindow(WindowParts, QMainWindow):
         self._show_list(True)
         self.kernel_list.focus_filter()
 
-    def focus_tabs(self) -> None:
-        """The focus on the tabs again (Esc in a box), so that the letter keys work."""
-        self.reading.tabs.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
     def _show_list(self, visible: bool) -> None:
-        show_dock(self, self.kernel_dock, visible)
-
-    def set_tab(self, index: int) -> None:
-        """Show reading step `index` (0: Speed Of Light)."""
-        self.reading.set_tab(index)
-
-    def next_tab(self) -> None:
-        """The next step, Predict and the reading order round (from Timing or the T4: Predict)."""
-        self._show_page(self.reading.step_after(+1))
-
-    def previous_tab(self) -> None:
-        self._show_page(self.reading.step_after(-1))
-
-    def show_predict(self) -> None:
-        self._show_page(self.reading.predict_tab)
-
-    def show_timing(self) -> None:
-        self._show_page(self.reading.timing_scroll)
-
-    def show_reference(self) -> None:
-        self._show_page(self.reading.reference_tab)
-
-    def show_view(self, index: int) -> None:
-        """Show the view `index` of those beyond the reading order."""
-        self._show_page(self.reading.analysis_pages[index])
-
-    def _show_page(self, page: QWidget) -> None:
-        # Every move between tabs passes here (the arrows, the keys, the menu).
-        self.reading.tabs.setCurrentWidget(page)
-
-    def reveal_next(self) -> None:
-        self.reading.predict_tab.reveal_next()
-
-    def navigate(self, view: str, row: str = "") -> None:
-        """The one handler of every view's `navigate(view, row)` and the exercise's jumps: show
-        view `view` with row `row` framed ('' for the reading tab that holds row `row`;
-        viewer.qt.shell.reading_page.ReadingPage.go_to)."""
-        self.reading.go_to(view, row)
-
-    def show_metric(self, metric: str) -> None:
-        """Show the reading tab that holds a counter's row, the row framed."""
-        self.navigate("", metric)
-
-    def current_tab(self) -> QWidget:
-        return self.reading.tabs.currentWidget()
+        show_dock(self, self.kernel_dock, self.kernel_list, visible)
 
     def show_keys(self) -> None:
         """Show (or hide again) the list of keys, read from the window's actions, in the current
@@ -353,9 +311,8 @@ class MainWindow(WindowParts, QMainWindow):
 
     def _restyle(self) -> None:
         """Every page and the window's own parts in the style projector mode has just set."""
-        projector_mode.restyle_steps(self.reading, self.tab_style)
-        self._apply_style()
         projector_mode.restyle_views(self.reading, self.tab_style)
+        self._apply_style()
         self.kernel_list.set_style(self.tab_style)  # the side panel in the room's type too
         self.kernel_dock.setFont(self.tab_style.font("body"))
         self.show_compare_line()
@@ -372,11 +329,6 @@ class MainWindow(WindowParts, QMainWindow):
         self.place_compare_line()
         self.update_status()
         self.tab_titles.fit()
-
-    def _views(self) -> list[View]:
-        """Every page the window hands a selection."""
-        reading = self.reading
-        return [*reading.tab_pages, *reading.lesson_pages, *reading.analysis_pages]
 
     def place_compare_line(self) -> None:
         self.reading.place_compare_line(self.tab_style, self.width(), self.height())

@@ -78,20 +78,11 @@ class ProjectorMode(QObject):
         self.changed.emit(on)
 
 
-def restyle_steps(reading: ReadingPage, style: Style) -> None:
-    """The reading steps and the timing tab in `style`."""
-    for page in reading.tab_pages:
-        page.set_style(style)
-    reading.timing_panel.set_style(style)
-
-
 def restyle_views(reading: ReadingPage, style: Style) -> None:
-    """The lesson's two tabs (where their style differs) and the views beyond in `style`."""
-    for lesson in reading.lesson_pages:
-        if lesson.style_ != style:
-            lesson.set_style(style)
-    for view in reading.analysis_pages:
-        view.set_style(style)
+    """Every view of the reading page in `style`, where its style differs."""
+    for view in reading.views:
+        if view.style_ != style:
+            view.set_style(style)
 
 
 def apply_style(style: Style, reading: ReadingPage, status_bar: QStatusBar,

@@ -1,12 +1,15 @@
 """The reading page: a banner for a file that was refused, the compare line, and the tabs: Predict
 (step 0: commit to numbers before reading), the reading order (1 speed of light, 2 memory,
-3 occupancy), then the timing tab and the published T4 beside this report, outside it."""
+3 occupancy), then the timing tab and the published T4 beside this report, outside it, and the
+views beyond: one tab per view of viewer.qt.shell.view_registry, in its order. The page knows
+them through the View protocol; only the lesson's two tabs and the timing tab by name."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
-from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from viewer.qt.kit.banner import Banner
 from viewer.qt.kit.plain_text import plain_tip
@@ -15,36 +18,50 @@ from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import View
 from viewer.qt.lesson.predict_tab import PredictTab
 from viewer.qt.lesson.reference_tab import ReferenceTab
-from viewer.qt.shell.analysis_views import AnalysisView, analysis_views
 from viewer.qt.shell.compare_line import CompareLine
-from viewer.qt.views.source.source_view import SourceView
-from viewer.qt.views.timing.timing_panel import TimingPanel
+from viewer.qt.shell.tab_titles import TabTitles
+from viewer.qt.shell.view_registry import VIEWS, Entry, entry_of
+from viewer.qt.views.timing.timing_view import TimingView
 
-AnyView = PredictTab | ReadingTab | ReferenceTab | AnalysisView
-TIMING_TIP = "Time the naive and tiled matmuls on this machine's GPU (Ctrl+R)"
 # Where a counter's row lives when no tab shows it as a row: the memory chart's counters.
 MEMORY_VIEW = "memory"
+_Page = TypeVar("_Page")
 
 
-def default_tabs() -> list[ReadingTab]:
+def default_tabs(style: Style | None = None) -> list[ReadingTab]:
     """The three steps of the reading order."""
-    from viewer.qt.views.memory.memory_tab import MemoryTab
-    from viewer.qt.views.occupancy.occupancy_tab import OccupancyTab
-    from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
-
-    return [SpeedOfLightTab(), MemoryTab(), OccupancyTab()]
+    return [_step(entry.view(style)) for entry in VIEWS if entry.kind == "step"]
 
 
-def tab_title(page: View, index: int) -> str:
-    """The tab's TITLE, numbered by its place in the reading order when it is not already."""
-    title = page.TITLE.strip()
-    number = str(index + 1)
-    return title if title.startswith(number) else f"{number}  {title}"
+def _step(view: View) -> ReadingTab:
+    if not isinstance(view, ReadingTab):
+        raise TypeError(f"{view.VIEW} is a step of the reading order, not a ReadingTab")
+    return view
+
+
+def _widget(view: View) -> QWidget:
+    """The view as the widget it is (every view is one)."""
+    if not isinstance(view, QWidget):
+        raise TypeError(f"{view.VIEW} is not a widget")
+    return view
+
+
+def _entries(steps: Sequence[ReadingTab]) -> list[Entry]:
+    """The registry's entries, its reading steps those of `steps` (a step the registry does not
+    know keeps its own words)."""
+    known = [entry_of(page.VIEW) for page in steps]
+    given = [e or Entry(type(page), kind="step") for e, page in zip(known, steps, strict=True)]
+    first = next(i for i, e in enumerate(VIEWS) if e.kind == "step")
+    rest = [e for e in VIEWS if e.kind != "step"]
+    return [*rest[:first], *given, *rest[first:]]
 
 
 class ReadingPage(QWidget):
-    """`banner`, `compare_line` and `tabs` in `column`: `predict_tab`, the `tab_pages` (the
-    reading steps), `timing_scroll`, `reference_tab`; `lesson_pages` are the two lesson tabs."""
+    """`banner`, `compare_line` and `tabs` in `column`: one tab per `views` (in the order of
+    viewer.qt.shell.view_registry, each made in `style`; its `entries` beside them, its `titles`
+    for the tab bar), the reading steps being `tab_pages`. By name: `predict_tab`, `timing`
+    (its `timing_panel`), `reference_tab`; `lesson_pages` are the two lesson tabs and
+    `analysis_pages` the views beyond."""
 
     def __init__(self, tab_pages: Sequence[ReadingTab], style: Style,
                  parent: QWidget | None = None) -> None:
@@ -53,23 +70,24 @@ class ReadingPage(QWidget):
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.setUsesScrollButtons(True)  # a narrow projector must not widen the window
-        self.predict_tab = PredictTab(style)
-        self.reference_tab = ReferenceTab(style)
-        self.lesson_pages: list[PredictTab | ReferenceTab] = [self.predict_tab,
-                                                              self.reference_tab]
-        self._add(self.predict_tab, PredictTab.TITLE, PredictTab.QUESTION)
-        for number, page in enumerate(self.tab_pages):
-            self._add(page, tab_title(page, number), page.QUESTION)
-        self.timing_panel = TimingPanel(style, self)
-        self.timing_scroll = QScrollArea(self)  # its projector sizes must not widen the window
-        self.timing_scroll.setWidgetResizable(True)
-        self.timing_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.timing_scroll.setWidget(self.timing_panel)
-        self._add(self.timing_scroll, "Timing", TIMING_TIP)
-        self._add(self.reference_tab, ReferenceTab.TITLE, ReferenceTab.QUESTION)
-        self.analysis_pages = analysis_views(style)
-        for view in self.analysis_pages:
-            self._add(view, view.TITLE, view.QUESTION)
+        self.entries = _entries(self.tab_pages)
+        steps = iter(self.tab_pages)
+        self.views: list[View] = [next(steps) if e.kind == "step" else e.view(style)
+                                  for e in self.entries]
+        self.titles: list[TabTitles] = []
+        self.menu: list[tuple[str, str]] = []  # each tab's View menu words and key
+        for number, entry, view in self._numbered():
+            self.titles.append(TabTitles(entry.tab_title(number), entry.short_title(number),
+                                         entry.key_title(number)))
+            self.menu.append((entry.menu_text(number), entry.key(number)))
+            self.tabs.addTab(_widget(view), self.titles[-1].whole)
+            self.tabs.setTabToolTip(self.tabs.count() - 1, plain_tip(view.QUESTION))
+        self.predict_tab = self._view(PredictTab)
+        self.reference_tab = self._view(ReferenceTab)
+        self.timing = self._view(TimingView)
+        self.timing_panel = self.timing.panel
+        self.lesson_pages: list[View] = self._of_kind("lesson")
+        self.analysis_pages: list[View] = self._of_kind("beyond")
         self.banner = Banner(self)
         self.compare_line = CompareLine(self)
         self.column = QVBoxLayout(self)
@@ -79,14 +97,27 @@ class ReadingPage(QWidget):
         self.column.addWidget(self.compare_line)
         self.column.addWidget(self.tabs, 1)
 
-    def _add(self, page: QWidget, title: str, tip: str) -> None:
-        self.tabs.addTab(page, title)
-        self.tabs.setTabToolTip(self.tabs.indexOf(page), plain_tip(tip))
+    def _numbered(self) -> list[tuple[int, Entry, View]]:
+        """Each entry and its view in tab order, with its number in the reading order (0 for
+        a view that is no step)."""
+        numbered: list[tuple[int, Entry, View]] = []
+        number = 0
+        for entry, view in zip(self.entries, self.views, strict=True):
+            number += entry.kind == "step"
+            numbered.append((number if entry.kind == "step" else 0, entry, view))
+        return numbered
 
-    @property
-    def views(self) -> list[AnyView]:
-        """Every view in the tabs, each speaking viewer.qt.kit.view.View."""
-        return [self.predict_tab, *self.tab_pages, self.reference_tab, *self.analysis_pages]
+    def _view(self, kind: type[_Page]) -> _Page:
+        """The one view of class `kind`: the lesson's and the timing tab, which the window
+        reaches beyond the View protocol."""
+        return next(v for v in self.views if isinstance(v, kind))
+
+    def _of_kind(self, kind: str) -> list[View]:
+        return [v for e, v in zip(self.entries, self.views, strict=True) if e.kind == kind]
+
+    def widget_of(self, index: int) -> QWidget:
+        """The page of tab `index`."""
+        return _widget(self.views[index])
 
     @property
     def row_targets(self) -> list[ReadingTab]:
@@ -107,12 +138,12 @@ class ReadingPage(QWidget):
         page = next((p for p in self.views if view == p.VIEW), None)
         if page is None:
             return None
-        self.tabs.setCurrentWidget(page)
+        self.tabs.setCurrentWidget(_widget(page))
         for target in self.row_targets:
             target.mark_row(row or None if target is page else None)
-        if row and page not in self.row_targets and isinstance(page, SourceView):
+        if row and page not in self.row_targets:
             page.mark_row(row)  # the Source view: the line of code the exercise names
-        return page
+        return _widget(page)
 
     @property
     def steps(self) -> list[QWidget]:

@@ -39,11 +39,7 @@ class WindowActions:
     capture: QAction
     export: QAction
     quit: QAction
-    predict: QAction
-    steps: tuple[QAction, ...]  # the reading order, keys 1, 2, 3
-    timing: QAction
-    reference: QAction
-    views: tuple[QAction, ...]  # the views beyond the reading order, each with its own key
+    views: tuple[QAction, ...]  # one for each tab, in tab order, each with its key
     next_step: QAction
     previous_step: QAction
     reveal: QAction
@@ -61,11 +57,7 @@ class WindowCommands(Protocol):
     def open_dialog(self) -> None: ...
     def open_capture(self) -> None: ...
     def export_dialog(self) -> object: ...
-    def show_predict(self) -> None: ...
-    def set_tab(self, index: int) -> None: ...
-    def show_timing(self) -> None: ...
-    def show_reference(self) -> None: ...
-    def show_view(self, index: int) -> None: ...
+    def show_tab(self, index: int) -> None: ...
     def next_tab(self) -> None: ...
     def previous_tab(self) -> None: ...
     def reveal_next(self) -> None: ...
@@ -95,10 +87,10 @@ def on_trigger(action: QAction, slot: Callable[[], object]) -> None:
     action.triggered.connect(run)
 
 
-def build_menus(window: QMainWindow, steps: Sequence[str], views: Sequence[tuple[str, str]],
-                kernel_list: QAction, capture_key: str) -> WindowActions:
-    """File (open, recent, capture, export, quit), View (the reading `steps` by title, timing,
-    the `views` by title and key, swap, find, the `kernel_list` dock's action, projector mode)
+def build_menus(window: QMainWindow, views: Sequence[tuple[str, str]], kernel_list: QAction,
+                capture_key: str) -> WindowActions:
+    """File (open, recent, capture, export, quit), View (the tabs' `views` by their words and
+    key, in tab order, the steps, swap, find, the `kernel_list` dock's action, projector mode)
     and Help (keys). Quit closes `window`; `connect_actions` wires the rest."""
     w = window
     file_menu = w.menuBar().addMenu("&File")
@@ -112,12 +104,7 @@ def build_menus(window: QMainWindow, steps: Sequence[str], views: Sequence[tuple
     on_trigger(quit_action, w.close)
 
     view = w.menuBar().addMenu("&View")
-    predict = add_action(w, "&Predict, then reveal", ["P"], view)
-    step_actions = tuple(add_action(w, title, [str(i + 1)], view)
-                         for i, title in enumerate(steps))
-    timing = add_action(w, "Kernel &timing", ["T"], view)
-    reference = add_action(w, "T4 vs this &report", ["R"], view)
-    view_actions = tuple(add_action(w, title, [key], view) for title, key in views)
+    view_actions = tuple(add_action(w, text, [key], view) for text, key in views)
     next_step = add_action(w, "Next step", ["Right", "Ctrl+Tab"], view)
     previous_step = add_action(w, "Previous step", ["Left", "Ctrl+Shift+Tab"], view)
     # Space and Enter reveal only while Predict is shown (the window enables it): elsewhere they
@@ -137,25 +124,22 @@ def build_menus(window: QMainWindow, steps: Sequence[str], views: Sequence[tuple
     leave_projector.setEnabled(False)
     help_menu = w.menuBar().addMenu("&Help")
     keys = add_action(w, "&Keys", ["F1", "?"], help_menu)
-    return WindowActions(open_action, recent, view, capture, export, quit_action, predict,
-                         step_actions, timing, reference, view_actions, next_step, previous_step,
-                         reveal, swap, find, kernel_list, projector, leave_projector, keys)
+    return WindowActions(open_action, recent, view, capture, export, quit_action, view_actions,
+                         next_step, previous_step, reveal, swap, find, kernel_list, projector,
+                         leave_projector, keys)
 
 
 def connect_actions(actions: WindowActions, commands: WindowCommands) -> None:
     """Each action runs its command (projector mode wires its own two)."""
     a, c = actions, commands
     for action, slot in ((a.open, c.open_dialog), (a.capture, c.open_capture),
-                         (a.export, c.export_dialog), (a.predict, c.show_predict),
-                         (a.timing, c.show_timing), (a.reference, c.show_reference),
+                         (a.export, c.export_dialog),
                          (a.next_step, c.next_tab), (a.previous_step, c.previous_tab),
                          (a.reveal, c.reveal_next), (a.swap, c.swap), (a.find, c.find_kernel),
                          (a.keys, c.show_keys)):
         on_trigger(action, slot)
-    for index, action in enumerate(a.steps):
-        on_trigger(action, _with(c.set_tab, index))
     for index, action in enumerate(a.views):
-        on_trigger(action, _with(c.show_view, index))
+        on_trigger(action, _with(c.show_tab, index))
 
 
 def _with(slot: Callable[[int], None], index: int) -> Callable[[], None]:

@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QToolButton, QWidget
 
 from viewer.qt.kit.style import Style
+from viewer.qt.kit.view import View
 from viewer.qt.lesson.predict_tab import PredictTab
 from viewer.qt.lesson.reference_tab import ReferenceTab
 from viewer.qt.shell.compare_line import CompareLine
@@ -47,7 +48,9 @@ class WindowParts:
 
     @property
     def analysis_actions(self) -> tuple[QAction, ...]:
-        return self.window_actions.views
+        """The View menu's actions of the views beyond the reading order."""
+        return tuple(a for a, e in zip(self.window_actions.views, self.reading.entries,
+                                       strict=True) if e.kind == "beyond")
 
     @property
     def tabs(self) -> QTabWidget:
@@ -59,7 +62,7 @@ class WindowParts:
         return self.reading.tab_pages
 
     @property
-    def analysis_pages(self) -> Sequence[QWidget]:
+    def analysis_pages(self) -> Sequence[View]:
         return self.reading.analysis_pages
 
     @property
@@ -76,7 +79,8 @@ class WindowParts:
 
     @property
     def timing_scroll(self) -> QScrollArea:
-        return self.reading.timing_scroll
+        """The timing tab: the panel in its scroll area."""
+        return self.reading.timing
 
     @property
     def compare_line(self) -> CompareLine:

@@ -40,7 +40,7 @@ from viewer.lesson.misreads import compare_misreads
 from viewer.qt.kit.plain_text import plain_label, plain_tip
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
-from viewer.qt.kit.view import ShowsReports
+from viewer.qt.kit.view import FramesNoRow, ShowsReports
 from viewer.qt.kit.view_reads import ViewReads
 from viewer.qt.views.metrics.metric_model import (
     ROW_COLUMNS,
@@ -60,7 +60,7 @@ NO_DESCRIPTIONS = ("This file is an export: it carries values and names but not 
 NOT_READ = "Could not read the rest of the metrics"
 
 
-class MetricsView(ShowsReports, QWidget):
+class MetricsView(FramesNoRow, ShowsReports, QWidget):
     """Every metric of one kernel, or the full diff of two (A first)."""
 
     navigate = Signal(str, str)

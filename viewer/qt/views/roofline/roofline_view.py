@@ -33,7 +33,7 @@ from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.reading_tab import NOTHING_SELECTED
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.kit.view import ShowsReports
+from viewer.qt.kit.view import FramesNoRow, ShowsReports
 from viewer.qt.kit.view_reads import ViewReads
 from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
@@ -49,7 +49,7 @@ CEILINGS_NOTE = "Ceilings: {name}'s peaks at its measured clocks."
 NEED = Need.of(roofline.ROOFLINE_METRICS)
 
 
-class RooflineView(ShowsReports, QWidget):
+class RooflineView(FramesNoRow, ShowsReports, QWidget):
     navigate = Signal(str, str)
     VIEW: ClassVar[str] = "roofline"
     TITLE: ClassVar[str] = "Roofline"

@@ -108,27 +108,7 @@ class TimingPanel(QWidget):
                                 name="plain_run_note", wrap=True)
         self.controls = self._build_controls()
         self.status = self._label(LOOKING, "body", name="status", wrap=True)
-        self.intro = self._label("", "body", name="intro", wrap=True)
-        self.intro.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.recorded = RecordView(self._style, self)
-        self.recorded.setObjectName("recorded")
-        first = QWidget(self)
-        first_column = QVBoxLayout(first)
-        first_column.setContentsMargins(0, 0, 0, 0)
-        first_column.addWidget(self.recorded)
-        first_column.addWidget(self.intro)
-        first_column.addStretch(1)
-
-        self.plot = LaunchTimesPlot(self._style, self)
-        self.plot.setObjectName("plot")
-        self.numbers_scroll = RunNumbers(self._style, self)
-        self.numbers = self.numbers_scroll.numbers
-        results = QWidget(self)
-        self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom, results)
-        self.body.setContentsMargins(0, 0, 0, 0)
-        self.body.addWidget(self.plot, 3)
-        self.body.addWidget(self.numbers_scroll, 2)
-
+        first, results = self._build_record_page(), self._build_run_page()
         self.stack = QStackedWidget(self)
         self.stack.addWidget(first)
         self.stack.addWidget(results)
@@ -142,7 +122,42 @@ class TimingPanel(QWidget):
         status_row.addWidget(self.record_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(status_row)
         layout.addWidget(self.stack, 1)
+        self._connect_jobs()
+        self.size_box.currentIndexChanged.connect(self._show_record)
+        self._update_intro(launch_order=False)
+        self._show_record()
+        self.set_style(self._style)
+        self._update_controls()
 
+    def _build_record_page(self) -> QWidget:
+        """The first page: the record at the chosen size (where there is one), and the intro."""
+        self.intro = self._label("", "body", name="intro", wrap=True)
+        self.intro.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.recorded = RecordView(self._style, self)
+        self.recorded.setObjectName("recorded")
+        first = QWidget(self)
+        first_column = QVBoxLayout(first)
+        first_column.setContentsMargins(0, 0, 0, 0)
+        first_column.addWidget(self.recorded)
+        first_column.addWidget(self.intro)
+        first_column.addStretch(1)
+        return first
+
+    def _build_run_page(self) -> QWidget:
+        """The page of a run here: the plot, and the numbers below or beside it."""
+        self.plot = LaunchTimesPlot(self._style, self)
+        self.plot.setObjectName("plot")
+        self.numbers_scroll = RunNumbers(self._style, self)
+        self.numbers = self.numbers_scroll.numbers
+        results = QWidget(self)
+        self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom, results)
+        self.body.setContentsMargins(0, 0, 0, 0)
+        self.body.addWidget(self.plot, 3)
+        self.body.addWidget(self.numbers_scroll, 2)
+        return results
+
+    def _connect_jobs(self) -> None:
+        """The run's and the look for a GPU's answers to their slots."""
         self.worker.done.connect(self._apply_result)
         self.worker.failed.connect(self._show_failure)
         self.worker.cancelled.connect(self._show_cancelled)
@@ -150,11 +165,6 @@ class TimingPanel(QWidget):
         self.worker.busy_changed.connect(self._update_controls)
         self.probe.done.connect(self._apply_device)
         self.probe.failed.connect(self._probe_failed)
-        self.size_box.currentIndexChanged.connect(self._show_record)
-        self._update_intro(launch_order=False)
-        self._show_record()
-        self.set_style(self._style)
-        self._update_controls()
 
     def _build_controls(self) -> QHBoxLayout:
         self.size_label = self._label("Size", "body", name="size_label")

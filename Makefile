@@ -4,10 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install-capture uninstall-capture install-desktop uninstall-desktop \
+PYTEST := QT_QPA_PLATFORM=offscreen NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest
+
+.PHONY: run test test-fast test-durations bench install-capture uninstall-capture install-desktop uninstall-desktop \
 	test-system
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "ncu-reader needs Python 3.11 or newer; set PYTHON=python3.11")'
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
@@ -19,7 +21,17 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check viewer tests benchmarks
 	$(PY) -m mypy
-	QT_QPA_PLATFORM=offscreen NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest
+	$(PYTEST)
+
+# The loop while working: ruff, then the tests that took under a quarter of a second in the run
+# tests/durations.json records (CONTRIBUTING.md); `make test` still runs every one.
+test-fast: $(STAMP)
+	$(PY) -m ruff check viewer tests benchmarks
+	$(PYTEST) --fast -q
+
+# Record each test's time again, for test-fast's choice (a whole run).
+test-durations: $(STAMP)
+	$(PYTEST) -q --record-durations tests/durations.json
 
 # Benchmarks print tables and assert nothing; the GPU ones are in benchmarks/README.md.
 bench: $(STAMP)

@@ -3,6 +3,7 @@ pytest is started."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -34,6 +35,46 @@ for _name in XDG_DEFAULTS:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(RUN_DIRS, ignore_errors=True)
+
+
+# `make test-fast`: the tests that took under FAST_S in the run durations.json records (setup,
+# call and teardown; a test it does not know counts as fast), none marked slow. `make
+# test-durations` records a whole run again.
+DURATIONS = Path(__file__).with_name("durations.json")
+FAST_S = 0.25
+_TAKEN: dict[str, float] = {}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--fast", action="store_true",
+                     help=f"only tests that took under {FAST_S} s in tests/durations.json's run "
+                          "and are not marked slow")
+    parser.addoption("--record-durations", metavar="PATH",
+                     help="write each test's seconds (setup, call, teardown) to PATH as JSON")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--fast"):
+        return
+    recorded = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    keep, drop = [], []
+    for item in items:
+        slow = item.get_closest_marker("slow") is not None or recorded.get(item.nodeid,
+                                                                             0.0) >= FAST_S
+        (drop if slow else keep).append(item)
+    config.hook.pytest_deselected(items=drop)
+    items[:] = keep
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _TAKEN[report.nodeid] = _TAKEN.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    path = session.config.getoption("--record-durations")
+    if path:
+        taken = {k: round(v, 3) for k, v in sorted(_TAKEN.items())}
+        Path(path).write_text(json.dumps(taken, indent=0) + "\n", encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

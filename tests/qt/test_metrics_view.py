@@ -14,9 +14,10 @@ from PySide6.QtWidgets import QMessageBox
 
 from viewer.analysis import metric_table
 from viewer.analysis.metric_table import MetricDiff
+from viewer.analysis.metric_words import NO_DESCRIPTIONS, NOT_READ
 from viewer.core.model import Report
 from viewer.qt.kit.style import Style
-from viewer.qt.views.metrics.metrics_view import NO_DESCRIPTIONS, NOT_READ, MetricsView
+from viewer.qt.views.metrics.metrics_view import MetricsView
 from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 
 from viewer.analysis import source as analysis
 from viewer.analysis.source import row_key
+from viewer.analysis.source_columns import COLUMNS, HOT, PROJECTOR_HIDDEN, PROJECTOR_OPTIONAL
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
-from viewer.qt.views.source.source_tree import COLUMNS, HOT, PROJECTOR_HIDDEN, PROJECTOR_OPTIONAL
 from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report

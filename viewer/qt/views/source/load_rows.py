@@ -11,11 +11,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from viewer.analysis.source import GLOBAL_LOADS, SHARED_LOADS, Comparison, Row, row_key
+from viewer.analysis.source_columns import place_text
 from viewer.core import formatting as fmt
 from viewer.core.elide import wrappable_names
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.views.source.source_tree import place_text
 
 
 def per_thread_text(value: float | None) -> str:

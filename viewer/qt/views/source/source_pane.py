@@ -20,15 +20,10 @@ from PySide6.QtWidgets import (
 
 from viewer.analysis import source as analysis
 from viewer.analysis.source import SourceTable
+from viewer.analysis.source_columns import COLUMNS, HOT, PROJECTOR_HIDDEN, PROJECTOR_OPTIONAL
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
-from viewer.qt.views.source.source_tree import (
-    COLUMNS,
-    HOT,
-    PROJECTOR_HIDDEN,
-    PROJECTOR_OPTIONAL,
-    SourceTree,
-)
+from viewer.qt.views.source.source_tree import SourceTree
 from viewer.readers.source import KernelSource
 
 WIDTHS = {"Line": 17, "Source": 40, "Top stall reasons": 30}

@@ -22,16 +22,16 @@ from typing import ClassVar
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import (
-    QFrame,
-    QScrollArea,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
-from viewer.analysis import source as analysis
-from viewer.analysis.source import GLOBAL_LOADS, row_key
+from viewer.analysis.source_shown import (
+    NO_SELECTION,
+    compared,
+    function_shown,
+    hottest_global_load,
+    marked_keys,
+    reading_text,
+)
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.session_reads import SessionReads
@@ -40,32 +40,13 @@ from viewer.qt.kit.view import ShowsReports
 from viewer.qt.kit.view_reads import ViewReads
 from viewer.qt.kit.workers import Worker
 from viewer.qt.views.source.load_rows import LoadRows
-from viewer.qt.views.source.source_pane import SourcePane
-from viewer.readers import sniff
+from viewer.qt.views.source.loads_area import LoadsArea
+from viewer.qt.views.source.source_panes import Shown, SourcePanes
 from viewer.readers.source import KernelSource, read_source
 from viewer.session import Need
 from viewer.session.shown import State
 
 NEED = Need.of(source=True)
-READING = "Reading the source counters from the report…"
-EXPORT = ("this file is an export ({format}), which holds no per-instruction counters: open "
-          "the .ncu-rep, or its `--page source --csv --print-source sass` export")
-NO_SASS = "the report holds no SASS for this kernel"
-NO_SELECTION = "Open a report and pick a kernel to read its source lines."
-
-
-def hottest_global_load(functions: Sequence[KernelSource | None]) -> str | None:
-    """The key of the first function's hottest row that issues global loads (lines, else
-    SASS); None where none does."""
-    for function in functions:
-        if function is None:
-            continue
-        table = analysis.table(function)
-        rows = [r for r in (table.lines or table.sass) if r.value(GLOBAL_LOADS)]
-        hot = analysis.hottest(rows, 1)
-        if hot:
-            return row_key(hot[0])
-    return None
 
 
 class SourceView(ShowsReports, QWidget):
@@ -102,15 +83,9 @@ class SourceView(ShowsReports, QWidget):
         self.status.setObjectName("status")
         self.status.setWordWrap(True)
         self.progress_bar = self.wanted.progress_bar(self)
-        self.loads: LoadRows | None = None
-        self.loads_area = QScrollArea(self)
-        self.loads_area.setWidgetResizable(True)
-        self.loads_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.loads_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.panes = [SourcePane(self._style, 1, self), SourcePane(self._style, 2, self)]
-        for pane in self.panes:
-            self.splitter.addWidget(pane)
+        self.loads_area = LoadsArea(self)
+        self.splitter = SourcePanes(self._style, self)
+        self.panes = self.splitter.panes
         self.stack = QSplitter(Qt.Orientation.Vertical, self)  # the comparison over the tables
         self.stack.addWidget(self.loads_area)
         self.stack.addWidget(self.splitter)
@@ -124,6 +99,11 @@ class SourceView(ShowsReports, QWidget):
         self.clear()
 
     # ------------------------------------------------------------ what is shown
+
+    @property
+    def loads(self) -> LoadRows | None:
+        """Naive against tiled's load rows, where a pair with counters is shown."""
+        return self.loads_area.rows
 
     @property
     def compare_mode(self) -> bool:
@@ -185,9 +165,6 @@ class SourceView(ShowsReports, QWidget):
         a read that failed says so in its kernel's table)."""
         return self._page is not None or self.wanted.state in (State.READY, State.ERROR)
 
-    def _pairs(self) -> list[tuple[Report, Kernel]]:
-        return self.wanted.pairs
-
     def _reads_changed(self, whole: bool) -> None:
         """A read of the kernels shown moved on (`whole`: arrived or failed)."""
         if whole:
@@ -196,28 +173,14 @@ class SourceView(ShowsReports, QWidget):
             self._progress()
 
     def _progress(self) -> None:
-        message = self.wanted.message
         self.progress_bar.setValue(self.wanted.steps)
-        self.status.setText(f"{READING} {message}" if message else READING)
+        self.status.setText(reading_text(self.wanted.message))
 
     def functions(self) -> list[KernelSource | None]:
         """Each kernel's function with its source counters (None: none to show)."""
         if self._page is not None:
             return list(self._page)
-        return [self._function(r, k)[0] for r, k in self._pairs()]
-
-    def _function(self, report: Report, kernel: Kernel) -> tuple[KernelSource | None, str]:
-        """The kernel's function, and what is said where there is none (or more than one)."""
-        if report.format not in sniff.SOURCE_FORMATS:
-            return None, EXPORT.format(format=report.format)
-        error = self.reads.session.source_error(report) or self.reads.session.error(report)
-        found = self.reads.session.source(report, kernel)
-        if found is None:
-            return None, error or ""
-        if not found:
-            return None, error or NO_SASS
-        more = f"function 1 of {len(found)} this result ran" if len(found) > 1 else ""
-        return found[0], more
+        return [function_shown(self.reads.session, r, k)[0] for r, k in self.wanted.pairs]
 
     def _show(self) -> None:
         """Everything from what is read now."""
@@ -228,19 +191,13 @@ class SourceView(ShowsReports, QWidget):
         self.status.setVisible(reading or not (self.kernels or self._page))
         if not (self.kernels or self._page):
             self.status.setText(NO_SELECTION)
-        shown: list[tuple[str, KernelSource | None, str]] = []
+        shown: list[Shown] = []
         if self._page is not None:
             shown = [(n, f, "") for n, f in zip(self.names, self._page, strict=False)]
         elif not reading:
-            shown = [(n, *self._function(r, k))
-                     for n, (r, k) in zip(self.names, self._pairs(), strict=False)]
-        pair = [f for _, f, _ in shown if f is not None and f.has_counters]
-        for number, pane in enumerate(self.panes):
-            pane.quiet = len(pair) == 2  # the comparison's sentences say each one's notes
-            if number < len(shown):
-                pane.show_function(*shown[number])
-            pane.setVisible(number < len(shown))
-        self.splitter.setVisible(bool(shown))  # a splitter hides itself when its panes are
+            shown = [(n, *function_shown(self.reads.session, r, k))
+                     for n, (r, k) in zip(self.names, self.wanted.pairs, strict=False)]
+        self.splitter.show_functions(shown)
         self.stack.setVisible(bool(shown))
         self._defaults = [hottest_global_load([f]) for _, f, _ in shown]
         if not self._chosen_mark:
@@ -249,18 +206,8 @@ class SourceView(ShowsReports, QWidget):
         self._mark()
 
     def _compare(self, functions: list[KernelSource | None]) -> None:
-        old = self.loads_area.takeWidget()
-        if old is not None:
-            old.deleteLater()
-        self.loads = None
-        pair = [f for f in functions if f is not None and f.has_counters]
-        if len(functions) == 2 and len(pair) == 2:
-            comparison = analysis.compare(pair[0], pair[1])
-            marked = {self._marked} if self._chosen_mark else set(self._defaults)
-            self.loads = LoadRows(self._style, comparison, self.names, marked)
-            self.loads.setObjectName("loads")
-            self.loads_area.setWidget(self.loads)
-        self.loads_area.setVisible(self.loads is not None)
+        marked = {self._marked} if self._chosen_mark else set(self._defaults)
+        self.loads_area.show_comparison(self._style, compared(functions), self.names, marked)
 
     # ------------------------------------------------------------ the row the room is asked about
 
@@ -277,12 +224,8 @@ class SourceView(ShowsReports, QWidget):
 
     def _mark(self) -> bool:
         """Mark the row chosen, else each side's hottest global-load row, in its table."""
-        found = False
-        for number, pane in enumerate(self.panes):
-            key = self._marked if self._chosen_mark or number >= len(self._defaults) \
-                else self._defaults[number]
-            found = (pane.mark(key) if pane.isVisibleTo(self) else False) or found
-        return found
+        keys = marked_keys(self._marked, self._chosen_mark, self._defaults, len(self.panes))
+        return self.splitter.mark(keys, self)
 
     # ------------------------------------------------------------ looks
 
@@ -300,6 +243,5 @@ class SourceView(ShowsReports, QWidget):
         margin = style.px(10)
         self._layout.setContentsMargins(margin, margin, margin, margin)
         self._layout.setSpacing(style.px(8))
-        for pane in self.panes:
-            pane.set_style(style)
+        self.splitter.set_style(style)
         self._compare(self.functions() if (self.kernels or self._page) else [])

@@ -9,7 +9,7 @@ one it says so in one line. numba is imported by those jobs, not when this modul
 Until a run here, the times recorded on another GPU (viewer.analysis.timing_record) are shown,
 labelled as recorded; a run replaces them on screen, and a button goes back to the record. The
 panel's words are made in viewer.analysis.timing; the run's numbers are run_numbers.RunNumbers,
-the record's record_view.RecordView.
+the record's record_view.RecordView; the controls timing_controls, the pages timing_pages.
 """
 
 from __future__ import annotations
@@ -18,27 +18,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import (
-    QBoxLayout,
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QSizePolicy,
-    QStackedWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from viewer.analysis.timing import (
-    DEFAULT_SIZE,
     LOOKING,
     NEEDS_GPU,
     PLAIN_RUN_NOTE,
-    SHOW_RECORD,
-    SHOW_RUN,
     DeviceCheck,
     cancelled_text,
     failed_text,
@@ -47,7 +33,6 @@ from viewer.analysis.timing import (
     launches_axis_text,
     probe_failed_text,
     ready_text,
-    size_text,
     time_kernels,
     timed_or_unavailable,
     timed_text,
@@ -55,20 +40,17 @@ from viewer.analysis.timing import (
     timing_sizes,
 )
 from viewer.analysis.timing_record import TimingRecord, read_record_or_none
+from viewer.analysis.timing_status import progress_text, status_line
 from viewer.core.jobs import Job
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.workers import Worker
-from viewer.qt.views.timing.record_view import RecordView
-from viewer.qt.views.timing.run_numbers import RunNumbers
-from viewer.qt.views.timing.timing_plot import X_LABEL, LaunchTimesPlot
+from viewer.qt.views.timing.timing_controls import TimingControls
+from viewer.qt.views.timing.timing_pages import RecordPage, RunPage
+from viewer.qt.views.timing.timing_plot import X_LABEL
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
 
-RUN_SHORTCUT = "Ctrl+R"
-
-# At or above this width in pixels, the numbers sit beside the plot rather than below it.
-SIDE_BY_SIDE_PX = 1000
 INTRO_PAGE, RUN_PAGE = 0, 1
 
 
@@ -106,12 +88,18 @@ class TimingPanel(QWidget):
         self.title = self._label(self.TITLE, "heading", bold=True, name="title")
         self.note = self._label(PLAIN_RUN_NOTE, "small", color="secondary",
                                 name="plain_run_note", wrap=True)
-        self.controls = self._build_controls()
+        self.controls = TimingControls(self._style, self)
+        self.size_box, self.progress = self.controls.size_box, self.controls.progress
+        self.run_button, self.cancel_button = self.controls.run_button, self.controls.cancel_button
+        self.record_button, self.run_action = self.controls.record_button, self.controls.run_action
         self.status = self._label(LOOKING, "body", name="status", wrap=True)
-        first, results = self._build_record_page(), self._build_run_page()
+        self.first, self.results = RecordPage(self._style, self), RunPage(self._style, self)
+        self.intro, self.recorded = self.first.intro, self.first.recorded
+        self.plot, self.numbers_scroll = self.results.plot, self.results.numbers_scroll
+        self.numbers, self.body = self.numbers_scroll.numbers, self.results.body
         self.stack = QStackedWidget(self)
-        self.stack.addWidget(first)
-        self.stack.addWidget(results)
+        self.stack.addWidget(self.first)
+        self.stack.addWidget(self.results)
 
         self.outer = layout = QVBoxLayout(self)
         layout.addWidget(self.title)
@@ -129,33 +117,6 @@ class TimingPanel(QWidget):
         self.set_style(self._style)
         self._update_controls()
 
-    def _build_record_page(self) -> QWidget:
-        """The first page: the record at the chosen size (where there is one), and the intro."""
-        self.intro = self._label("", "body", name="intro", wrap=True)
-        self.intro.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.recorded = RecordView(self._style, self)
-        self.recorded.setObjectName("recorded")
-        first = QWidget(self)
-        first_column = QVBoxLayout(first)
-        first_column.setContentsMargins(0, 0, 0, 0)
-        first_column.addWidget(self.recorded)
-        first_column.addWidget(self.intro)
-        first_column.addStretch(1)
-        return first
-
-    def _build_run_page(self) -> QWidget:
-        """The page of a run here: the plot, and the numbers below or beside it."""
-        self.plot = LaunchTimesPlot(self._style, self)
-        self.plot.setObjectName("plot")
-        self.numbers_scroll = RunNumbers(self._style, self)
-        self.numbers = self.numbers_scroll.numbers
-        results = QWidget(self)
-        self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom, results)
-        self.body.setContentsMargins(0, 0, 0, 0)
-        self.body.addWidget(self.plot, 3)
-        self.body.addWidget(self.numbers_scroll, 2)
-        return results
-
     def _connect_jobs(self) -> None:
         """The run's and the look for a GPU's answers to their slots."""
         self.worker.done.connect(self._apply_result)
@@ -165,42 +126,10 @@ class TimingPanel(QWidget):
         self.worker.busy_changed.connect(self._update_controls)
         self.probe.done.connect(self._apply_device)
         self.probe.failed.connect(self._probe_failed)
-
-    def _build_controls(self) -> QHBoxLayout:
-        self.size_label = self._label("Size", "body", name="size_label")
-        self.size_box = QComboBox(self)
-        self.size_box.setObjectName("size")
-        for dim in timing_sizes():
-            self.size_box.addItem(size_text(dim), dim)
-        self.size_box.setCurrentIndex(max(0, self.size_box.findData(DEFAULT_SIZE)))
-        self.size_label.setBuddy(self.size_box)
-        self.run_button = QPushButton(f"Run ({RUN_SHORTCUT})", self)
-        self.run_button.setObjectName("run")
         self.run_button.clicked.connect(self.run)
-        self.cancel_button = QPushButton("Cancel", self)
-        self.cancel_button.setObjectName("cancel")
         self.cancel_button.clicked.connect(self.cancel)
-        self.progress = QProgressBar(self)
-        self.progress.setObjectName("progress")
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(True)
-        self.progress.setFormat("%p%")
-        self.record_button = QPushButton(SHOW_RECORD, self)
-        self.record_button.setObjectName("record_toggle")
         self.record_button.clicked.connect(self.toggle_record)
-        self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.run_action = QAction("Run kernel timing", self)
-        self.run_action.setShortcut(QKeySequence(RUN_SHORTCUT))
         self.run_action.triggered.connect(lambda _checked=False: self.run())
-        self.addAction(self.run_action)
-        controls = QHBoxLayout()
-        controls.addWidget(self.size_label)
-        controls.addWidget(self.size_box)
-        controls.addWidget(self.run_button)
-        controls.addWidget(self.cancel_button)
-        controls.addWidget(self.progress, 3)
-        controls.addStretch(1)
-        return controls
 
     # ------------------------------------------------------------------ public
 
@@ -281,19 +210,12 @@ class TimingPanel(QWidget):
         for label, role, color, bold in self._styled:
             self._paint(label, role, color, bold)
         self._paint_status()
-        for widget in (self.size_box, self.run_button, self.cancel_button, self.progress,
-                       self.record_button):
-            widget.setFont(style.font("body"))
-        button = f"padding: {style.px(4)}px {style.px(12)}px;"
-        for widget in (self.run_button, self.cancel_button, self.record_button):
-            widget.setStyleSheet(button)
+        self.controls.set_style(style)
         margin = style.px(10)
         self.outer.setContentsMargins(margin, margin, margin, margin)
         self.outer.setSpacing(style.px(6))
-        self.controls.setSpacing(style.px(8))
-        self.progress.setMaximumWidth(style.px(320))
         self.numbers_scroll.set_style(style)
-        self.recorded.set_style(style)
+        self.first.set_style(style)
         self.plot.set_style(style)
         if self.result is not None:
             self._label_launches()
@@ -337,19 +259,15 @@ class TimingPanel(QWidget):
     def _show_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(round(fraction * 1000))
         device = self.device_check.device if self.device_check is not None else None
-        if message and device:
-            self._set_status(f"Timing on {device}: {message}")
+        if (text := progress_text(device, message)) is not None:
+            self._set_status(text)
 
     # ------------------------------------------------------------------ drawing
 
     def _update_controls(self, *_args: object) -> None:
-        busy = self.worker.busy
-        self.run_button.setEnabled(self.can_run)
-        self.size_box.setEnabled(not busy)
-        self.cancel_button.setEnabled(busy)
-        self.progress.setVisible(busy)
-        self.record_button.setVisible(self.result is not None and self.record is not None)
-        self.record_button.setText(SHOW_RUN if self.showing_record else SHOW_RECORD)
+        self.controls.show_for(self.worker.busy, self.can_run,
+                               self.result is not None and self.record is not None,
+                               self.showing_record)
 
     def _show_record(self, *_args: object) -> None:
         self.recorded.show_record(self.record, self.dim)
@@ -363,11 +281,7 @@ class TimingPanel(QWidget):
         self.plot.set_x_label(X_LABEL if self._style.projector else launches_axis_text())
 
     def _place_numbers(self) -> None:
-        self.numbers_scroll.fit_width()
-        wide = self.width() >= SIDE_BY_SIDE_PX
-        self.body.setDirection(QBoxLayout.Direction.LeftToRight if wide
-                               else QBoxLayout.Direction.TopToBottom)
-        self.body.setSpacing(self._style.px(16 if wide else 8))
+        self.results.place(self.width(), self._style)
 
     def _label(self, text: str, role: Role, *, bold: bool = False, color: str = "text",
                name: str = "", wrap: bool = False) -> QLabel:
@@ -380,7 +294,7 @@ class TimingPanel(QWidget):
         self._style.paint_label(label, role, bold=bold, color=color)
 
     def _set_status(self, text: str, kind: str = "info") -> None:
-        self.status.setText(" ".join(text.split()))
+        self.status.setText(status_line(text))
         self.status_kind = kind
         self._paint_status()
 

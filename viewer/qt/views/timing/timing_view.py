@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import FramesNoRow, Selection
-from viewer.qt.views.timing.timing_panel import RUN_SHORTCUT, TimingPanel
+from viewer.qt.views.timing.timing_controls import RUN_SHORTCUT
+from viewer.qt.views.timing.timing_panel import TimingPanel
 
 
 class TimingView(FramesNoRow, QScrollArea):

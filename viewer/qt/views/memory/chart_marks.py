@@ -123,6 +123,12 @@ class ChartMarks:
         return (half + len(self._above(arrow)) * self.line,
                 half + len(self._below(arrow)) * self.line)
 
+    def _dram_offsets(self, band: ChartBand) -> tuple[float, float]:
+        """How far above and below the path's centre line DRAM's read and write arrows run."""
+        split = self.style.px(3)
+        return (self._half(band.arrow("dram_read")) + split,
+                self._half(band.arrow("dram_write")) + split)
+
     # ---------------------------------------------------------------- painting
 
     def _text(self, font: QFont, text: str, margin_x: float, y: float) -> float:

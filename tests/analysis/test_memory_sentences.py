@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from viewer.analysis import chart_layout as cl
-from viewer.analysis import memory_traffic
+from viewer.analysis import memory_traffic, memory_words
 from viewer.cli import kernel_text
 from viewer.core import metrics
 from viewer.core.model import Kernel
@@ -87,3 +87,24 @@ def test_the_floor_note_claims_no_more_precision_than_the_export_printed() -> No
     exact = memory_traffic.memory_chart(first(PROFILES / "tiled.raw.csv")).floor_note
     assert "DRAM read 2,101,760 B against A and B's 2,097,152 B" in exact
     assert "at least once" in exact
+
+
+def test_the_floor_sentence_names_the_kernel_only_in_compare_mode() -> None:
+    kernel = first(PROFILES / "naive.ncu-rep")
+    note = memory_traffic.memory_chart(kernel).floor_note
+    assert memory_words.floor_sentence(kernel, "naive", compare=False) == f"DRAM traffic {note}."
+    assert memory_words.floor_sentence(kernel, "naive", compare=True) == (
+        f"naive's DRAM traffic {note}.")
+
+
+def test_no_floor_sentence_where_the_problem_size_is_unknown() -> None:
+    kernel = first(ROOT / "tests/data/corpus/h200/torch-transformer-400.details.txt.gz")
+    assert memory_traffic.memory_chart(kernel).floor_note == ""
+    assert memory_words.floor_sentence(kernel, "gemm", compare=True) == ""
+
+
+def test_the_legend_says_one_scale_serves_both_kernels_only_when_two_are_shown() -> None:
+    assert "one scale for both kernels" in memory_words.legend_text(compare=True)
+    assert "one scale" not in memory_words.legend_text(compare=False)
+    assert f"{cl.INSTRUCTIONS} from the kernel, {cl.BYTES} from L1/TEX outward" in (
+        memory_words.legend_text(compare=False))

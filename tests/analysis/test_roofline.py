@@ -172,3 +172,30 @@ def test_an_intensity_falling_to_zero_is_worded_not_divided() -> None:
 
     assert change_words(0.0) == "falls to 0"
     assert change_words(0.5) == "falls 2.0-fold"
+
+
+def test_the_day_thirty_count_shown_is_the_naive_kernels_wherever_it_is_drawn() -> None:
+    naive = with_roofline_metrics(PROFILES / "naive.ncu-rep").kernels[0]
+    tiled = with_roofline_metrics(PROFILES / "tiled.ncu-rep").kernels[0]
+    rooflines = [roofline.roofline(k) for k in (tiled, naive)]
+    shown = roofline.shown_day_thirty([tiled, naive], rooflines)
+    assert shown is not None and shown[1] is rooflines[1]
+    assert shown[0] == roofline.day_thirty(naive)
+    assert roofline.shown_day_thirty([tiled], rooflines[:1]) is None
+    nothing = roofline.roofline(read_report(BASIC_REPORT).kernels[0])  # nothing to set it on
+    assert nothing.empty
+    assert roofline.shown_day_thirty([naive], [nothing]) is None
+
+
+def test_the_views_sentences_name_the_files_once_and_the_kernel_in_compare_mode() -> None:
+    from viewer.analysis import roofline_words
+
+    naive, tiled = read_report(PROFILES / "naive.ncu-rep"), read_report(PROFILES / "tiled.ncu-rep")
+    assert roofline_words.reading_words([naive, tiled, naive]) == (
+        "Reading the roofline's metrics from naive.ncu-rep, tiled.ncu-rep...")
+    text = roofline.MISSING_TEXT
+    assert roofline_words.missing_words(text, "naive", compare=False) == (
+        text[0].upper() + text[1:] + ".")
+    assert roofline_words.missing_words(text, "naive", compare=True).startswith("naive: This ")
+    assert roofline_words.ceilings_words("naive") == (
+        "Ceilings: naive's peaks at its measured clocks.")

@@ -20,6 +20,7 @@ from the source against the measured one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from viewer.analysis.predict import FLOAT_BYTES
@@ -246,3 +247,14 @@ def day_thirty(kernel: Kernel) -> DayThirty | None:
         return None
     return DayThirty(dim, 2 * dim**3, hand_dram_bytes(dim), measured_dram_bytes(kernel),
                      _product(achieved_fp32(kernel), kernel.metric(DURATION), 1e-9))
+
+
+def shown_day_thirty(kernels: Sequence[Kernel], rooflines: Sequence[Roofline]
+                     ) -> tuple[DayThirty, Roofline] | None:
+    """The day-30 count of the first kernel of `kernels` that has one and a roofline to set it
+    on (`rooflines`, one per kernel), with that roofline; None when none has both."""
+    for kernel, rf in zip(kernels, rooflines, strict=True):
+        day = day_thirty(kernel)
+        if day is not None and not rf.empty:
+            return day, rf
+    return None

@@ -7,11 +7,35 @@ measured DRAM bytes, and which side of the DRAM ridge each puts the kernel.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from viewer.analysis.roofline import LEVELS, SHARED_LOADS, DayThirty, Roofline, intensity_change
 from viewer.core import formatting as fmt
+from viewer.core.model import Report
 
 SAME_WITHIN = 0.10  # a change under 10 % reads as "the same"
 MOVED_BY = 2.0  # a level whose intensity changes by 2x or more has moved
+DAY_THIRTY_TITLE = "Day 30: DRAM bytes counted by hand"
+NO_DAY_THIRTY = ("The day-30 count is made for the lesson's naive matmul: open it (the app opens "
+                 "the shipped pair when no file is named) to set the hand count beside the "
+                 "measured DRAM bytes.")
+
+
+def reading_words(reports: Sequence[Report]) -> str:
+    """While the roofline's metrics are read: of which files, each named once."""
+    files = ", ".join(dict.fromkeys(r.file_name for r in reports))
+    return f"Reading the roofline's metrics from {files}..."
+
+
+def missing_words(missing_text: str, name: str, compare: bool) -> str:
+    """What a kernel's report lacks of the roofline, as a sentence (named in compare mode)."""
+    lead = f"{name}: " if compare else ""
+    return lead + missing_text[0].upper() + missing_text[1:] + "."
+
+
+def ceilings_words(name: str) -> str:
+    """Whose peaks the ceilings are: the first kernel drawn's, at its measured clocks."""
+    return f"Ceilings: {name}'s peaks at its measured clocks."
 
 
 def fold(ratio: float) -> str:

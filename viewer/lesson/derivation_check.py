@@ -52,6 +52,9 @@ class PredictionCheck:
                 and self.ratio < 1)
 
 
+# The table of the derivation under the memory chart: its title and its columns' headings.
+TITLE = "The derivation, against the card"
+HEADINGS = ("derived", "measured", "measured / derived")
 SHARED_LOAD_NOTE = ("A shared-load count lower than derived means the compiler merged a thread's "
                     "consecutive shared reads into wider load instructions: the source's loads "
                     "are the same, the instructions fewer.")

@@ -4,7 +4,8 @@ a box and its lines, an arrow and its labels, a line of text or a wrapped one
 
 Each mark painted is recorded in `Drawn`: arrow widths, dashed arrows, every string, and where
 each number that picks a row lies. Narrowed (`narrow`), an arrow's counts and their nouns go on
-lines of their own; wrapped (`wrap`), so do a box's words of a missing value.
+lines of their own; wrapped (`wrap`), so do a box's words of a missing value
+(viewer.analysis.chart_labels: those lines, and the row each number picks).
 """
 
 from __future__ import annotations
@@ -15,24 +16,10 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 
+from viewer.analysis.chart_labels import BOX_ROWS, box_parts, line_row, narrowed
 from viewer.analysis.chart_layout import ChartArrow, ChartBand, largest_by_family, log_width
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.qt.kit.style import Style
-
-# The row each arrow's and each box's numbers show (a summary key, or the ncu metric of DRAM
-# bytes read and written together).
-_ARROW_ROWS = {"shared": "shared_load_instructions", "global": "global_load_requests",
-               "l1_to_l2": "l2_read_sectors_from_l1", "dram_read": "dram_bytes_read",
-               "dram_write": "dram_bytes_write"}
-_BOX_ROWS = {"l1tex": "l1tex_hit_rate_pct", "l2": "l2_hit_rate_pct", "dram": "dram__bytes.sum"}
-
-
-def line_row(arrow_key: str, text: str, below: bool) -> str:
-    """The row a line of an arrow's label shows: under the global-load arrow, sectors and
-    sectors per request; elsewhere the arrow's own counter."""
-    if arrow_key == "global" and below:
-        return "sectors_per_request" if "per request" in text else "global_load_sectors"
-    return _ARROW_ROWS[arrow_key]
 
 
 @dataclass
@@ -41,31 +28,6 @@ class _Fonts:
     caption: QFont
     title: QFont
     text: QFont
-
-
-_UNITS = frozenset({"B", "KB", "MB", "GB", "TB"})
-
-
-def _narrowed(lines: tuple[str, ...]) -> tuple[str, ...]:
-    """Labels on narrower lines: '16,777,216 sectors' -> '16,777,216', 'sectors';
-    'read 2.10 MB' -> 'read', '2.10 MB'. Rates ('2.00 per request'), sizes ('53.96 MB') and
-    the words of a missing value stay whole."""
-    out: list[str] = []
-    for line in lines:
-        head, _, rest = line.partition(" ")
-        keep = rest.startswith("per ") or rest in _UNITS or NOT_IN_REPORT in line
-        if rest and not keep:
-            out += [head, rest]
-        else:
-            out.append(line)
-    return tuple(out)
-
-
-def _box_parts(line: str) -> tuple[str, ...]:
-    """A box's line on narrower lines: 'hit rate not in this report' -> 'hit rate', 'not in
-    this report'; any other line stays whole."""
-    head = line.removesuffix(NOT_IN_REPORT).rstrip()
-    return (head, NOT_IN_REPORT) if head and head != line else (line,)
 
 
 @dataclass
@@ -110,7 +72,7 @@ class ChartMarks:
         lines = band.box(key).lines
         if not self.wrap:
             return [(line, line) for line in lines]
-        return [(part, line) for line in lines for part in _box_parts(line)]
+        return [(part, line) for line in lines for part in box_parts(line)]
 
     def _text_width(self, font: QFont, lines: Sequence[str]) -> float:
         metrics = QFontMetricsF(font)
@@ -146,10 +108,10 @@ class ChartMarks:
         return max(widest + self.inset, self.style.px(60))
 
     def _above(self, arrow: ChartArrow) -> tuple[str, ...]:
-        return _narrowed(arrow.above) if self.narrow else arrow.above
+        return narrowed(arrow.above) if self.narrow else arrow.above
 
     def _below(self, arrow: ChartArrow) -> tuple[str, ...]:
-        return _narrowed(arrow.below) if self.narrow else arrow.below
+        return narrowed(arrow.below) if self.narrow else arrow.below
 
     def _half(self, arrow: ChartArrow) -> float:
         """Half the height of an arrow's head: the room it takes either side of its line."""
@@ -160,6 +122,12 @@ class ChartMarks:
         half = self._half(arrow) + self.style.px(2)
         return (half + len(self._above(arrow)) * self.line,
                 half + len(self._below(arrow)) * self.line)
+
+    def _dram_offsets(self, band: ChartBand) -> tuple[float, float]:
+        """How far above and below the path's centre line DRAM's read and write arrows run."""
+        split = self.style.px(3)
+        return (self._half(band.arrow("dram_read")) + split,
+                self._half(band.arrow("dram_write")) + split)
 
     # ---------------------------------------------------------------- painting
 
@@ -199,7 +167,7 @@ class ChartMarks:
         lines += [(self.fonts.text, text, "missing" if NOT_IN_REPORT in line else "text")
                   for text, line in self._box_lines(key, band)]
         y = rect.center().y() - len(lines) * self.line / 2
-        row = _BOX_ROWS.get(key)
+        row = BOX_ROWS.get(key)
         for number, (font, text, color) in enumerate(lines):
             self.painter.setFont(font)
             self.painter.setPen(self.style.color(color))
@@ -255,7 +223,7 @@ class ChartMarks:
         """An arrow's label lines as drawn (narrowed or not), each with the row it shows."""
         lines = arrow.below if below else arrow.above
         return [(part, line_row(arrow.key, line, below)) for line in lines
-                for part in (_narrowed((line,)) if self.narrow else (line,))]
+                for part in (narrowed((line,)) if self.narrow else (line,))]
 
     def _label(self, text: str, centre: float, span: float, top: float, color: str,
                row: str) -> None:

@@ -8,122 +8,26 @@ that size, the band wraps onto more rows and the page scrolls down, never sidewa
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from typing import get_args
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QPainter, QResizeEvent, QTransform
-from PySide6.QtWidgets import (
-    QFrame,
-    QGraphicsScene,
-    QGraphicsView,
-    QGridLayout,
-    QSizePolicy,
-    QVBoxLayout,
-)
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QSizePolicy, QVBoxLayout
 
-from viewer.analysis import memory_traffic
-from viewer.analysis.chart_layout import (
-    BYTES,
-    INSTRUCTIONS,
-    ChartBand,
-    chart_band,
-    memory_ratios,
-    memory_values,
+from viewer.analysis.chart_layout import chart_band, memory_ratios, memory_values
+from viewer.analysis.memory_words import (
+    HEADLINE_ROWS,
+    WHICH_HAS_MORE,
+    floor_sentence,
+    legend_text,
 )
 from viewer.lesson import derivation_check
 from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.reading_tab import ReadingTab
-from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.style import Role
 from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
+from viewer.qt.views.memory.memory_chart_view import MemoryChartView
 
-# The rows that carry the lesson are written larger than the rest.
-_HEADLINE_ROWS = 2
 _NAME_COLUMN = 180  # the widest a kernel's name takes over its column of the table (desk px)
-
-
-def legible_points(style: Style) -> float:
-    """The smallest type `style` sets anywhere: the chart's painted text, however it is scaled
-    to fit, is never drawn smaller."""
-    return min(style.points(role) for role in get_args(Role))
-
-
-class MemoryChartView(QGraphicsView):
-    """Shows a MemoryChartItem at its own size: shrunk to the width only as far as its type
-    stays legible (`legible_points`), and below that drawn on more rows (a band wrapped) at the
-    width, taller instead of smaller."""
-
-    def __init__(self, bands: Sequence[ChartBand], style: Style) -> None:
-        super().__init__()
-        self._bands, self._style = list(bands), style
-        self.item = MemoryChartItem()
-        self.item.set_bands(self._bands, style)
-        self._laid_out_for: tuple[float, bool] = (0.0, False)
-        scene = QGraphicsScene(self)
-        scene.addItem(self.item)
-        self.setScene(scene)
-        self.setBackgroundBrush(style.color("background"))
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.setRenderHints(QPainter.RenderHint.Antialiasing
-                            | QPainter.RenderHint.TextAntialiasing)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self._fit(self.item.natural_width)
-
-    @property
-    def scale_factor(self) -> float:
-        return self.transform().m11()
-
-    @property
-    def smallest_scale(self) -> float:
-        """The smallest scale at which the chart's type is still legible."""
-        return min(1.0, legible_points(self._style) / self.item.smallest_points)
-
-    @property
-    def painted_points(self) -> float:
-        """The smallest type on screen: the chart's smallest font at the scale it is drawn."""
-        return self.item.smallest_points * self.scale_factor
-
-    def sizeHint(self) -> QSize:
-        rect = self.item.boundingRect()
-        return QSize(math.ceil(self.item.natural_width),
-                     math.ceil(rect.height() * self.scale_factor))
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(200, self.sizeHint().height())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._fit(event.size().width())
-
-    def _lay_out(self, width: float, wrap: bool = False) -> QRectF:
-        if abs(width - self._laid_out_for[0]) > 0.5 or wrap != self._laid_out_for[1]:
-            self.item.set_bands(self._bands, self._style, width, wrap)
-            self._laid_out_for = (width, wrap)
-        return self.item.boundingRect()
-
-    def _fit(self, available: float) -> None:
-        """Fill `available` pixels of width: wider gaps when there is room, narrower labels
-        and then a smaller picture when there is not, and where that picture's type would be
-        too small to read, each band wrapped onto rows that fit."""
-        rect = self._lay_out(available)
-        scale = min(1.0, available / rect.width()) if rect.width() > 0 else 1.0
-        if scale < self.smallest_scale:
-            rect = self._lay_out(available, wrap=True)
-            scale = min(1.0, available / rect.width()) if rect.width() > 0 else 1.0
-        self.scene().setSceneRect(rect)
-        if abs(scale - self.scale_factor) > 1e-6:
-            self.setTransform(QTransform.fromScale(scale, scale))
-        self.setFixedHeight(math.ceil(rect.height() * scale))
-
-
-def legend_text(compare: bool) -> str:
-    shared = ", one scale for both kernels" if compare else ""
-    return (f"Arrow width: {INSTRUCTIONS} from the kernel, {BYTES} from L1/TEX outward, on a log "
-            f"scale{shared}. Dashed grey: the report does not hold that counter.")
 
 
 class MemoryTab(ReadingTab):
@@ -153,11 +57,9 @@ class MemoryTab(ReadingTab):
         """Each kernel's DRAM bytes against the compulsory floor, in words from its two counters
         (the boxes show only the ratio), named in compare mode."""
         for kernel, name in zip(self.kernels, self.names, strict=True):
-            note = memory_traffic.memory_chart(kernel).floor_note
-            if not note:
+            text = floor_sentence(kernel, name, self.compare_mode)
+            if not text:
                 continue
-            whose = f"{name}'s DRAM traffic" if self.compare_mode else "DRAM traffic"
-            text = f"{whose} {note}."
             layout.addWidget(self.label(text, "small", color="secondary", wrap=True,
                                         name=f"floor_note_{name}"))
 
@@ -169,7 +71,7 @@ class MemoryTab(ReadingTab):
         grid.setColumnStretch(2, 1)
         row = 0
         for number, (key, label, text) in enumerate(memory_values(self.kernels[0])):
-            headline = number < _HEADLINE_ROWS
+            headline = number < HEADLINE_ROWS
             role: Role = "heading" if headline else "body"
             grid.addWidget(self.label(label, role, bold=headline, row=key), row, 0)
             grid.addWidget(self.label(text, role, bold=headline, name=f"value_{key}", row=key),
@@ -200,11 +102,11 @@ class MemoryTab(ReadingTab):
             grid.addWidget(heading, 0, column)
         beside = self.reflow < 2
         if beside:
-            grid.addWidget(self.label("Which has more", bold=True), 0, 3)
+            grid.addWidget(self.label(WHICH_HAS_MORE, bold=True), 0, 3)
         row = 1
         ratios = memory_ratios(self.kernels[0], self.kernels[1], self.names[0], self.names[1])
         for number, ratio in enumerate(ratios):
-            headline = number < _HEADLINE_ROWS
+            headline = number < HEADLINE_ROWS
             role: Role = "heading" if headline else "body"
             key = ratio.key
             grid.addWidget(self.label(ratio.label, role, bold=headline, wrap=True, row=key),
@@ -231,10 +133,9 @@ class MemoryTab(ReadingTab):
         grid.setHorizontalSpacing(self.style_.px(14))
         grid.setVerticalSpacing(self.style_.px(2))
         grid.setColumnStretch(4, 1)  # the numbers stay together at the left
-        title = "The derivation, against the card"
-        grid.addWidget(self.label(title, "heading", bold=True, name="derivation_title"), 0, 0,
-                       1, 5)
-        for column, head in enumerate(("derived", "measured", "measured / derived"), 1):
+        grid.addWidget(self.label(derivation_check.TITLE, "heading", bold=True,
+                                  name="derivation_title"), 0, 0, 1, 5)
+        for column, head in enumerate(derivation_check.HEADINGS, 1):
             grid.addWidget(self.label(head, bold=True), 1, column, Qt.AlignmentFlag.AlignRight)
         row = 2
         fewer_shared = False

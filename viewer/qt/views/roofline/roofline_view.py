@@ -4,27 +4,19 @@ and L1, and, beside the chart, the lesson's day-30 flaw.
 The metrics come from viewer.analysis.roofline; those the first read left out are read when the
 view is shown, off the GUI thread (through the session: viewer.qt.kit.view_reads), with
 progress here. What the report lacks is said (roofline.MISSING_TEXT names the section set that
-has it), never drawn as zeros. The words under the chart are computed from the values drawn
+has it), never drawn as zeros. The answer under the question is built by
+viewer.qt.views.roofline.roofline_answer, its words computed from the values drawn
 (viewer.analysis.roofline_words).
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import ClassVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QResizeEvent, QShowEvent
-from PySide6.QtWidgets import (
-    QBoxLayout,
-    QFrame,
-    QLabel,
-    QScrollArea,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from viewer.analysis import roofline
 from viewer.analysis import roofline_words as words
@@ -36,15 +28,10 @@ from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.view import FramesNoRow, ShowsReports
 from viewer.qt.kit.view_reads import ViewReads
 from viewer.qt.kit.wrapped_column import WrappedColumn
+from viewer.qt.views.roofline.roofline_answer import RooflineAnswer, answer_label
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
 from viewer.session import Need
 from viewer.session.shown import State
-
-READING_TEXT = "Reading the roofline's metrics from {files}..."
-NO_DAY_THIRTY = ("The day-30 count is made for the lesson's naive matmul: open it (the app opens "
-                 "the shipped pair when no file is named) to set the hand count beside the "
-                 "measured DRAM bytes.")
-CEILINGS_NOTE = "Ceilings: {name}'s peaks at its measured clocks."
 
 NEED = Need.of(roofline.ROOFLINE_METRICS)
 
@@ -133,9 +120,7 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
 
     def label(self, text: str, role: Role = "body", *, bold: bool = False,
               color: str = "text", name: str = "") -> QLabel:
-        widget = self._style.label(text, role, bold=bold, color=color, name=name, wrap=True)
-        widget.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        return widget
+        return answer_label(self._style, text, role, bold=bold, color=color, name=name)
 
     def _render(self) -> None:
         """Draw now; hidden in a window, draw when next shown (as viewer.qt.kit.reading_tab
@@ -163,72 +148,18 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
         if not self.kernels:
             column.addWidget(self.label(NOTHING_SELECTED, color="secondary", name="placeholder"))
         elif reading:
-            files = ", ".join(dict.fromkeys(r.file_name for r in self.reports))
-            column.addWidget(self.label(READING_TEXT.format(files=files), color="secondary",
+            column.addWidget(self.label(words.reading_words(self.reports), color="secondary",
                                         name="reading"))
         else:
-            self._build(column)
+            answer = RooflineAnswer(style, self.kernels, self.names, self.rooflines)
+            answer.build(column, self.error)
+            self.chart, self.key_label = answer.chart, answer.key_label
+            self._fit_chart()
         column.addStretch(1)
         old = self._scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
         self._scroll_area.setWidget(content)
-
-    def _build(self, column: QVBoxLayout) -> None:
-        if self.error:  # the metrics could not be read: nothing to say of what the file holds
-            column.addWidget(self.label(self.error, color="warning", name="error"))
-            return
-        missing = [(name, rf.missing_text) for name, rf in zip(self.names, self.rooflines,
-                                                               strict=True) if rf.missing_text]
-        for number, (name, text) in enumerate(missing):
-            lead = f"{name}: " if self.compare_mode else ""
-            column.addWidget(self.label(lead + text[0].upper() + text[1:] + ".", "heading",
-                                        bold=True, color="warning", name=f"missing_{number}"))
-        drawn = [(rf, n) for rf, n in zip(self.rooflines, self.names, strict=True)
-                 if not rf.empty]
-        if not drawn:
-            return
-        words_first = not self._style.projector  # in a room, the chart first and whole
-        if words_first:
-            self._pair_words(column, drawn)
-        body = QBoxLayout(QBoxLayout.Direction.TopToBottom if self._style.projector
-                          else QBoxLayout.Direction.LeftToRight)
-        body.setSpacing(self._style.px(14))
-        self.chart = RooflineChart(self._style)
-        self.chart.setObjectName("chart")
-        day30 = self._day_thirty()
-        shown = [rf for rf, _ in drawn]
-        self.chart.show_rooflines(shown, [n for _, n in drawn], day30[0] if day30 else None,
-                                  shown.index(day30[1]) if day30 else 0)
-        plot = QVBoxLayout()
-        plot.addWidget(self.chart, 1)
-        self.key_label = self._key(self.chart)
-        plot.addWidget(self.key_label)
-        body.addLayout(plot, 3)
-        if not words_first:
-            self._pair_words(body, drawn)
-        body.addWidget(self._day_thirty_panel(day30), 2)
-        column.addLayout(body)
-        for number, (rf, name) in enumerate(drawn):
-            column.addWidget(self.label(words.kernel_words(rf, name), name=f"kernel_{number}"))
-        column.addWidget(self.label(CEILINGS_NOTE.format(name=drawn[0][1]), "small",
-                                    color="secondary", name="ceilings_note"))
-        self._fit_chart()
-
-    def _pair_words(self, layout: QBoxLayout, drawn: list[tuple[roofline.Roofline, str]]
-                    ) -> None:
-        """What the pair's levels say (compare mode): what a DRAM-only roofline hides, and each
-        level's change."""
-        if not (self.compare_mode and len(drawn) == 2):
-            return
-        pair = (self.names[0], self.names[1])
-        hidden = words.hidden_words(self.rooflines[0], self.rooflines[1], pair)
-        if hidden:
-            role: Role = "body" if self._style.projector else "heading"
-            layout.addWidget(self.label(hidden, role, bold=True, name="hidden"))
-        changes = words.level_changes(self.rooflines[0], self.rooflines[1], pair)
-        for number, line in enumerate(changes):
-            layout.addWidget(self.label(line, name=f"change_{number}"))
 
     def _fit_chart(self) -> None:
         """In projector mode the chart and its key fill what the view shows below its question,
@@ -243,37 +174,3 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_chart()
-
-    def _key(self, chart: RooflineChart) -> QLabel:
-        """The chart's key as coloured glyphs and words, wrapping to the width."""
-        parts = [f'<span style="color:{color}">{glyph}</span>&nbsp;'
-                 + html.escape(text).replace(" ", "&nbsp;")
-                 for color, glyph, text in chart.key]
-        key = self.label(" &nbsp; ".join(parts), "small", name="key")
-        key.setTextFormat(Qt.TextFormat.RichText)
-        return key
-
-    def _day_thirty(self) -> tuple[roofline.DayThirty, roofline.Roofline] | None:
-        """The day-30 count of the lesson's naive kernel, when it is shown with a roofline."""
-        for kernel, rf in zip(self.kernels, self.rooflines, strict=True):
-            day = roofline.day_thirty(kernel)
-            if day is not None and not rf.empty:
-                return day, rf
-        return None
-
-    def _day_thirty_panel(self, day30: tuple[roofline.DayThirty, roofline.Roofline] | None
-                          ) -> QWidget:
-        panel = QWidget()
-        panel.setObjectName("day_thirty")
-        box = QVBoxLayout(panel)
-        box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.label("Day 30: DRAM bytes counted by hand", "heading", bold=True))
-        if day30 is None:
-            box.addWidget(self.label(NO_DAY_THIRTY, color="secondary", name="day_thirty_none"))
-        else:
-            lines = words.day_thirty_words(*day30)
-            for number, line in enumerate(lines):
-                box.addWidget(self.label(line, bold=number == len(lines) - 1,
-                                         name=f"day_thirty_{number}"))
-        box.addStretch(1)
-        return panel

@@ -93,7 +93,8 @@ def layers_contract(config: dict) -> dict:
 
 def test_the_layers_name_every_package_of_viewer() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    named = {m.strip() for layer in layers_contract(config)["layers"] for m in layer.split(":")}
+    named = {m.strip() for layer in layers_contract(config)["layers"]
+             for m in layer.replace("|", ":").split(":")}
     packages = {f"viewer.{p.name}" for p in VIEWER.iterdir() if (p / "__init__.py").exists()}
     assert packages <= named, "add these to the layers contract in pyproject.toml"
 

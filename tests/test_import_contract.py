@@ -146,9 +146,8 @@ def test_the_protocol_contract_catches_the_app_reaching_past_it(tmp_path: Path) 
         "def f():\n    from viewer.capture.helper import command\n", encoding="utf-8")
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text(config.replace(
-        '"viewer.capture.store", "viewer.capture.capture_terminal",\n]\nforbidden_modules = [\n'
-        '    "viewer.capture.helper.main"',
-        '"viewer.capture.store", "viewer.capture.capture_terminal", "viewer.capture.planted",\n]\n'
+        '"viewer.capture.store",\n]\nforbidden_modules = [\n    "viewer.capture.helper.main"',
+        '"viewer.capture.store", "viewer.capture.planted",\n]\n'
         'forbidden_modules = [\n    "viewer.capture.helper.main"'), encoding="utf-8")
     result = run_lint_imports(tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert result.returncode != 0, result.stdout

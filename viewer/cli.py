@@ -1,11 +1,11 @@
 """The command line: one argparse tree, and the terminal's `summary` (the reading order per kernel).
 
 The tree: the window (the default, when no subcommand is named), `summary`, `predict`, `capture`
-and `lesson` (viewer/lesson/lesson_terminal.py), `roofline` (viewer/analysis/roofline_terminal.py),
-`metrics` and `advice` (viewer/analysis/tables_terminal.py), `source`
-(viewer/analysis/source_terminal.py).
+and `lesson` (viewer/terminal/lesson_terminal.py), `roofline`
+(viewer/terminal/roofline_terminal.py), `metrics` and `advice` (viewer/terminal/tables_terminal.py),
+`source` (viewer/terminal/source_terminal.py).
 `summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
-`summary --by-name` groups them by name (viewer/analysis/roofline_terminal.py).
+`summary --by-name` groups them by name (viewer/terminal/roofline_terminal.py).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
 --json, else a readable table of the three readings; with no file, the shipped comparison. Bad
 input: one line on stderr naming the file, exit status 1; the other files are still summarised.
@@ -32,11 +32,7 @@ from viewer.analysis import (
     occupancy_reading,
     predict,
     reading,
-    roofline_terminal,
-    source_terminal,
-    tables_terminal,
 )
-from viewer.capture import capture_terminal
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.file_list import named_once
@@ -44,7 +40,14 @@ from viewer.core.kernel_filter import start_picks
 from viewer.core.model import Kernel, Report, ReportError, Session
 from viewer.core.names import kernel_names
 from viewer.core.terminal_text import visible, visible_lines
-from viewer.lesson import derivation_check, lesson_terminal
+from viewer.lesson import derivation_check
+from viewer.terminal import (
+    capture_terminal,
+    lesson_terminal,
+    roofline_terminal,
+    source_terminal,
+    tables_terminal,
+)
 
 SCHEMA = 4
 """--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`; 3: the

@@ -22,12 +22,12 @@ from viewer.analysis import (
     roofline_words,
     stalls,
 )
-from viewer.analysis.roofline_terminal import roofline_text
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson import exercise_report, misreads, predict_text, t4_reference
 from viewer.lesson.lesson_pair import lesson_pair
 from viewer.lesson.reveal import QUANTITIES
+from viewer.terminal.roofline_terminal import roofline_text
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def kernel_sentences(pick: Pick) -> list[Said]:
         *_one(pick, "chart_layout.hit_rate_notes",
               *(note for _, note in chart_layout.hit_rate_notes(chart))),
         *_one(pick, "roofline_words.kernel_words", roofline_words.kernel_words(rf, kernel.name)),
-        *_one(pick, "analysis.roofline_terminal.roofline_text",
+        *_one(pick, "terminal.roofline_terminal.roofline_text",
               " ".join(roofline_text(kernel).split())),
         *_one(pick, "roofline_words.day_thirty_words",
               *(roofline_words.day_thirty_words(day, rf) if day is not None else ())),

@@ -16,6 +16,7 @@ from viewer import __main__ as entry
 from viewer import cli
 from viewer.core import shipped
 from viewer.core.metrics import SUMMARY_KEYS
+from viewer.terminal import summary_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
@@ -275,7 +276,7 @@ def test_summary_json_says_why_a_file_looks_cut_short_and_stderr_says_it_once(tm
                                                                               capsys) -> None:
     """Before, a details CSV cut at a line boundary summarised as whole, with no word."""
     cut = half_details_csv(tmp_path)
-    assert cli.summarize([cut, H200 / "numba-tiled.details.csv"], as_json=True) == 0
+    assert summary_terminal.summarize([cut, H200 / "numba-tiled.details.csv"], as_json=True) == 0
     captured = capsys.readouterr()
     cut_doc, whole_doc = map(json.loads, captured.out.splitlines())
     assert (cut_doc["schema"], whole_doc["cut_short"]) == (4, [])

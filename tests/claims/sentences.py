@@ -12,7 +12,6 @@ from pathlib import Path
 
 from tests.claims.corpus import Pick, t4
 from viewer import __main__ as entry
-from viewer import cli
 from viewer.analysis import (
     chart_layout,
     memory_traffic,
@@ -27,6 +26,7 @@ from viewer.core.names import kernel_names
 from viewer.lesson import exercise_report, misreads, predict_text, t4_reference
 from viewer.lesson.lesson_pair import lesson_pair
 from viewer.lesson.reveal import QUANTITIES
+from viewer.terminal import summary_terminal
 from viewer.terminal.roofline_terminal import roofline_text
 
 
@@ -126,7 +126,8 @@ def pair_sentences(a: Pick, b: Pick) -> list[Said]:
 
     rf = roofline.roofline(a.kernel), roofline.roofline(b.kernel)
     found = [
-        *said("cli.comparison_text", " ".join(cli.comparison_text(*kernels).split())),
+        *said("summary_terminal.comparison_text",
+              " ".join(summary_terminal.comparison_text(*kernels).split())),
         *said("chart_layout.memory_ratios", *(
             f"{r.label}: {r.first} ({na}), {r.second} ({nb}): {r.direction}"
             for r in chart_layout.memory_ratios(*kernels, na, nb))),

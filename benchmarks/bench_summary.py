@@ -71,15 +71,15 @@ CSV = (Comparison("summary", "summary", "pandas_all_columns", None, 2.0),)
 
 
 def _summary(path: Path) -> dict[str, float]:
-    from viewer import cli
     from viewer.readers import read_report, sniff
+    from viewer.terminal import summary_terminal
 
     if sniff.sniff(path) in (sniff.DETAILS_CSV, sniff.RAW_CSV):
         import viewer.readers.details_csv  # noqa: F401  (pandas, as the bare read imports it)
 
     start = time.perf_counter()
     report = read_report(path)
-    document = json.dumps(cli.report_json(report))
+    document = json.dumps(summary_terminal.report_json(report))
     return {"seconds": time.perf_counter() - start, "kernels": len(report.kernels),
             "values": sum(len(k.metrics) for k in report.kernels), "json_bytes": len(document)}
 

@@ -16,6 +16,7 @@ from viewer import __main__ as entry
 from viewer import cli
 from viewer.core import shipped
 from viewer.core.metrics import SUMMARY_KEYS
+from viewer.terminal import summary_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
@@ -275,7 +276,7 @@ def test_summary_json_says_why_a_file_looks_cut_short_and_stderr_says_it_once(tm
                                                                               capsys) -> None:
     """Before, a details CSV cut at a line boundary summarised as whole, with no word."""
     cut = half_details_csv(tmp_path)
-    assert cli.summarize([cut, H200 / "numba-tiled.details.csv"], as_json=True) == 0
+    assert summary_terminal.summarize([cut, H200 / "numba-tiled.details.csv"], as_json=True) == 0
     captured = capsys.readouterr()
     cut_doc, whole_doc = map(json.loads, captured.out.splitlines())
     assert (cut_doc["schema"], whole_doc["cut_short"]) == (4, [])
@@ -286,7 +287,7 @@ def test_summary_json_says_why_a_file_looks_cut_short_and_stderr_says_it_once(tm
 
 def test_summary_by_name_says_a_cut_reports_shares_are_of_the_kernels_read(tmp_path: Path,
                                                                            capsys) -> None:
-    from viewer.analysis import roofline_terminal
+    from viewer.terminal import roofline_terminal
 
     cut = half_details_csv(tmp_path)
     assert roofline_terminal.print_by_name([cut], False, None) == 0
@@ -409,7 +410,7 @@ def _json_and_text(capsys, path: Path, *more: str) -> tuple[dict, list[str]]:
 def test_source_text_prints_the_sass_under_the_lines_that_load(capsys) -> None:
     """Each line that issues loads (and each of the three hottest) is followed by its SASS
     instructions, each with ncu's counters as --json gives them; the others by none."""
-    from viewer.analysis import source_terminal
+    from viewer.terminal import source_terminal
 
     naive = shipped.profiles_dir() / "naive.ncu-rep"
     kernel, text = _json_and_text(capsys, naive)

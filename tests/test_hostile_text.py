@@ -189,7 +189,7 @@ def test_the_no_display_fallback_prints_the_summary_escaped(export) -> None:
 def test_capture_names_a_hostile_captures_folder_escaped(capsys, monkeypatch,
                                                          tmp_path) -> None:
     from tests.capture.test_capture_client import fake_route
-    from viewer.capture import capture_terminal
+    from viewer.terminal import capture_terminal
 
     data = tmp_path / IN_FILE_NAME
     monkeypatch.setenv("XDG_DATA_HOME", str(data))

@@ -2,9 +2,9 @@
 
 One argparse tree (viewer/cli.py) parses every command line. With no display the window cannot
 open: say so, say what to install or set, and print the reading-order summary of the kernels the
-window would open with instead of letting Qt abort (cli.window_in_terminal). Run by a Python that
-lacks the app's packages, say in one line what to install (viewer/core/dependencies.py): the
-imports that need them happen inside main.
+window would open with instead of letting Qt abort (viewer/terminal/summary_terminal.py). Run by a
+Python that lacks the app's packages, say in one line what to install
+(viewer/core/dependencies.py): the imports that need them happen inside main.
 """
 
 from __future__ import annotations
@@ -38,7 +38,9 @@ def _main(argv: Sequence[str] | None) -> int:
     problem = display_problem(os.environ)
     if problem is not None:
         print(visible(f"ncu-reader: {problem}"), file=sys.stderr)
-        return _terminal(args, cli.window_in_terminal)
+        from viewer.terminal import summary_terminal
+
+        return _terminal(args, summary_terminal.window_in_terminal)
     from viewer.qt.shell.app import run
 
     return run(args)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from viewer.analysis import chart_layout as cl
 from viewer.analysis import memory_traffic, memory_words
-from viewer.cli import kernel_text
 from viewer.core import metrics
 from viewer.core.model import Kernel
 from viewer.lesson import misreads
 from viewer.readers import read_report
+from viewer.terminal.summary_terminal import kernel_text
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = ROOT / "profiles"

@@ -1,4 +1,4 @@
-"""The terminal's `metrics` and `advice` (viewer/analysis/tables_terminal.py) on real reports
+"""The terminal's `metrics` and `advice` (viewer/terminal/tables_terminal.py) on real reports
 and exports: every metric with its unit and section, ncu's advice ranked, -k, the notes of a
 file cut short, and bad input in one line."""
 

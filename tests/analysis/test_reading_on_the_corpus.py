@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from viewer import cli
 from viewer.analysis import launch_grid, reading
 from viewer.analysis.occupancy_reading import OCCUPANCY_GAP_PCT, occupancy
 from viewer.core import metrics
 from viewer.core.model import Kernel, Metrics
 from viewer.lesson import misreads
 from viewer.readers import read_report
+from viewer.terminal import summary_terminal
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpus"
 PUBLIC = CORPUS / "ncu-public"
@@ -87,7 +87,7 @@ def test_ncus_own_small_grid_rule_decides_where_the_report_lacks_the_sm_count(to
 
 def test_summary_names_the_busiest_unit_as_the_window_does() -> None:
     out = io.StringIO()
-    cli.summarize([str(PROFILES / "naive.ncu-rep")], out=out, err=io.StringIO())
+    summary_terminal.summarize([str(PROFILES / "naive.ncu-rep")], out=out, err=io.StringIO())
     sol = reading.speed_of_light(read_report(PROFILES / "naive.ncu-rep").kernels[0])
     assert reading.busiest_words(sol) == "L1/TEX at 87.13 % of its active cycles"
     assert ("1. Speed Of Light: memory-bound; busiest memory unit L1/TEX at 87.13 % of its "

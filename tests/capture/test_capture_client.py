@@ -27,7 +27,6 @@ from tests.hostile_disk import (
     public_dir,
     small_disk,
 )
-from viewer.capture import capture_terminal
 from viewer.capture.client import (
     SOURCE_HELPER,
     SOURCE_ROOT,
@@ -50,6 +49,7 @@ from viewer.capture.provenance import read_provenance
 from viewer.capture.store import ReportSink
 from viewer.core.jobs import Cancelled, Job
 from viewer.readers import read_report
+from viewer.terminal import capture_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 NAIVE = ROOT / "profiles" / "naive.ncu-rep"

@@ -15,8 +15,8 @@ from tests.capture_install import plant
 from tests.checkup_machine import POLICY, machine_checkup
 from tests.hostile_disk import NOBODY
 from viewer.capture import checkup as c
-from viewer.capture.capture_terminal import cli
 from viewer.capture.helper import protocol as h
+from viewer.terminal.capture_terminal import cli
 
 ROOT = os.geteuid()
 """The uid the trust checks take for root's: the tests' own, whose files a planted install is."""

@@ -175,7 +175,7 @@ def exercise_claims(said: Said) -> list[Claim]:
 
 PAIR_FINDERS = {
     "chart_layout.memory_ratios": memory_ratio_claims,
-    "cli.comparison_text": comparison_claims,
+    "summary_terminal.comparison_text": comparison_claims,
     "summary.comparison": comparison_claims,
     "t4_reference.cross_gpu": t4_row_claims,
     "predict_text.results": predict_claims,

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from tests.claims.corpus import Pick, t4
 from viewer import __main__ as entry
-from viewer import cli
 from viewer.analysis import (
     chart_layout,
     memory_traffic,
@@ -22,12 +21,13 @@ from viewer.analysis import (
     roofline_words,
     stalls,
 )
-from viewer.analysis.roofline_terminal import roofline_text
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson import exercise_report, misreads, predict_text, t4_reference
 from viewer.lesson.lesson_pair import lesson_pair
 from viewer.lesson.reveal import QUANTITIES
+from viewer.terminal import summary_terminal
+from viewer.terminal.roofline_terminal import roofline_text
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def kernel_sentences(pick: Pick) -> list[Said]:
         *_one(pick, "chart_layout.hit_rate_notes",
               *(note for _, note in chart_layout.hit_rate_notes(chart))),
         *_one(pick, "roofline_words.kernel_words", roofline_words.kernel_words(rf, kernel.name)),
-        *_one(pick, "analysis.roofline_terminal.roofline_text",
+        *_one(pick, "terminal.roofline_terminal.roofline_text",
               " ".join(roofline_text(kernel).split())),
         *_one(pick, "roofline_words.day_thirty_words",
               *(roofline_words.day_thirty_words(day, rf) if day is not None else ())),
@@ -126,7 +126,8 @@ def pair_sentences(a: Pick, b: Pick) -> list[Said]:
 
     rf = roofline.roofline(a.kernel), roofline.roofline(b.kernel)
     found = [
-        *said("cli.comparison_text", " ".join(cli.comparison_text(*kernels).split())),
+        *said("summary_terminal.comparison_text",
+              " ".join(summary_terminal.comparison_text(*kernels).split())),
         *said("chart_layout.memory_ratios", *(
             f"{r.label}: {r.first} ({na}), {r.second} ({nb}): {r.direction}"
             for r in chart_layout.memory_ratios(*kernels, na, nb))),

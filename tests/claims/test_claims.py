@@ -85,7 +85,7 @@ def test_the_comparisons_state_each_kernel_s_own_values(kernel_said, pair_said) 
 
 # ---------------------------------------------------------------- sizes
 
-_COMPARISONS = {"cli.comparison_text": "summary", "summary.comparison": "summary",
+_COMPARISONS = {"summary_terminal.comparison_text": "summary", "summary.comparison": "summary",
                 "misreads.compare_misreads": "the compare line"}
 _BESIDE_T4 = ("t4_reference.cross_gpu", "t4_reference.summary_words")
 

@@ -19,6 +19,7 @@ from viewer.core.model import ReportError
 from viewer.readers import read_report, reference_toml
 from viewer.readers.reference_toml import PublishedKernel
 from viewer.readers.sniff import sniff
+from viewer.terminal import summary_terminal
 
 REFERENCE = shipped.reference()
 
@@ -124,7 +125,7 @@ def test_printed_values_carry_their_precision(t4) -> None:
 
 
 def test_summary_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.summarize([REFERENCE]) == 0
+    assert summary_terminal.summarize([REFERENCE]) == 0
     out = capsys.readouterr().out
     assert "#0 naive" in out and "device Tesla T4" in out and "8,388,608" in out
 
@@ -216,7 +217,6 @@ def test_summary_json_gives_the_tables_clock_control() -> None:
     import io
     import json
 
-    from viewer import cli
     from viewer.core import shipped
 
     out = io.StringIO()

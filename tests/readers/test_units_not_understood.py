@@ -14,10 +14,10 @@ import pytest
 
 from viewer import cli
 from viewer.analysis import metric_table
-from viewer.analysis.tables_terminal import metrics_json, metrics_text
 from viewer.core.model import Kernel, Report
 from viewer.readers import read_report
 from viewer.readers.extras import export_extras
+from viewer.terminal.tables_terminal import metrics_json, metrics_text
 
 H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
 DURATION, DRAM_READ = "gpu__time_duration.sum", "dram__bytes_read.sum"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from viewer.capture import capture_terminal, client
+from viewer.capture import client
+from viewer.terminal import capture_terminal
 
 
 def main(argv: list[str]) -> int:

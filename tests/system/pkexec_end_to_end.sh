@@ -13,7 +13,7 @@
 #   1. pkexec runs the installed helper: the report arrives on stdout, starts with NVR\0 and is the
 #      fake ncu's copy of profiles/naive.ncu-rep; the helper ran as root for the user's uid;
 #   2. a bad request through pkexec exits 2 and runs nothing;
-#   3. the client (viewer.capture.capture_terminal, the code behind `python -m viewer capture`, on the
+#   3. the client (viewer.terminal.capture_terminal, the code behind `python -m viewer capture`, on the
 #      pkexec route) saves both kernels' reports in the user's data folder, owned by the user;
 #   4. the lock-directory attack: with /tmp/nvidia/nsight_compute the user's link to a root-owned
 #      directory, a capture leaves that directory as it was; ncu's TMPDIR was private and is gone;

@@ -253,18 +253,7 @@ def _read(path: Path) -> Report:
         if found.header is not None and found.header.kind is not None:
             skipped[found.header.kind] = skipped.get(found.header.kind, 0) + 1
             continue
-        values: dict[str, float] = {}
-        printed: dict[str, Printed] = {}
-        for metric, (unit, text, kind) in found.values.items():
-            value = _number(text, comma.get(kind, False))
-            scale = _as_printed.factor(unit, metric)
-            if value is None:
-                continue
-            if scale is not None:
-                values[metric] = value * scale
-                printed[metric] = found.printed[metric]
-            elif (kept := as_printed.take(metric, text, found.printed[metric])) is not None:
-                printed[metric] = kept
+        values, printed = _values(found, comma, as_printed)
         if found.header is None and not printed:
             continue
         kernel = _kernel(len(kernels), found.header, path.stem, values)
@@ -274,15 +263,7 @@ def _read(path: Path) -> Report:
     for kernel, table in zip(kernels, Metrics.table(k.metrics for k in kernels), strict=True):
         kernel.metrics = table
     if not kernels:
-        if skipped:
-            raise ReportError(path, no_kernel(skipped))
-        if walk.errors:
-            raise ReportError(path, "ncu reported an error: " + " ".join(walk.errors))
-        if overlong:
-            raise ReportError(path, "no kernel found: not an ncu details text export (it holds"
-                              f" {_lines_longer(overlong)} than {LONGEST_LINE >> 20} MiB,"
-                              " which no ncu export prints)")
-        raise ReportError(path, "no kernel found: not an ncu details text export")
+        raise _no_kernel_found(path, skipped, walk.errors, overlong)
     if not any(found.rules for found in walk.kernels):
         for kernel in kernels:
             kernel.rules = None  # no rule printed: the file holds none, not "nothing to say"
@@ -299,6 +280,39 @@ def _read(path: Path) -> Report:
     if (unread := as_printed.note()) is not None:
         report.notes.append(unread)
     return report
+
+
+def _values(found: _Found, comma: dict[str, bool], as_printed: _as_printed.AsPrinted
+            ) -> tuple[dict[str, float], dict[str, Printed]]:
+    """One kernel's values in base units, and each as printed (a unit not understood: as
+    printed alone, when as_printed takes it)."""
+    values: dict[str, float] = {}
+    printed: dict[str, Printed] = {}
+    for metric, (unit, text, kind) in found.values.items():
+        value = _number(text, comma.get(kind, False))
+        scale = _as_printed.factor(unit, metric)
+        if value is None:
+            continue
+        if scale is not None:
+            values[metric] = value * scale
+            printed[metric] = found.printed[metric]
+        elif (kept := as_printed.take(metric, text, found.printed[metric])) is not None:
+            printed[metric] = kept
+    return values, printed
+
+
+def _no_kernel_found(path: Path, skipped: dict[str, int], errors: list[str],
+                     overlong: int) -> ReportError:
+    """Why a file gave no kernel: workloads skipped, ncu's error, overlong lines, or none."""
+    if skipped:
+        return ReportError(path, no_kernel(skipped))
+    if errors:
+        return ReportError(path, "ncu reported an error: " + " ".join(errors))
+    if overlong:
+        return ReportError(path, "no kernel found: not an ncu details text export (it holds"
+                           f" {_lines_longer(overlong)} than {LONGEST_LINE >> 20} MiB,"
+                           " which no ncu export prints)")
+    return ReportError(path, "no kernel found: not an ncu details text export")
 
 
 def _lines_longer(count: int) -> str:

@@ -154,15 +154,7 @@ def _report(path: Path, data: dict[str, object]) -> Report:
     missing = [m for m in REQUIRED_METRICS if m not in values[0]]
     if missing:
         raise bad(f"rows missing: {', '.join(missing)}")
-    for row, numbers in derived_rows:
-        num, den = DERIVED[row.derived or ""]
-        for name, kernel_values, (printed, half) in zip(names, values, numbers, strict=True):
-            if num not in kernel_values or den not in kernel_values or kernel_values[den] == 0:
-                raise bad(f"row {row.label!r} needs {num} and {den}")
-            computed = kernel_values[num] / kernel_values[den]
-            if abs(computed - printed) > half * (1 + 1e-9):
-                raise bad(f"row {row.label!r} prints {printed:g} for {name}, but its counters "
-                          f"give {computed:.4f}")
+    _check_derived(names, values, derived_rows, bad)
 
     published = _published(path, prov, tuple(rows), bad)
     grid, block = _dim3(prov, "grid", bad), _dim3(prov, "block", bad)
@@ -179,6 +171,21 @@ def _report(path: Path, data: dict[str, object]) -> Report:
     session = Session(clock_control=published.clock_control,
                       clock_source="the published provenance's clock_control")
     return Report(source=str(path), format=FORMAT, kernels=list(kernels), session=session)
+
+
+def _check_derived(names: list[str], values: list[dict[str, float]],
+                   derived_rows: list[tuple[ReferenceRow, list[tuple[float, float]]]],
+                   bad: _Bad) -> None:
+    """Each derived row's printed ratio, against its two counters' (to half a printed unit)."""
+    for row, numbers in derived_rows:
+        num, den = DERIVED[row.derived or ""]
+        for name, kernel_values, (printed, half) in zip(names, values, numbers, strict=True):
+            if num not in kernel_values or den not in kernel_values or kernel_values[den] == 0:
+                raise bad(f"row {row.label!r} needs {num} and {den}")
+            computed = kernel_values[num] / kernel_values[den]
+            if abs(computed - printed) > half * (1 + 1e-9):
+                raise bad(f"row {row.label!r} prints {printed:g} for {name}, but its counters "
+                          f"give {computed:.4f}")
 
 
 def _row(number: int, raw: object, count: int,

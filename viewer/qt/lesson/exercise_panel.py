@@ -19,7 +19,6 @@ window's `navigate(view, row)`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -42,6 +41,7 @@ from viewer.lesson.exercise import (
     choose,
 )
 from viewer.lesson.exercise import machine_answer as machine_words
+from viewer.lesson.exercise_progress import Progress
 from viewer.lesson.exercise_report import lead_words, report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.flow_layout import FlowLayout
@@ -61,22 +61,6 @@ HOW_CHOICES = "No row of a report settles this one: choose an answer. A wrong on
 HOW_PARTS = ("Answer each part by picking its row in the report: click it, or Tab to it and press "
              "Enter. A pick answers the part marked below, and a right one moves on to the next. "
              "A wrong answer is explained; try again.")
-
-
-@dataclass
-class Progress:
-    """One question's state: the row picked (to check), the verdict and the row it is about,
-    hints shown, the solution shown; in a question in parts, the part a pick answers and the row
-    each part was answered right with."""
-
-    pick: str | None = None
-    verdict: Verdict | None = None
-    given: str | None = None
-    hints: int = 0
-    solution: bool = False
-    tally: exercise_score.Tally = field(default_factory=exercise_score.Tally)
-    part: int = 0  # by index
-    right: dict[int, str] = field(default_factory=dict)
 
 
 class ExercisePanel(QWidget):
@@ -284,19 +268,7 @@ class ExercisePanel(QWidget):
         margin = style.px(10)
         layout.setContentsMargins(margin, margin, margin, margin)
         layout.setSpacing(style.px(8))
-        count = len(self.exercise.questions)
-        layout.addWidget(self._label(self.exercise.title, "small", color="secondary",
-                                     name="exercise_title"))
-        layout.addWidget(self._label(f"Question {self.index + 1} of {count}", "heading",
-                                     bold=True, name="question_number"))
-        done = exercise_score.end_summary(
-            [q.id for q in self.exercise.questions], [p.tally for p in self.progress],
-            [q.reread for q in self.exercise.questions])
-        if done:  # where it is seen, above the question, once every question is settled
-            layout.addWidget(self._label("\n".join(done), name="end_summary"))
-        # in a room the question is read once and the verdict often: body size keeps both near
-        layout.addWidget(self._label(question.text, "body" if style.projector else "heading",
-                                     bold=True, name="question_text"))
+        self._heading(layout)
         lead = lead_words(question.report, self.pair)
         if lead:
             layout.addWidget(self._label(self._rich("Counts:", "text", lead),
@@ -337,6 +309,24 @@ class ExercisePanel(QWidget):
         if old is not None:
             old.deleteLater()
         self._scroll.setWidget(content)
+
+    def _heading(self, layout: QVBoxLayout) -> None:
+        """The exercise's title, the question's number, the end summary once every question is
+        settled, and the question."""
+        count = len(self.exercise.questions)
+        layout.addWidget(self._label(self.exercise.title, "small", color="secondary",
+                                     name="exercise_title"))
+        layout.addWidget(self._label(f"Question {self.index + 1} of {count}", "heading",
+                                     bold=True, name="question_number"))
+        done = exercise_score.end_summary(
+            [q.id for q in self.exercise.questions], [p.tally for p in self.progress],
+            [q.reread for q in self.exercise.questions])
+        if done:  # where it is seen, above the question, once every question is settled
+            layout.addWidget(self._label("\n".join(done), name="end_summary"))
+        # in a room the question is read once and the verdict often: body size keeps both near
+        layout.addWidget(self._label(self.question.text,
+                                     "body" if self._style.projector else "heading",
+                                     bold=True, name="question_text"))
 
     def _source_lines(self, layout: QVBoxLayout) -> None:
         """Question 2 at its lines of code, with a button to the line in the Source view."""

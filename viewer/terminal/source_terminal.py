@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import source as analysis
-from viewer.analysis.roofline_terminal import Picks, add_kernel_option
 from viewer.core import formatting as fmt
 from viewer.core import kernel_filter, shipped
 from viewer.core.model import Kernel, ReportError
 from viewer.core.terminal_text import visible, visible_lines
 from viewer.readers.source import INST_EXECUTED, KernelSource, read_source
+from viewer.terminal.roofline_terminal import Picks, add_kernel_option
 
 DESCRIPTION = ("Each kernel's source lines and SASS with ncu's per-instruction counters (warp "
                "level): instructions executed, global and shared loads, L2 theoretical sectors, "

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import advice, metric_table
-from viewer.analysis.roofline_terminal import Picks, add_kernel_option, warn_of
 from viewer.core import formatting as fmt
 from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
 from viewer.core.terminal_text import visible, visible_lines
 from viewer.readers.extras import Extras, export_extras
+from viewer.terminal.roofline_terminal import Picks, add_kernel_option, warn_of
 
 METRICS_DESCRIPTION = ("Print every metric of each kernel: its ncu name, unit, value, and the "
                        "section an export printed it in (the window's Every metric page).")

@@ -220,12 +220,27 @@ def _match(row: Row) -> str:
 
 def page_text(page: LessonPage) -> str:
     """The page for people, in the lesson's order."""
-    rv, sp, ref, ex = page["reveal"], page["speed"], page["reference"], page["exercise"]
+    rv, ref = page["reveal"], page["reference"]
+    t4_n, here_n = ref["rows"][0]["sizes"] if ref["rows"] else (None, None)
+    sizes = (t4_n, here_n)  # the T4's N and this pair's
+    lines = _reveal_lines(rv, sizes)
+    lines += ["", _wrap(f"Speed: {page['speed']['reading']}", ""), ""]
+    if rv["warnings"]:
+        lines.append("Read with care:")
+        lines += [_wrap(w["text"], "    ", "  - ") for w in rv["warnings"]]
+        lines.append("")
+    lines += _reference_lines(ref, sizes)
+    lines += _exercise_lines(page["exercise"])
+    return "\n".join(lines)
+
+
+def _reveal_lines(rv: RevealPage, sizes: tuple[int | None, int | None]) -> list[str]:
+    """The pair, then each prediction derived against its counter (and the T4's)."""
     devices = ", ".join(dict.fromkeys(visible(d or "unknown GPU")
                                       for d in rv["devices"].values()))
     files = ", ".join(visible(f) for f in rv["sources"])
     naive, tiled = (visible(rv["kernels"][role]["name"]) for role in ("naive", "tiled"))
-    t4_n, here_n = ref["rows"][0]["sizes"] if ref["rows"] else (None, None)
+    t4_n, here_n = sizes
     t4_head = "T4 (published)"
     if t4_n is not None and here_n is not None and t4_n != here_n:
         t4_head = f"T4 at N={t4_n}"
@@ -245,20 +260,21 @@ def page_text(page: LessonPage) -> str:
         lines.append(_wrap(f"The T4 column is the lesson's table at N = {t4_n}, not "
                            f"this pair's N = {rv['dim']}: its counts are not this size's "
                            "derivation (see the T4 reference below).", ""))
-    lines += ["", _wrap(f"Speed: {sp['reading']}", ""), ""]
-    if rv["warnings"]:
-        lines.append("Read with care:")
-        lines += [_wrap(w["text"], "    ", "  - ") for w in rv["warnings"]]
-        lines.append("")
-    lines += [_wrap(f"The published T4 reference ({Path(ref['source']).name}): "
-                    f"{ref['provenance']}", ""), _wrap(f"On the T4: {ref['speed']['reading']}",
-                                                       "  "), "",
-              f"  {'row':<48} {'T4 naive':>12} {'T4 tiled':>12} {'here naive':>12} "
-              f"{'here tiled':>12}  moved"]
+    return lines
+
+
+def _reference_lines(ref: ReferencePage, sizes: tuple[int | None, int | None]) -> list[str]:
+    """The published T4 table beside this pair's values, and what moved."""
+    t4_n, here_n = sizes
+    lines = [_wrap(f"The published T4 reference ({Path(ref['source']).name}): "
+                   f"{ref['provenance']}", ""), _wrap(f"On the T4: {ref['speed']['reading']}",
+                                                      "  "), ""]
     if t4_n is not None and here_n is not None and t4_n != here_n:
-        lines.insert(-1, _wrap(f"T4 at N = {t4_n}, here at N = {here_n}: each report's own "
-                               "values; 'moved' compares the counts with the T4's scaled to "
-                               f"N = {here_n}.", "  "))
+        lines.append(_wrap(f"T4 at N = {t4_n}, here at N = {here_n}: each report's own "
+                           "values; 'moved' compares the counts with the T4's scaled to "
+                           f"N = {here_n}.", "  "))
+    lines.append(f"  {'row':<48} {'T4 naive':>12} {'T4 tiled':>12} {'here naive':>12} "
+                 f"{'here tiled':>12}  moved")
     for row in ref["rows"]:
         decimals = t4_reference.LESSON_DECIMALS.get(row["metric"])
         cells = [fmt.by_unit(v, row["unit"]) if decimals is None or v is None
@@ -271,8 +287,13 @@ def page_text(page: LessonPage) -> str:
     if ref["warnings"]:
         lines.append("  The T4 beside this pair, read with care:")
         lines += [_wrap(w["text"], "    ", "  - ") for w in ref["warnings"]]
-    lines += ["", f"Exercise: {ex['title']} (day {ex['day']}), {len(ex['questions'])} questions",
-              _wrap(ex["rule"], "  ")]
+    return lines
+
+
+def _exercise_lines(ex: ExercisePage) -> list[str]:
+    """The exercise's questions, each with the rows, choices and counts that answer it."""
+    lines = ["", f"Exercise: {ex['title']} (day {ex['day']}), {len(ex['questions'])} questions",
+             _wrap(ex["rule"], "  ")]
     for q in ex["questions"]:
         lines.append(_wrap(q["text"], "     ", f"  {q['id'] + '.':<3}"))
         if q["with_the_question"]:
@@ -291,4 +312,4 @@ def page_text(page: LessonPage) -> str:
             lines.append(_wrap(f"in this report: {q['in_this_report']}", "       "))
         if q["machine_answer"]:
             lines.append(_wrap(f"on this machine: {q['machine_answer']}", "       "))
-    return "\n".join(lines)
+    return lines

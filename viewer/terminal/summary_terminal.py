@@ -1,0 +1,243 @@
+"""The terminal's `summary`: the reading order per kernel, as text (each kernel's three readings,
+then two kernels compared) or as JSON (one object per file, SCHEMA), and the window's command line
+where no window can open (window_in_terminal). The words are analysis's and the lesson's; text from
+a file goes through viewer.core.terminal_text, so none of it reaches the terminal raw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from viewer.analysis import (
+    chart_layout,
+    comparison,
+    launch_size,
+    memory_traffic,
+    occupancy_reading,
+    reading,
+)
+from viewer.core import formatting as fmt
+from viewer.core import shipped
+from viewer.core.file_list import named_once
+from viewer.core.kernel_filter import start_picks
+from viewer.core.model import Kernel, Report, ReportError, Session
+from viewer.core.names import kernel_names
+from viewer.core.terminal_text import visible, visible_lines
+from viewer.lesson import derivation_check
+from viewer.terminal import roofline_terminal
+
+SCHEMA = 4
+"""--json's layout; 2: `device` became `device_id` (ncu's number) and `device_name`; 3: the
+report's own `clock_control`, `ncu_version`, `cuda_version` and `created` (null where absent);
+4: `cut_short`, why the file looks cut short ([] when nothing says so)."""
+
+
+def kernel_json(kernel: Kernel) -> dict[str, object]:
+    return {
+        "index": kernel.index,
+        "name": kernel.name,
+        "display_name": kernel.display_name,
+        "grid": list(kernel.grid) if kernel.grid else None,
+        "block": list(kernel.block) if kernel.block else None,
+        "device_id": kernel.device_id,
+        "device_name": kernel.device_name,
+        "cc": kernel.cc,
+        "metrics": reading.summary(kernel),
+    }
+
+
+def report_json(report: Report) -> dict[str, object]:
+    session = report.session or Session()
+    return {
+        "schema": SCHEMA,
+        "source": report.source,
+        "format": report.format,
+        "clock_control": session.clock_control,
+        "ncu_version": session.ncu_version,
+        "cuda_version": session.cuda_version,
+        "created": session.created,
+        "cut_short": list(report.cut_short),
+        "kernels": [kernel_json(k) for k in report.kernels],
+    }
+
+
+def _wrap(text: str, indent: str = "     ") -> str:
+    return textwrap.fill(text, width=96, initial_indent=indent, subsequent_indent=indent)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _row(label: str, text: str) -> str:
+    return f"     {label:<46}  {text}"
+
+
+def kernel_text(kernel: Kernel) -> str:
+    """The three readings of one kernel, in the lesson's order."""
+    grid = "x".join(map(str, kernel.grid)) if kernel.grid else fmt.MISSING
+    block = "x".join(map(str, kernel.block)) if kernel.block else fmt.MISSING
+    device = visible(kernel.device_label or fmt.MISSING)
+    lines = [f"{visible(kernel.label)}   grid {grid}  block {block}   device {device}"
+             f"   CC {visible(kernel.cc or fmt.MISSING)}"]
+
+    sol = reading.speed_of_light(kernel)
+    lines.append(f"  1. Speed Of Light: {sol.verdict or 'no verdict'}; busiest memory unit "
+                 f"{reading.busiest_words(sol)}")
+    lines += [
+        _row("Compute (SM) Throughput", fmt.percent(sol.compute_pct)),
+        _row("Memory Throughput", fmt.percent(sol.memory_pct)),
+        _row("DRAM Throughput", fmt.percent(sol.dram_pct)),
+        _row("Duration", fmt.duration(sol.duration_ns)),
+    ]
+    lines += [_row(f"{u.name} throughput", fmt.percent(u.pct)) for u in sol.units[:2]]
+    lines.append(_wrap(sol.explanation))
+
+    chart = memory_traffic.memory_chart(kernel)
+    lines.append("  2. The memory chart")
+    for arrow in chart.arrows:
+        label = f"{arrow.source} -> {arrow.target}: {arrow.label}"
+        amount = fmt.size(arrow.amount) if arrow.unit == "byte" else fmt.count(arrow.amount)
+        lines.append(_row(label, amount + (f"   ({arrow.note})" if arrow.note else "")))
+    lines += [
+        _row("sectors per request", fmt.sectors_per_request(chart.sectors_per_request)),
+        _row("L1/TEX Hit Rate", fmt.percent(chart.l1tex_hit_rate_pct)),
+        _row("L2 Hit Rate", fmt.percent(chart.l2_hit_rate_pct)),
+    ]
+    lines += [_wrap(note) for _, note in chart_layout.hit_rate_notes(chart)]
+    if chart.compulsory_bytes is not None:
+        lines.append(_row("DRAM bytes / compulsory floor",
+                          f"{fmt.size(chart.dram_bytes)} / {fmt.size(chart.compulsory_bytes)}"
+                          f" = {fmt.ratio(chart.times_compulsory)}"))
+        lines.append(_wrap(_sentence(chart.floor_note)))
+
+    checks = derivation_check.predictions(kernel)
+    if checks:
+        lines.append("     The derivation, against the card (derived / measured):")
+        for check in checks:
+            lines.append(_row("  " + check.label,
+                              f"{check.derived_text} / {check.measured_text}"))
+        if any(check.fewer_shared_loads for check in checks):
+            lines.append(_wrap(derivation_check.SHARED_LOAD_NOTE))
+
+    occ = occupancy_reading.occupancy(kernel)
+    lines.append("  3. Occupancy")
+    lines += [
+        _row("Theoretical Occupancy", fmt.percent(occ.theoretical_pct)),
+        _row("Achieved Occupancy", fmt.percent(occ.achieved_pct)),
+    ]
+    lines += [_row(lim.name, fmt.count(lim.blocks)) for lim in occ.limits]
+    lines.append(_wrap(occ.explanation))
+    return "\n".join(lines)
+
+
+def comparison_text(first: Kernel, second: Kernel) -> str:
+    """The lesson's rows of two kernels, which has more and by how much; both sizes first where
+    they differ (a ratio across sizes is not the kernels' alone)."""
+    a, b = (visible(name) for name in kernel_names([first, second]))
+    lines = [f"Comparison: {a} against {b}"]
+    sizes = launch_size.size_words([first, second], [a, b])
+    if sizes:
+        lines.append(_wrap(sizes, "  "))
+    for diff in comparison.compare(first, second):
+        lines.append("  " + diff.direction(a, b))
+    return "\n".join(lines)
+
+
+def report_text(report: Report) -> str:
+    head = f"{visible(report.source)}  ({report.format}, {len(report.kernels)} kernel"
+    head += "s)" if len(report.kernels) != 1 else ")"
+    return "\n\n".join([head] + [kernel_text(k) for k in report.kernels])
+
+
+def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | None = None,
+              err: TextIO | None = None, kernel: str | None = None) -> int:
+    """Print the reading order for each file (its kernels `kernel` picks, as ncu's -k does);
+    0 when every file was read (and some kernel picked), else 1."""
+    from viewer.readers import read_report
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    status, picks = 0, roofline_terminal.Picks(kernel)
+    kernels: list[Kernel] = []
+    for path in paths:
+        try:
+            report = read_report(path)
+        except ReportError as exc:
+            print(visible(f"error: {exc}"), file=err)
+            status = 1
+            continue
+        roofline_terminal.warn_of(report, err)
+        kept = picks.report(report)
+        if kept is None:
+            continue
+        kernels += kept.kernels
+        if as_json:
+            print(json.dumps(report_json(kept)), file=out)
+        else:
+            print(visible_lines(report_text(kept)) + "\n", file=out)
+    if not as_json and len(kernels) == 2:
+        print(visible_lines(comparison_text(*kernels)), file=out)
+    return picks.status(status, err)
+
+
+def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
+                       err: TextIO | None = None) -> int:
+    """The window's command line where no window can open: the reading-order summary (of each
+    file once) of the kernels it would open with (`--kernels`, `-k`: the window's picks,
+    refused in the window's one line, exit status 1; neither: every kernel), and a line saying
+    that `--tab` and `--projector`, the window's alone, are ignored."""
+    from viewer.readers import read_report
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    flags = [f"--tab {args.tab}"] if args.tab is not None else []
+    flags += ["--projector"] if args.projector else []
+    if flags:
+        print(f"ncu-reader: {' and '.join(flags)} {'are' if len(flags) > 1 else 'is'} the "
+              "window's: ignored here, where every reading step prints in order", file=err)
+    paths = once(args.files or shipped.comparison(), err)
+    numbers: tuple[int, ...] = args.kernels or ()
+    if not numbers and args.kernel is None:
+        print("The reading-order summary instead:\n", file=err)
+        return summarize(paths, out=out, err=err)
+    status, reports = 0, []
+    for path in paths:
+        try:
+            reports.append(read_report(path))
+        except ReportError as exc:
+            print(visible(f"error: {exc}"), file=err)
+            status = 1
+            continue
+        roofline_terminal.warn_of(reports[-1], err)
+    if not reports:
+        return status
+    held = [(i, kernel) for i, report in enumerate(reports) for kernel in report.kernels]
+    at, problem = start_picks([kernel for _, kernel in held], numbers, args.kernel)
+    if problem:
+        print(visible(f"ncu-reader: {problem}"), file=err)
+        return 1
+    print("The reading-order summary instead:\n", file=err)
+    picks = [held[i] for i in at]
+    for i in dict.fromkeys(i for i, _ in picks):  # each file once, A's first
+        kept = [kernel for of, kernel in picks if of == i]
+        print(visible_lines(report_text(dataclasses.replace(reports[i], kernels=kept))) + "\n",
+              file=out)
+    if len(picks) == 2:
+        print(visible_lines(comparison_text(picks[0][1], picks[1][1])), file=out)
+    return status
+
+
+def once(paths: Sequence[Path], err: TextIO | None = None) -> list[Path]:
+    """`paths` with each file once; a line on `err` for each named more than once."""
+    kept, said = named_once(paths)
+    for line in said:
+        print(visible(f"note: {line}"), file=err or sys.stderr)
+    return kept

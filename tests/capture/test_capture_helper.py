@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.capture_install import REPORT, events, plant
+from tests.polling import wait_for
 from viewer.capture.helper import bundle, protocol, report
 from viewer.capture.helper import command as ncu_cmd
 from viewer.capture.helper import layout as where
@@ -245,18 +246,15 @@ def _gone(pid: int) -> bool:
 
 
 def _group_gone(pgid: int, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    def gone() -> bool:
         try:
             os.killpg(pgid, 0)
         except ProcessLookupError:
             return True
-        members = [p for p in Path("/proc").iterdir() if p.name.isdigit()
-                   and _pgid(p) == pgid and not _gone(int(p.name))]
-        if not members:
-            return True
-        time.sleep(0.1)
-    return False
+        return not [p for p in Path("/proc").iterdir() if p.name.isdigit()
+                    and _pgid(p) == pgid and not _gone(int(p.name))]
+
+    return wait_for(gone, timeout, interval=0.1)
 
 
 def _pgid(proc: Path) -> int | None:

@@ -19,13 +19,13 @@ import struct
 import subprocess
 import sys
 import sysconfig
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.capture.test_capture_helper import VALID, _gone, _group_gone
 from tests.capture_install import REPORT, RESET_CTRL_C, events, plant
+from tests.polling import wait_for
 from viewer.capture.helper import command as ncu_cmd
 from viewer.capture.helper import interpreter, protocol, report, supervision
 from viewer.capture.helper import layout as where
@@ -360,10 +360,7 @@ def test_a_descendant_that_calls_setsid_is_ended_on_cancel(tmp_path):
     proc.stdout.close()
     proc.stderr.close()
     assert proc.returncode == protocol.EXIT_CANCELLED
-    end = time.monotonic() + 10
-    while not _gone(child) and time.monotonic() < end:
-        time.sleep(0.1)
-    assert _gone(child), "a setsid descendant of ncu outlived the cancel"
+    assert wait_for(lambda: _gone(child)), "a setsid descendant of ncu outlived the cancel"
 
 
 def test_a_closed_stdout_gives_json_lines_and_one_exit_code(tmp_path):

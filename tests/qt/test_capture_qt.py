@@ -497,7 +497,8 @@ def test_with_a_route_the_checkup_waits_for_its_button(window, tmp_path, qtbot) 
     dialog = CaptureDialog(steered_route(tmp_path), window.tab_style, window,
                            run_checkup=made_up_checkup)
     dialog.show()
-    qtbot.wait(50)
+    qtbot.waitExposed(dialog)
+    assert not dialog.checker.busy  # nothing asked of the check-up's worker
     assert not asked and not dialog.checkup_scroll.isVisible()
     qtbot.mouseClick(dialog.check_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.findings is not None, timeout=10_000)

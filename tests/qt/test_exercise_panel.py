@@ -554,10 +554,13 @@ def test_question_2s_line_button_fits_the_panel_in_projector_type(window, qtbot)
     panel.set_question(1)
     step(window, "memory").row_picked.emit("global_load_sectors")
     qtbot.waitUntil(lambda: "line 122" in text_of(panel, "source_lines"), timeout=60_000)
-    qtbot.wait(50)
     scroll = panel._scroll
     button = panel.findChild(QPushButton, "source_line_button")
-    assert button is not None and button.isVisible()
-    assert scroll.widget().width() <= scroll.viewport().width()
-    assert button.width() <= scroll.viewport().width()
+
+    def fits() -> None:
+        assert button is not None and button.isVisible()
+        assert scroll.widget().width() <= scroll.viewport().width()
+        assert button.width() <= scroll.viewport().width()
+
+    qtbot.waitUntil(fits, timeout=5_000)  # once the layout has settled
     assert "Source view (C)" in button.toolTip()

@@ -33,6 +33,7 @@ from tests.hostile_names import (
 from viewer.core import shipped
 from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.kit.plain_text import plain_label, plain_mnemonic, plain_tip, plain_title
+from viewer.qt.kit.session_reads import SessionReads
 from viewer.readers import read_report
 
 H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
@@ -115,9 +116,11 @@ def problems_in(texts: list[tuple[str, str, Qt.TextFormat]]) -> tuple[list[str],
 
 
 def visit_every_tab(window, qtbot) -> None:
+    """Each tab shown in turn until what it asked to read has arrived."""
+    reads = SessionReads.of_app()
     for i in range(window.tabs.count()):
         window.tabs.setCurrentIndex(i)
-        qtbot.wait(20)
+        qtbot.waitUntil(lambda: not reads.busy, timeout=60_000)
     window.kernel_list.toggle_grouped()
     QApplication.processEvents()
 

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox, QScrollArea
 
@@ -359,7 +359,8 @@ def test_export_shows_the_whole_reading_not_the_part_that_fits(window, qtbot, tm
     load(window, qtbot, NAIVE, TILED)
     window.set_projector(True, full_screen=False)  # projector type: the memory chart scrolls
     window.set_tab(1)
-    qtbot.wait(50)  # the tab is drawn when shown; let its layout settle, as it has for a person
+    # The tab is drawn when shown: the layouts it asked for are done, as for a person.
+    QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
     page = window.current_tab()
     scroll = page.findChild(QScrollArea)
     assert scroll.verticalScrollBar().maximum() > 0
@@ -536,6 +537,7 @@ def test_recent_files_survive_a_new_window(window, qtbot, settings) -> None:
 
 def test_progress_shows_while_loading_and_cancel_keeps_what_was_open(pair_window, qtbot) -> None:
     w = pair_window
+    dropped = w.worker.dropped
     w.open_paths([SUMS])
     assert w.status_line.progress.isVisible()
     assert w.status_line.cancel_button.isVisible()
@@ -543,16 +545,17 @@ def test_progress_shows_while_loading_and_cancel_keeps_what_was_open(pair_window
         w.status_line.cancel_button.click()
     assert not w.status_line.progress.isVisible()
     assert w.worker.wait(30_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: w.worker.dropped == dropped + 1, timeout=5_000)  # the read's end
     assert w.names == ["matmul_naive", "matmul_tiled"]
 
 
 def test_a_newer_open_wins_over_an_older_one(window, qtbot) -> None:
+    dropped = window.worker.dropped
     window.open_paths([THREE_MM])
     with qtbot.waitSignal(window.loaded, timeout=60_000):
         window.open_paths([SUMS])
     assert window.worker.wait(30_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: window.worker.dropped == dropped + 1, timeout=5_000)  # the older
     assert window.names == ["row_sums", "column_sums"]
 
 

@@ -181,9 +181,12 @@ def test_view_shrinks_only_when_it_must(qtbot, bands: list[cl.ChartBand]) -> Non
     assert view.scale_factor == 1.0
     assert view.item.boundingRect().width() == pytest.approx(natural + 200, abs=1)
     view.resize(round(natural * 0.8), 300)  # short: the one-row chart, a little smaller
-    qtbot.wait(1)
-    assert view.scale_factor < 1.0 and not view.item.wrapped
-    assert view.height() == math.ceil(view.item.boundingRect().height() * view.scale_factor)
+
+    def a_little_smaller() -> None:
+        assert view.scale_factor < 1.0 and not view.item.wrapped
+        assert view.height() == math.ceil(view.item.boundingRect().height() * view.scale_factor)
+
+    qtbot.waitUntil(a_little_smaller, timeout=5_000)
 
 
 def test_where_shrinking_would_not_read_the_bands_wrap(qtbot, bands: list[cl.ChartBand]) -> None:
@@ -202,8 +205,7 @@ def test_where_shrinking_would_not_read_the_bands_wrap(qtbot, bands: list[cl.Cha
     assert view.height() > one_row
     assert view.item.texts.count("L1/TEX") == 2 * len(bands)  # it starts the next row again
     view.resize(round(natural) + 10, 300)
-    qtbot.wait(1)
-    assert not view.item.wrapped and view.scale_factor == 1.0
+    qtbot.waitUntil(lambda: not view.item.wrapped and view.scale_factor == 1.0, timeout=5_000)
 
 
 def torch_bands() -> list[cl.ChartBand]:
@@ -262,13 +264,16 @@ def test_in_projector_mode_the_charts_type_is_never_smaller_than_the_projectors(
     qtbot.waitExposed(tab)
     view = tab.findChild(MemoryChartView)
     area = tab.findChild(QScrollArea)
-    qtbot.wait(1)
-    assert view.item.smallest_points * view.scale_factor >= smallest(Style(projector=True))
-    assert view.item.boundingRect().width() * view.scale_factor <= view.width() + 0.5
-    right = view.mapTo(area.viewport(), view.rect().bottomRight())
-    assert right.x() <= area.viewport().width()
-    if view.height() > area.viewport().height():
-        assert area.verticalScrollBar().maximum() > 0
+
+    def readable_and_within() -> None:
+        assert view.item.smallest_points * view.scale_factor >= smallest(Style(projector=True))
+        assert view.item.boundingRect().width() * view.scale_factor <= view.width() + 0.5
+        right = view.mapTo(area.viewport(), view.rect().bottomRight())
+        assert right.x() <= area.viewport().width()
+        if view.height() > area.viewport().height():
+            assert area.verticalScrollBar().maximum() > 0
+
+    qtbot.waitUntil(readable_and_within, timeout=5_000)  # once the layout has settled
 
 
 def test_the_t4_tables_dram_sum_is_shown_as_a_sum() -> None:

@@ -187,11 +187,14 @@ def test_each_line_is_named_on_the_chart(qtbot) -> None:
 def test_in_projector_mode_the_chart_and_its_key_fit_the_view(qtbot, size) -> None:
     view = shown(qtbot, [read_report(NAIVE), read_report(TILED)], projector=True)
     view.resize(*size)
-    qtbot.wait(50)
-    chart, key = view.chart, view.key_label
-    assert chart is not None and key is not None
-    viewport = view._scroll_area.viewport()
-    bottom = key.mapTo(viewport, key.rect().bottomLeft()).y()
-    assert 0 < bottom <= viewport.height()  # axes, lines and key at once, no scrolling
-    top = chart.mapTo(viewport, chart.rect().topLeft()).y()
-    assert top >= 0 and chart.height() >= view.style_.px(120)
+
+    def fits() -> None:
+        chart, key = view.chart, view.key_label
+        assert chart is not None and key is not None
+        viewport = view._scroll_area.viewport()
+        bottom = key.mapTo(viewport, key.rect().bottomLeft()).y()
+        assert 0 < bottom <= viewport.height()  # axes, lines and key at once, no scrolling
+        top = chart.mapTo(viewport, chart.rect().topLeft()).y()
+        assert top >= 0 and chart.height() >= view.style_.px(120)
+
+    qtbot.waitUntil(fits, timeout=5_000)  # once the layout has settled

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 from numba import config, cuda
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QThreadPool
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QBoxLayout, QLabel
 
@@ -305,7 +305,7 @@ def test_cancel_stops_a_run_that_takes_a_while(make_panel, qtbot) -> None:
     assert label(panel, "status").text() == "Cancelled."
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     assert panel.worker.wait(5_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: panel.worker.dropped == 1, timeout=5_000)  # the run's own end
     assert panel.result is None
     assert panel.stack.currentIndex() == 0
 
@@ -328,16 +328,20 @@ def test_a_stale_result_is_dropped_and_runs_never_overlap(make_panel, qtbot) -> 
         return made_up(dim)
 
     panel = ready(qtbot, make_panel(find_device=found_made_up_device, run_timing=run))
+    pool = panel.worker.findChild(QThreadPool)
+    assert pool is not None
     panel.run()
     assert started.wait(5)
     panel.cancel()
     panel.set_dim(2048)
     panel.run()
-    qtbot.wait(100)  # time enough for a second run to start, were runs to overlap
+    # Handed over while the first still runs: a pool free to overlap them takes a thread for it
+    # there and then; this one queues it behind the first.
+    assert pool.activeThreadCount() == 1
     release.set()
     qtbot.waitUntil(lambda: panel.result is not None, timeout=10_000)
     assert panel.worker.wait(10_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: panel.worker.dropped == 1, timeout=5_000)  # the late 512 result
     assert panel.result.dim == 2048
     assert panel.worker.dropped == 1
     assert most[0] == 1  # the second run waited for the cancelled one to return
@@ -391,18 +395,21 @@ def test_at_1280x800_the_numbers_sit_beside_the_plot_unclipped(make_panel, qtbot
     panel.show()
     qtbot.waitExposed(panel)
     panel.show_result(H200_512)
-    qtbot.wait(20)
-    assert panel.body.direction() == QBoxLayout.Direction.LeftToRight
-    viewport = panel.numbers_scroll.viewport()
-    assert viewport.width() >= panel.numbers.minimumSizeHint().width()
-    for cells in panel.rows.values():
-        for cell in cells.values():
-            if cell.isVisible():
-                assert cell.width() >= cell.sizeHint().width(), cell.objectName()
-    assert panel.plot.height() >= panel.plot.minimumHeight()
+
+    def beside_unclipped() -> None:
+        assert panel.body.direction() == QBoxLayout.Direction.LeftToRight
+        viewport = panel.numbers_scroll.viewport()
+        assert viewport.width() >= panel.numbers.minimumSizeHint().width()
+        for cells in panel.rows.values():
+            for cell in cells.values():
+                if cell.isVisible():
+                    assert cell.width() >= cell.sizeHint().width(), cell.objectName()
+        assert panel.plot.height() >= panel.plot.minimumHeight()
+
+    qtbot.waitUntil(beside_unclipped, timeout=5_000)  # once the layout has settled
     panel.resize(640, 800)
-    qtbot.wait(20)
-    assert panel.body.direction() == QBoxLayout.Direction.TopToBottom
+    qtbot.waitUntil(lambda: panel.body.direction() == QBoxLayout.Direction.TopToBottom,
+                    timeout=5_000)
 
 
 # ---------------------------------------------------------------------------- the record

@@ -110,9 +110,8 @@ def test_a_stale_result_is_dropped(worker, qtbot) -> None:
     assert second == first + 1
     release.set()
     assert worker.wait(10_000)
-    qtbot.wait(50)  # let the stale result's queued event arrive
+    qtbot.waitUntil(lambda: worker.dropped == 1, timeout=5_000)  # the stale result's event
     assert results == ["fresh"]
-    assert worker.dropped == 1
 
 
 def test_a_stale_failure_is_dropped_too(worker, qtbot) -> None:
@@ -129,7 +128,7 @@ def test_a_stale_failure_is_dropped_too(worker, qtbot) -> None:
         worker.submit(lambda job: "fresh")
     release.set()
     assert worker.wait(10_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: worker.dropped == 1, timeout=5_000)  # the stale failure's event
     assert failures == []
 
 
@@ -152,7 +151,7 @@ def test_cancel_stops_a_job_that_checks_and_drops_its_result(worker, qtbot) -> N
         worker.cancel()
     assert not worker.busy
     assert worker.wait(5_000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: worker.dropped == 1, timeout=5_000)  # the job's own Cancelled
     assert results == []
 
 
@@ -288,7 +287,11 @@ def test_a_job_outliving_its_workers_widget_reports_to_no_one(qtbot) -> None:
     shiboken6.delete(view)
     assert not shiboken6.isValid(worker)
     qtbot.waitUntil(finished.is_set, timeout=5000)
-    qtbot.wait(100)  # the queued progress and result reach the GUI thread and are dropped
+    # Deleting the worker waited for its pool, so the job's events are queued already; a later
+    # job's result, relayed the same way, arrives after them.
+    witness = Worker()
+    with qtbot.waitSignal(witness.done, timeout=5_000):
+        witness.submit(lambda job: None)
 
 
 APP_GONE_MID_JOB = textwrap.dedent("""
@@ -301,20 +304,23 @@ APP_GONE_MID_JOB = textwrap.dedent("""
     first = Worker()  # makes the relay, the application's child
     window = QObject(app)  # a later child: deleted after the relay, its pool waiting on the job
     worker = Worker(window)
-    started, steps = threading.Event(), []
+    started, stopped, steps = threading.Event(), threading.Event(), []
 
     def slow(job):
         started.set()
-        for i in range(40):
-            time.sleep(0.02)
-            job.progress(i / 40, "working")
-            steps.append(i)
-        return "done"
+        try:
+            for i in range(40):
+                time.sleep(0.02)
+                job.progress(i / 40, "working")
+                steps.append(i)
+            return "done"
+        finally:
+            stopped.set()
 
     worker.submit(slow)
     started.wait(5)
     shiboken6.delete(app)  # the application ends while the job runs
-    time.sleep(1.2)
+    assert stopped.wait(30)
     print(len(steps))
 """)
 

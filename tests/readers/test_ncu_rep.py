@@ -8,12 +8,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
 import pytest
 
+from tests.polling import wait_for
 from viewer.core.jobs import Cancelled, Job
 from viewer.core.metrics import KNOWN_METRICS
 from viewer.core.model import ReportError
@@ -282,10 +282,7 @@ def test_the_child_dies_with_its_parent(tmp_path: Path) -> None:
         child = blocked_child(parent.pid)
         parent.kill()
         parent.wait()
-        deadline = time.monotonic() + 10
-        while not gone(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert gone(child)
+        assert wait_for(lambda: gone(child))
     finally:
         parent.kill()
         parent.wait()
@@ -295,8 +292,9 @@ def test_the_child_dies_with_its_parent(tmp_path: Path) -> None:
 
 def blocked_child(parent: int) -> int:
     """The reader's child of `parent`, once it waits to open the named pipe."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    found: list[int] = []
+
+    def waiting() -> bool:
         for entry in Path("/proc").iterdir():
             try:
                 stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
@@ -306,9 +304,12 @@ def blocked_child(parent: int) -> int:
                 continue
             if int(stat[1]) == parent and b"ncu_rep_child" in cmdline and wchan in (
                     "wait_for_partner", "fifo_open"):
-                return int(entry.name)
-        time.sleep(0.05)
-    raise AssertionError("the reader's child never waited on the named pipe")
+                found.append(int(entry.name))
+                return True
+        return False
+
+    assert wait_for(waiting, timeout=30), "the reader's child never waited on the named pipe"
+    return found[0]
 
 
 ENDLESS_LINE = "import sys\nfor _ in range(1024): sys.stdout.buffer.write(b'x' * (1 << 20))"

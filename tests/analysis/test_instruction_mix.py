@@ -83,3 +83,9 @@ def test_beside_a_kernel_without_counters_the_other_is_missing_not_zero(pair) ->
     assert found.rows and all(r.counts[1] is None and r.shares[1] is None and r.ratio is None
                               for r in found.rows)
     assert mix.sentence(found) == ""
+
+
+def test_each_opcode_of_the_pair_has_its_family(pair) -> None:
+    families = {r.opcode: mix.family(r.opcode) for r in mix.mix(pair).rows}
+    assert (families["LDG"], families["LDS"], families["FFMA"]) == ("global", "shared", "fp32")
+    assert families["IADD3"] == "other"

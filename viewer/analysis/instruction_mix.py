@@ -12,12 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from viewer.core import formatting as fmt
 from viewer.readers.source import INST_EXECUTED, KernelSource
 
 GLOBAL_LOAD = "LDG"
 SHARED_LOAD = "LDS"
+
+Family = Literal["global", "shared", "fp32", "other"]
+_FAMILIES: dict[str, Family] = {
+    "LDG": "global", "STG": "global", "LDGSTS": "global",
+    "LDS": "shared", "STS": "shared", "LDSM": "shared",
+    "FFMA": "fp32", "FADD": "fp32", "FMUL": "fp32",
+}
+
+
+def family(opcode: str) -> Family:
+    """What an opcode works on: global or shared memory, FP32 arithmetic, or other."""
+    return _FAMILIES.get(opcode, "other")
 
 
 def counts(kernel: KernelSource | None) -> dict[str, float] | None:

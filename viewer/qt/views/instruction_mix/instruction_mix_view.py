@@ -1,6 +1,6 @@
 """Instruction mix (I): which SASS instructions each kernel executed, by opcode, largest first.
 
-Each opcode is a row: how many times each kernel executed it (ncu's inst_executed, warp level),
+Each opcode is a row per kernel: how many times it executed it (ncu's inst_executed, warp level),
 as a bar of its share of all the kernel's instructions, and with two kernels B's count over
 A's (viewer.analysis.instruction_mix), under one sentence computed from the values. The
 counters are the source counters (`Need.source`), read when the view is shown, one read per
@@ -9,7 +9,6 @@ report for every view that asks; an export, or a capture without them, says so i
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
 from viewer.analysis import instruction_mix as analysis
@@ -98,34 +97,37 @@ class InstructionMixView(OnDemandTab):
         layout.addLayout(self._table(found))
 
     def _table(self, found: Mix) -> QGridLayout:
+        """An opcode's bars one under the other (A, then B), so that the table keeps to the
+        width of one bar; B over A under the opcode."""
         grid = QGridLayout()
         grid.setHorizontalSpacing(self.style_.px(12))
         grid.setVerticalSpacing(self.style_.px(3))
-        columns = len(found.totals)
-        two = columns == 2
-        headings = ["Opcode", *("AB"[c] if two else "Executed (share)" for c in range(columns))]
-        headings += ["B / A"] if two else []
-        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-        for column, heading in enumerate(headings):
-            grid.addWidget(self.label(heading, "small", bold=True, color="secondary"), 0,
-                           column, right if two and column == len(headings) - 1 else
-                           Qt.AlignmentFlag.AlignLeft)
-        for column in range(1, columns + 1):
-            grid.setColumnStretch(column, 1)
+        two = len(found.totals) == 2
+        grid.addWidget(self.label("Opcode" + (", B / A" if two else ""), "small", bold=True,
+                                  color="secondary"), 0, 0)
+        grid.addWidget(self.label("Executed (share)", "small", bold=True, color="secondary"),
+                       0, 2)
+        grid.setColumnStretch(2, 1)
         full = max(s for r in found.rows for s in r.shares if s is not None)
-        for row, mix_row in enumerate(found.rows, 1):
-            self._row(grid, row, mix_row, full, first=row == 1)
+        row = 1
+        for number, mix_row in enumerate(found.rows):
+            self._rows(grid, row, mix_row, full, first=number == 0)
+            row += len(found.totals) + (1 if two else 0)
         return grid
 
-    def _row(self, grid: QGridLayout, row: int, mix_row: MixRow, full: float, *,
-             first: bool) -> None:
+    def _rows(self, grid: QGridLayout, row: int, mix_row: MixRow, full: float, *,
+              first: bool) -> None:
         opcode = mix_row.opcode
+        two = len(mix_row.counts) == 2
         grid.addWidget(self.label(opcode, bold=first, name=f"opcode_{opcode}"), row, 0)
         color = COLORS[analysis.family(opcode)]
         for column, share in enumerate(mix_row.shares):
+            if two:
+                grid.addWidget(self.label("AB"[column], color="secondary"), row + column, 1)
             grid.addWidget(self.bar(f"bar_{opcode}_{column + 1}", share, full,
                                     count_text(mix_row, column), color=color,
-                                    text_sample="88,888,888 (100.00 %)"), row, column + 1)
-        if len(mix_row.counts) == 2:
-            grid.addWidget(self.label(ratio_text(mix_row), bold=first, name=f"ratio_{opcode}"),
-                           row, 3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                                    text_sample="88,888,888 (100.00 %)"), row + column, 2)
+        if two:
+            grid.addWidget(self.label(ratio_text(mix_row), bold=first, color="secondary",
+                                      name=f"ratio_{opcode}"), row + 1, 0)
+            grid.setRowMinimumHeight(row + 2, self.style_.px(4))

@@ -40,19 +40,20 @@ def test_the_tabs_their_titles_and_the_view_menu_follow_the_registry(qtbot) -> N
     tabs = page.tabs
     assert [tabs.tabText(i) for i in range(tabs.count())] == [
         "Predict", "1  Speed Of Light", "2  Memory chart", "3  Occupancy", "Timing",
-        "T4 vs this report", "Roofline", "ncu's advice", "Warp stalls", "Source", "Every metric"]
+        "T4 vs this report", "Roofline", "ncu's advice", "Warp stalls", "Source", "Instruction mix",
+        "Every metric"]
     assert [tabs.widget(i) for i in range(tabs.count())] == page.views
     assert [tabs.tabToolTip(i) for i in range(tabs.count())] == [v.QUESTION for v in page.views]
     assert [t.short for t in page.titles] == [
         "Predict", "1  Speed", "2  Memory", "3  Occupancy", "Timing", "T4", "Roofline",
-        "Advice", "Stalls", "Source", "Metrics"]
+        "Advice", "Stalls", "Source", "Mix", "Metrics"]
     assert [t.key for t in page.titles] == [
-        "Predict", "1", "2", "3", "Timing", "T4", "O", "A", "W", "C", "M"]
+        "Predict", "1", "2", "3", "Timing", "T4", "O", "A", "W", "C", "I", "M"]
     assert page.menu == [
         ("&Predict, then reveal", "P"), ("1  Speed Of Light", "1"), ("2  Memory chart", "2"),
         ("3  Occupancy", "3"), ("Kernel &timing", "T"), ("T4 vs this &report", "R"),
         ("Roofline", "O"), ("ncu's advice", "A"), ("Warp stalls", "W"), ("Source", "C"),
-        ("Every metric", "M")]
+        ("Instruction mix", "I"), ("Every metric", "M")]
     assert [v.VIEW for v in page.analysis_pages] == [e.name for e in VIEWS if e.kind == "beyond"]
 
 

@@ -78,7 +78,7 @@ class ReadingPage(QWidget):
         self.menu: list[tuple[str, str]] = []  # each tab's View menu words and key
         for number, entry, view in self._numbered():
             self.titles.append(TabTitles(entry.tab_title(number), entry.short_title(number),
-                                         entry.key_title(number)))
+                                         entry.key_title(number), entry.key(number)))
             self.menu.append((entry.menu_text(number), entry.key(number)))
             self.tabs.addTab(_widget(view), self.titles[-1].whole)
             self.tabs.setTabToolTip(self.tabs.count() - 1, plain_tip(view.QUESTION))

@@ -1,7 +1,8 @@
 """The tab bar's titles at the width the window has: whole where they all fit, else short, else
-(a narrow screen in projector mode) the current tab short and the others by their keys, so that
-every tab stays on screen and legible (viewer.qt.shell.view_registry gives each tab its three).
-A tab's whole title is kept as its data (exports, tests) and its question stays its tooltip."""
+(a narrow screen in projector mode) the current tab short and the others by their keys, else
+(more tabs still) by their shortcut letters alone, so that every tab stays on screen and legible
+(viewer.qt.shell.view_registry gives each tab its titles). A tab's whole title is kept as its
+data (exports, tests) and its question stays its tooltip."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from PySide6.QtWidgets import QTabWidget
 
 @dataclass(frozen=True)
 class TabTitles:
-    """A tab's titles: `whole`, `short` (where whole ones do not fit) and `key` (where only
-    keys fit: its step number, its key or a word)."""
+    """A tab's titles: `whole`, `short` (where whole ones do not fit), `key` (where only
+    keys fit: its step number, its key or a word) and `letter` (where not even those fit: its
+    shortcut; '' for its `key`)."""
 
     whole: str
     short: str
     key: str
+    letter: str = ""
 
 
 def whole_title(tabs: QTabWidget, index: int) -> str:
@@ -37,7 +40,7 @@ def _needed(tabs: QTabWidget) -> int:
 
 def fit_titles(tabs: QTabWidget, width: int, titles: Sequence[TabTitles]) -> str:
     """Give the tabs the longest of their `titles` that fit `width`; returns which: 'whole',
-    'short' or 'keys'."""
+    'short', 'keys' or 'letters'."""
     bar = tabs.tabBar()
     for i, title in enumerate(titles):
         bar.setTabData(i, title.whole)
@@ -46,14 +49,16 @@ def fit_titles(tabs: QTabWidget, width: int, titles: Sequence[TabTitles]) -> str
         "whole": [t.whole for t in titles],
         "short": [t.short for t in titles],
         "keys": [t.short if i == current else t.key for i, t in enumerate(titles)],
+        "letters": [t.short if i == current else t.letter or t.key
+                    for i, t in enumerate(titles)],
     }
     for level, texts in levels.items():
         for i, text in enumerate(texts):
             if bar.tabText(i) != text:
                 bar.setTabText(i, text)
-        if _needed(tabs) <= width or level == "keys":
+        if _needed(tabs) <= width or level == "letters":
             return level
-    return "keys"
+    return "letters"
 
 
 class TitleFitter(QObject):

@@ -18,6 +18,7 @@ from viewer.qt.kit.view import ViewClass
 from viewer.qt.lesson.predict_tab import PredictTab
 from viewer.qt.lesson.reference_tab import ReferenceTab
 from viewer.qt.views.advice.advice_view import AdviceView
+from viewer.qt.views.instruction_mix.instruction_mix_view import InstructionMixView
 from viewer.qt.views.memory.memory_tab import MemoryTab
 from viewer.qt.views.metrics.metrics_view import MetricsView
 from viewer.qt.views.occupancy.occupancy_tab import OccupancyTab
@@ -90,6 +91,7 @@ VIEWS: tuple[Entry, ...] = (
     Entry(AdviceView, short="Advice"),
     Entry(StallsView, short="Stalls"),
     Entry(SourceView),
+    Entry(InstructionMixView, short="Mix"),
     Entry(MetricsView, short="Metrics"),
 )
 """The window's views, in tab order."""

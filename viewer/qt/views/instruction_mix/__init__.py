@@ -1,0 +1,1 @@
+"""Instruction mix."""

@@ -57,7 +57,8 @@ def add_summary_options(parser: argparse.ArgumentParser) -> None:
                              "share of the report's kernel time, the largest total first")
 
 
-def add_roofline_arguments(parser: argparse.ArgumentParser) -> None:
+def add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    """FILE..., --json and -k: what `roofline`, `metrics` and `advice` take."""
     parser.add_argument("files", nargs="*", type=Path,
                         help="reports or exports (default: the shipped naive-vs-tiled pair)")
     parser.add_argument("--json", action="store_true", help="one JSON object per kernel")

@@ -15,7 +15,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import advice, metric_table
@@ -24,7 +23,7 @@ from viewer.core import shipped
 from viewer.core.model import Kernel, Report, ReportError
 from viewer.core.terminal_text import visible, visible_lines
 from viewer.readers.extras import Extras, export_extras
-from viewer.terminal.roofline_terminal import Picks, add_kernel_option, warn_of
+from viewer.terminal.roofline_terminal import Picks, warn_of
 
 METRICS_DESCRIPTION = ("Print every metric of each kernel: its ncu name, unit, value, and the "
                        "section an export printed it in (the window's Every metric page).")
@@ -32,13 +31,6 @@ LARGEST_GROUPED = 1e15
 """Values from this size on print in exponent form, not as a line of digit groups."""
 ADVICE_DESCRIPTION = ("Print ncu's own advice on each kernel, the largest estimated speedup "
                       "first (the window's ncu's advice page).")
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="*", type=Path,
-                        help="reports or exports (default: the shipped naive-vs-tiled pair)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per kernel")
-    add_kernel_option(parser)
 
 
 def _extras(report: Report, *, rules: bool = False, about: bool = False,

@@ -31,8 +31,8 @@ from viewer.qt.shell.capture_open import open_capture
 from viewer.qt.shell.keys_dialog import key_rows
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 
-ROOT = Path(__file__).resolve().parents[2]
-FAKES = Path(__file__).resolve().parents[1] / "fakes"
+ROOT = Path(__file__).resolve().parents[3]
+FAKES = Path(__file__).resolve().parents[2] / "fakes"
 FAKE_PKEXEC, FAKE_HELPER = FAKES / "pkexec", FAKES / "ncu-reader-capture"
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 POLICY = """<?xml version="1.0" encoding="UTF-8"?>

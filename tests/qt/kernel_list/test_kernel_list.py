@@ -24,7 +24,7 @@ from viewer.qt.kernel_list.kernel_list import (
 )
 from viewer.readers import read_report
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 THREE_MM = CORPUS / "ncu-public" / "new-2025-details-3mm-multikernel-cc86.txt"
 SUMS = CORPUS / "ncu-public" / "mid-spelling-2022-multikernel-rowsums-colsums-details.txt"
 H200 = CORPUS / "h200"

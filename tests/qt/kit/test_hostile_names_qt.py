@@ -36,7 +36,7 @@ from viewer.qt.kit.plain_text import plain_label, plain_mnemonic, plain_tip, pla
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.readers import read_report
 
-H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
+H200 = Path(__file__).resolve().parents[2] / "data" / "corpus" / "h200"
 TARGETS = ("http://example.invalid/x", "file:///etc/hostname", "x", "x.png")
 """Where the hostile markup's links and pictures point."""
 
@@ -210,7 +210,7 @@ def test_marks_qt_reads_in_menus_and_titles_are_doubled(qapp, helper, text, show
 
 # ------------------------------------------------------------------ every place, by its code
 
-QT = Path(__file__).resolve().parents[2] / "viewer" / "qt"
+QT = Path(__file__).resolve().parents[3] / "viewer" / "qt"
 
 
 def _functions(tree: ast.AST) -> list[ast.FunctionDef]:

@@ -17,7 +17,7 @@ from viewer.qt.views.roofline.roofline_view import RooflineView
 from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 
 

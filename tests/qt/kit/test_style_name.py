@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-QT = Path(__file__).resolve().parents[2] / "viewer" / "qt"
+QT = Path(__file__).resolve().parents[3] / "viewer" / "qt"
 
 
 def style_assignments(tree: ast.AST) -> list[int]:

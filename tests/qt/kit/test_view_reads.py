@@ -16,7 +16,7 @@ from viewer.readers import read_report
 from viewer.session import Need
 from viewer.session.shown import State
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 
 

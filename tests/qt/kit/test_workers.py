@@ -18,7 +18,7 @@ from viewer.core.model import ReportError
 from viewer.qt.kit.workers import Worker
 from viewer.readers import read_report
 
-H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
+H200 = Path(__file__).resolve().parents[2] / "data" / "corpus" / "h200"
 
 
 @pytest.fixture
@@ -249,7 +249,7 @@ def test_automatic_collection_is_off_only_while_workers_or_their_jobs_live(tmp_p
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     result = subprocess.run([sys.executable, "-c", GC_SCOPE], capture_output=True, text=True,
-                            env=env, timeout=60, cwd=Path(__file__).resolve().parents[2])
+                            env=env, timeout=60, cwd=Path(__file__).resolve().parents[3])
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
         "before": True, "two workers": False, "one left": False,
@@ -261,7 +261,7 @@ def test_automatic_collection_comes_back_with_an_application_destroyed_unquit() 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     result = subprocess.run([sys.executable, "-c", GC_WITHOUT_QUIT], capture_output=True,
                             text=True, env=env, timeout=60,
-                            cwd=Path(__file__).resolve().parents[2])
+                            cwd=Path(__file__).resolve().parents[3])
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True"]
 
@@ -331,7 +331,7 @@ def test_a_job_running_when_the_application_ends_stops_quietly() -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     result = subprocess.run([sys.executable, "-c", APP_GONE_MID_JOB], capture_output=True,
                             text=True, env=env, timeout=60,
-                            cwd=Path(__file__).resolve().parents[2])
+                            cwd=Path(__file__).resolve().parents[3])
     assert result.returncode == 0, result.stderr
     assert "Signal source has been deleted" not in result.stderr, result.stderr
     assert int(result.stdout.split()[-1]) < 40  # stopped, not run to its end

@@ -28,7 +28,7 @@ from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.opening import file_dialog
 from viewer.qt.views.memory.memory_tab import MemoryChartView, MemoryTab
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TORCH = ROOT / "tests/data/corpus/h200/torch-transformer-400.details.txt.gz"
 SIZES = [(1366, 768), (1920, 1080)]
 SMALLEST = min(Style(projector=True).points(role) for role in _POINTS)

@@ -20,7 +20,7 @@ from viewer.qt.shell.keys_dialog import every_action, key_rows
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.opening import StartPicks
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TORCH = ROOT / "tests/data/corpus/h200/torch-transformer-400.details.txt.gz"
 LAPTOP = (1366, 768)
 

@@ -26,7 +26,7 @@ from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.recent import KEY, LIMIT, RecentFiles
 from viewer.qt.shell.tab_titles import whole_title
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 NAIVE = CORPUS / "h200" / "numba-naive.ncu-rep"
 TILED = CORPUS / "h200" / "numba-tiled.ncu-rep"
 SUMS = CORPUS / "ncu-public" / "mid-spelling-2022-multikernel-rowsums-colsums-details.txt"

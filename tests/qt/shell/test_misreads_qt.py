@@ -27,7 +27,7 @@ from viewer.qt.shell.main_window import MainWindow
 from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.readers import read_report
 
-PUBLIC = Path(__file__).resolve().parents[1] / "data" / "corpus" / "ncu-public"
+PUBLIC = Path(__file__).resolve().parents[2] / "data" / "corpus" / "ncu-public"
 P40 = PUBLIC / "old-spelling-pascal-p40-gpu-speed-of-light-sol-fb-details.txt"
 T4 = shipped.profiles_dir() / "t4-reference.toml"
 NAIVE, TILED = shipped.comparison()

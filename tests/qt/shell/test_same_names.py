@@ -16,7 +16,7 @@ from viewer.core.elide import elide_middle
 from viewer.qt.shell.main_window import MainWindow
 from viewer.qt.shell.opening import StartPicks
 
-TORCH = (Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
+TORCH = (Path(__file__).resolve().parents[2] / "data" / "corpus" / "h200"
          / "torch-transformer-400.details.txt.gz")
 NAIVE = shipped.comparison()[0]
 CUBLAS = ("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x64x8_stage3_warpsize1x4x1_ffma_"

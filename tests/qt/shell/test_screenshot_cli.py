@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
 NAIVE, TILED = H200 / "numba-naive.ncu-rep", H200 / "numba-tiled.ncu-rep"
 

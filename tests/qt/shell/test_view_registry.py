@@ -12,7 +12,7 @@ from viewer.qt.kit.style import Style
 from viewer.qt.shell.reading_page import ReadingPage, default_tabs
 from viewer.qt.shell.view_registry import VIEWS, Entry
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def numbered() -> list[tuple[int, Entry]]:

@@ -23,7 +23,7 @@ from viewer.qt.shell import window_place
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.window_place import DESK_SIZE, FRAME, first_geometry, fits, place
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
 LAPTOP = QRect(0, 0, 1366, 768)
 WIDE = QRect(0, 0, 1920, 1080)

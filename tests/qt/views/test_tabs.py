@@ -24,7 +24,7 @@ from viewer.qt.views.occupancy.occupancy_tab import OccupancyTab
 from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.readers import read_report
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 H200 = CORPUS / "h200"
 PUBLIC = CORPUS / "ncu-public"
 TABS = (SpeedOfLightTab, MemoryTab, OccupancyTab)
@@ -457,7 +457,7 @@ def look_at_the_picture(tab: ReadingTab, pixels: np.ndarray) -> None:
 
 
 def test_memory_tab_sets_the_derivation_against_the_card(qtbot) -> None:
-    profiles = Path(__file__).resolve().parents[2] / "profiles"
+    profiles = Path(__file__).resolve().parents[3] / "profiles"
     kernels = [read_report(profiles / f"{n}.ncu-rep").kernels[0] for n in ("naive", "tiled")]
     tab = MemoryTab()
     qtbot.addWidget(tab)
@@ -481,7 +481,7 @@ def test_memory_tab_has_no_derivation_for_foreign_kernels(qtbot) -> None:
 def test_memory_tab_says_what_the_dram_counters_show_against_the_floor(qtbot) -> None:
     """The boxes show only 'floor 3.15 MB, 0.67x floor'; the words under the chart say why a
     kernel can sit below a compulsory floor, from each kernel's own two DRAM counters."""
-    profiles = Path(__file__).resolve().parents[2] / "profiles"
+    profiles = Path(__file__).resolve().parents[3] / "profiles"
     kernels = [read_report(profiles / f"{n}.ncu-rep").kernels[0] for n in ("naive", "tiled")]
     for shown, names in (([kernels[0]], ["matmul_naive"]), (kernels, ["matmul_naive",
                                                                        "matmul_tiled"])):

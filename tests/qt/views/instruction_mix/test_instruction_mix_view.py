@@ -22,7 +22,7 @@ from viewer.qt.views.instruction_mix.instruction_mix_view import (
 from viewer.readers import read_report
 from viewer.readers.source import read_source
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"
 EXPORT = ROOT / "profiles" / "naive.raw.csv"

@@ -21,8 +21,8 @@ from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
 from viewer.qt.views.memory.memory_tab import MemoryChartView, MemoryTab
 from viewer.readers import read_report
 
-H200 = Path(__file__).resolve().parents[1] / "data" / "corpus" / "h200"
-PUBLIC = Path(__file__).resolve().parents[1] / "data" / "corpus" / "ncu-public"
+H200 = Path(__file__).resolve().parents[3] / "data" / "corpus" / "h200"
+PUBLIC = Path(__file__).resolve().parents[3] / "data" / "corpus" / "ncu-public"
 TORCH = H200 / "torch-transformer-400.details.txt.gz"
 
 

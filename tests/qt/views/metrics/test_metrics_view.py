@@ -20,7 +20,7 @@ from viewer.qt.kit.style import Style
 from viewer.qt.views.metrics.metrics_view import MetricsView
 from viewer.readers import read_report
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
 

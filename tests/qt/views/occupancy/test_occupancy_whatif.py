@@ -17,7 +17,7 @@ from viewer.qt.views.occupancy.occupancy_tab import STALLS_TITLE, OccupancyTab
 from viewer.qt.views.occupancy.occupancy_whatif import CurveChart, setting_words
 from viewer.readers import read_report
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"
 KEYS = [spec.key for spec in oc.CURVES]

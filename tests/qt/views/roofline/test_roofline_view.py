@@ -21,7 +21,7 @@ from viewer.qt.views.roofline.roofline_chart import TERA, RooflineChart
 from viewer.qt.views.roofline.roofline_view import RooflineView
 from viewer.readers import read_report
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"
 LEVELS = ("dram", "l2", "l1")

@@ -20,7 +20,7 @@ from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report
 from viewer.readers.source import INST_EXECUTED, SAMPLES, read_source
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 SASS_ONLY = ROOT / "tests" / "data" / "corpus" / "h200" / "numba-naive.ncu-rep"
 BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"

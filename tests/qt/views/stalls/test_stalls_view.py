@@ -16,7 +16,7 @@ from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.views.stalls.stalls_view import StallsView, change_text, stall_text, value_text
 from viewer.readers import read_metrics, read_report
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 NAIVE, TILED = ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"
 BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-graph.ncu-rep"
 EXPORT = ROOT / "profiles" / "naive.raw.csv"

@@ -1,7 +1,7 @@
 """Every view the window shows, one line each, in tab order: the tabs, their keys, the View
 menu's actions (and so F1's list of keys, read from them) and the short titles where whole ones
-do not fit all follow from here. tests/qt/shell/test_view_registry.py holds README's table of keys and
-the views ncu's advice links to (viewer.analysis.advice.VIEWS) to it.
+do not fit all follow from here. tests/qt/shell/test_view_registry.py holds README's table of
+keys and the views ncu's advice links to (viewer.analysis.advice.VIEWS) to it.
 
 A view is a class that speaks viewer.qt.kit.view.View; its name, key and words are its own
 (VIEW, KEY, TITLE, QUESTION), and the window makes it in its style. What a view reads beyond

@@ -22,11 +22,11 @@ ALLOWED = {
     ("system/pty_quit.py", "main.drain"):
         "the terminal's other side is closed, so select returns at once: the drain keeps the "
         "pace it would have had while the program ends",
-    ("qt/test_timing_panel.py", "test_cancel_stops_a_run_that_takes_a_while.slow"):
+    ("qt/views/timing/test_timing_panel.py", "test_cancel_stops_a_run_that_takes_a_while.slow"):
         "a long timing run: its launches' pace, each reporting progress",
-    ("qt/test_workers.py", "test_cancel_stops_a_job_that_checks_and_drops_its_result.endless"):
+    ("qt/kit/test_workers.py", "test_cancel_stops_a_job_that_checks_and_drops_its_result.endless"):
         "a long job: its steps' pace, each reporting progress",
-    ("qt/test_workers.py", "test_a_job_outliving_its_workers_widget_reports_to_no_one.slow"):
+    ("qt/kit/test_workers.py", "test_a_job_outliving_its_workers_widget_reports_to_no_one.slow"):
         "a job still running when its widget goes: its steps' pace",
 }
 """(file under tests/, enclosing function) -> why it sleeps."""

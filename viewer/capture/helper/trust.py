@@ -180,6 +180,19 @@ def below(path: Path, top: Path) -> bool:
     return real == top_real or real.startswith(top_real.rstrip(os.sep) + os.sep)
 
 
+def read_capped(path: Path, cap: int, past: str) -> bytes:
+    """The file at `path`, at most `cap` bytes of it: Refusal where it cannot be read, or where it
+    is longer, for what is not read cannot be checked (`past` ends that refusal's words)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(cap + 1)
+    except OSError as exc:
+        raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
+    if len(data) > cap:
+        raise Refusal(EXIT_UNTRUSTED, f"{path} is longer than {cap:,} bytes{past}")
+    return data
+
+
 def _covers(walked: str, skipped: tuple[str, ...], path: str) -> bool:
     """Whether walking `walked` (less the directories `skipped` directly below it) saw `path`."""
     if path == walked:

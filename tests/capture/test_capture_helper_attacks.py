@@ -534,6 +534,18 @@ def test_a_pth_path_to_a_writable_directory_is_refused(tmp_path):
     _refused(install, added)
 
 
+def test_a_pth_path_past_what_the_helper_reads_is_refused(tmp_path):
+    """site.py reads a .pth whole: a writable directory named after 64 KiB of comments is
+    still on the import path, so a .pth that long is refused, not read in part."""
+    install = plant(tmp_path / "install")
+    added = tmp_path / "added"
+    added.mkdir()
+    added.chmod(0o777)
+    pth = _site_packages(install) / "extra.pth"
+    pth.write_text("#" * (1 << 16) + f"\n{added}\n")
+    _refused(install, pth)
+
+
 @as_root
 def test_an_editable_install_is_refused(tmp_path):
     install = plant(tmp_path)

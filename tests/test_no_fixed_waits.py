@@ -19,7 +19,7 @@ FIXED_WAITS = {"time.sleep", "sleep", "qtbot.wait", "QTest.qWait", "qWait"}
 
 ALLOWED = {
     ("polling.py", "wait_for"): "the one poll: sleeps between looks at its condition",
-    ("system/pty_quit.py", "main.drain"):
+    ("pty_command.py", "drain"):
         "the terminal's other side is closed, so select returns at once: the drain keeps the "
         "pace it would have had while the program ends",
     ("qt/views/timing/test_timing_panel.py", "test_cancel_stops_a_run_that_takes_a_while.slow"):

@@ -1,6 +1,6 @@
 """A stream of Ctrl-C typed at a command under a pseudo-terminal of its own, as a user's terminal
 runs it (tests/capture/test_capture_helper_attacks.py runs this in a process of its own, so that
-pty.fork forks a process with one thread).
+pty.fork forks a process with one thread; tests/pty_command.py starts the command).
 
     python3 tests/capture/pty_ctrl_c.py MARKER COUNT STDOUT STDERR LIMIT_S SEED -- COMMAND...
 
@@ -16,31 +16,20 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import random
-import select
 import signal
 import sys
 import termios
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for pty_command
+
+from pty_command import drain, ended, exit_or_signal, start
 
 INTR = b"\x03"
 GAP_S = (0.010, 0.050)
 MARKER_WAIT_S = 60.0
-
-
-def child(out_path: str, err_path: str, command: list[str]) -> None:
-    try:
-        attrs = termios.tcgetattr(0)
-        attrs[3] |= termios.ISIG  # lflag: a typed INTR raises SIGINT, as on a user's terminal
-        attrs[6][termios.VINTR] = INTR
-        termios.tcsetattr(0, termios.TCSANOW, attrs)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-        os.dup2(os.open(out_path, flags, 0o644), 1)
-        os.dup2(os.open(err_path, flags, 0o644), 2)
-        os.execvp(command[0], command)
-    finally:
-        os._exit(127)
 
 
 def write_count(path: str, count: int) -> None:
@@ -55,42 +44,23 @@ def main(argv: list[str]) -> int:
     if argv[6] != "--" or len(argv) < 8:
         sys.exit("usage: pty_ctrl_c.py MARKER COUNT STDOUT STDERR LIMIT_S SEED -- COMMAND...")
     gaps = random.Random(seed)
-    pid, master = pty.fork()
-    if pid == 0:
-        child(out_path, err_path, argv[7:])
-
-    def drain(seconds: float) -> None:
-        """Read what the terminal echoes for `seconds`."""
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            ready, _, _ = select.select([master], [], [], left)
-            if ready:
-                try:
-                    os.read(master, 4096)
-                except OSError:  # the slave side is closed: nothing more to read
-                    select.select([], [], [], max(0.0, end - time.monotonic()))
-
-    def ended() -> int | None:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        return status if done else None
-
+    pid, master = start(argv[7:], out_path, err_path, termios.VINTR, INTR)
     status = None
     sent = 0
     give_up = time.monotonic() + MARKER_WAIT_S
     while status is None and not os.path.exists(marker) and time.monotonic() < give_up:
-        drain(0.05)
-        status = ended()
+        drain(master, 0.05)
+        status = ended(pid)
     stop_at = time.monotonic() + limit
     while status is None and os.path.exists(marker) and time.monotonic() < stop_at:
         os.write(master, INTR)
         sent += 1
         write_count(count_path, sent)
-        drain(gaps.uniform(*GAP_S))
-        status = ended()
+        drain(master, gaps.uniform(*GAP_S))
+        status = ended(pid)
     result: dict[str, object] = {"exit": None, "signal": None, "sent": sent}
     if status is not None:
-        code = os.waitstatus_to_exitcode(status)
-        result["exit" if code >= 0 else "signal"] = abs(code)
+        result.update(exit_or_signal(status))
     else:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)

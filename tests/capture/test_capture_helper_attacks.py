@@ -534,6 +534,18 @@ def test_a_pth_path_to_a_writable_directory_is_refused(tmp_path):
     _refused(install, added)
 
 
+def test_a_pth_path_past_what_the_helper_reads_is_refused(tmp_path):
+    """site.py reads a .pth whole: a writable directory named after 64 KiB of comments is
+    still on the import path, so a .pth that long is refused, not read in part."""
+    install = plant(tmp_path / "install")
+    added = tmp_path / "added"
+    added.mkdir()
+    added.chmod(0o777)
+    pth = _site_packages(install) / "extra.pth"
+    pth.write_text("#" * (1 << 16) + f"\n{added}\n")
+    _refused(install, pth)
+
+
 @as_root
 def test_an_editable_install_is_refused(tmp_path):
     install = plant(tmp_path)
@@ -662,6 +674,19 @@ def test_a_pyvenv_cfg_without_the_system_site_line_includes_the_systems(tmp_path
     cfg.write_text("".join(line for line in cfg.read_text().splitlines(keepends=True)
                            if not line.startswith("include-system-site-packages")))
     assert base_site in interpreter.venv_site_dirs(install.python)
+
+
+def test_a_pyvenv_cfg_too_long_to_check_is_refused(tmp_path):
+    """What is not read cannot be checked: a pyvenv.cfg past its cap is no venv's."""
+    cfg = tmp_path / "pyvenv.cfg"
+    cfg.write_text("include-system-site-packages = false\n")
+    assert not interpreter.venv_includes_system_site(cfg)
+    cfg.write_bytes(b"include-system-site-packages = false\n".ljust(
+        interpreter.MAX_PYVENV_BYTES + 1, b"#"))
+    with pytest.raises(protocol.Refusal) as caught:
+        interpreter.venv_includes_system_site(cfg)
+    assert caught.value.code == protocol.EXIT_UNTRUSTED
+    assert f"{cfg} is longer than 4,096 bytes: not a venv's pyvenv.cfg" == caught.value.message
 
 
 def test_a_site_directory_a_user_could_create_is_refused(tmp_path):
@@ -807,6 +832,18 @@ def test_a_link_to_nothing_in_a_library_folder_passes_where_only_root_could_fill
     (libs / "libnvidia-ml.so.1").symlink_to(gone / "libnvidia-ml.so.580")
     rules.Trust(rules.trusted_owners(os.geteuid())).entries(libs)
     _check_loader(_loader(tmp_path, f"{libs}\n"))
+
+
+def test_a_loader_file_too_long_to_check_is_refused(tmp_path):
+    """ld.so.preload past the loader files' cap: the libraries it names after it go unchecked."""
+    preload = tmp_path / "ld.so.preload"
+    preload.write_bytes(b"/lib/libfirst.so\n".ljust(ld.LD_MAX_BYTES, b" "))
+    assert ld.preload_libraries(preload) == ["/lib/libfirst.so"]
+    preload.write_bytes(preload.read_bytes() + b"\n/home/user/libmine.so\n")
+    with pytest.raises(protocol.Refusal) as caught:
+        ld.preload_libraries(preload)
+    assert caught.value.message == (f"{preload} is longer than 65,536 bytes; refusing what cannot "
+                                    "be checked")
 
 
 def test_the_loaders_cache_is_read_as_ldconfig_reads_it(tmp_path):

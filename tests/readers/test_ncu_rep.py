@@ -265,6 +265,22 @@ def test_more_of_a_file_rewritten_since_it_was_opened_is_not_read(tmp_path: Path
         read_metrics(report, [0], ["smsp__inst_executed.sum"])
 
 
+@pytest.mark.parametrize(("raised", "said"), [
+    (MemoryError(), "busy.ncu-rep: not enough memory to read more of it"),
+    (ValueError("bad slice"), "busy.ncu-rep: cannot be read (ValueError: bad slice)"),
+    (ReportError("busy.ncu-rep", "was rewritten"), "busy.ncu-rep: was rewritten"),
+])
+def test_reading_more_fails_in_one_line_naming_the_file(raised: Exception, said: str) -> None:
+    with pytest.raises(ReportError) as caught, ncu_rep.read_again_errors("busy.ncu-rep"):
+        raise raised
+    assert str(caught.value) == said
+
+
+def test_reading_more_lets_a_cancel_through() -> None:
+    with pytest.raises(Cancelled), ncu_rep.read_again_errors("busy.ncu-rep"):
+        raise Cancelled()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's parent-death signal")
 def test_the_child_dies_with_its_parent(tmp_path: Path) -> None:
     """The child blocks opening a named pipe (past its start-up: the parent, which never opens

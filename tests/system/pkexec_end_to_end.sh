@@ -407,7 +407,7 @@ check "$TEST_USER (uid $USER_UID), $RULES"
 CLIENT_PY="${CLIENT_PYTHON:-/usr/bin/python3}"
 install -d -o "$TEST_USER" -m 0755 "$USER_HOME/app" "$USER_HOME/app/tests"
 cp -R viewer "$USER_HOME/app/"
-cp -R tests/system "$USER_HOME/app/tests/"
+cp -R tests/system tests/pty_command.py "$USER_HOME/app/tests/"
 chown -R "$TEST_USER:" "$USER_HOME/app"
 # The client picks the pkexec route when the driver says RmProfilingAdminOnly: 1; there is no
 # driver here, so the driver's params file is one this test writes.

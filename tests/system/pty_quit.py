@@ -8,78 +8,52 @@ stderr in the files named. Once MARKER exists (the fake ncu writes it when it is
 (Ctrl-\\) is written to the pty's master side: the line discipline sends SIGQUIT to the terminal's
 foreground process group, which is the command's. Prints one JSON line: the command's pid, whether
 the QUIT was typed, its exit code or the signal that ended it, and the seconds from the QUIT to its
-end (null when it outlived LIMIT_S). Standard library only: it runs as the test user.
+end (null when it outlived LIMIT_S). Standard library only: it runs as the test user, with
+tests/pty_command.py (which starts the command) copied beside tests/system.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import sys
 import termios
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for pty_command
+
+from pty_command import drain, ended, exit_or_signal, start
 
 QUIT = b"\x1c"
 MARKER_WAIT_S = 180.0
-
-
-def child(out_path: str, err_path: str, command: list[str]) -> None:
-    try:
-        attrs = termios.tcgetattr(0)
-        attrs[3] |= termios.ISIG  # lflag: typed QUIT raises SIGQUIT, as on a user's terminal
-        attrs[6][termios.VQUIT] = QUIT
-        termios.tcsetattr(0, termios.TCSANOW, attrs)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-        os.dup2(os.open(out_path, flags, 0o644), 1)
-        os.dup2(os.open(err_path, flags, 0o644), 2)
-        os.execvp(command[0], command)
-    finally:
-        os._exit(127)
 
 
 def main(argv: list[str]) -> int:
     marker, out_path, err_path, limit = argv[0], argv[1], argv[2], float(argv[3])
     if argv[4] != "--" or len(argv) < 6:
         sys.exit("usage: pty_quit.py MARKER STDOUT STDERR LIMIT_S -- COMMAND [ARGS...]")
-    pid, master = pty.fork()
-    if pid == 0:
-        child(out_path, err_path, argv[5:])
+    pid, master = start(argv[5:], out_path, err_path, termios.VQUIT, QUIT)
     result: dict[str, object] = {"pid": pid, "quit_sent": False, "exit": None, "signal": None,
                                  "seconds": None, "terminal": ""}
     seen = bytearray()
-
-    def drain(timeout: float) -> None:
-        ready, _, _ = select.select([master], [], [], timeout)
-        if ready:
-            try:
-                seen.extend(os.read(master, 4096))
-            except OSError:  # the slave side is closed
-                time.sleep(timeout)
-
-    def ended() -> int | None:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        return status if done else None
-
     status = None
     give_up = time.monotonic() + MARKER_WAIT_S
     while status is None and not os.path.exists(marker) and time.monotonic() < give_up:
-        drain(0.1)
-        status = ended()
+        drain(master, 0.1, seen)
+        status = ended(pid)
     if status is None and os.path.exists(marker):
-        drain(0.5)  # the fake has just started; let the helper settle in its wait
+        drain(master, 0.5, seen)  # the fake has just started; let the helper settle in its wait
         os.write(master, QUIT)
         result["quit_sent"] = True
         quit_at = time.monotonic()
         while status is None and time.monotonic() - quit_at < limit:
-            drain(0.1)
-            status = ended()
+            drain(master, 0.1, seen)
+            status = ended(pid)
         if status is not None:
             result["seconds"] = round(time.monotonic() - quit_at, 2)
     if status is not None:
-        code = os.waitstatus_to_exitcode(status)
-        result["exit" if code >= 0 else "signal"] = abs(code)
+        result.update(exit_or_signal(status))
     result["terminal"] = seen.decode("utf-8", "replace")[-1000:]
     print(json.dumps(result))
     return 0

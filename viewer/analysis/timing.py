@@ -1,7 +1,7 @@
 """The timing run's plain side: which sizes, whether there is a GPU, and the words shown.
 
-The panel in viewer/qt/views/timing/timing_panel.py runs these off the GUI thread and displays what
-they say; every sentence it shows is made here (or, for the recorded times, in timing_record).
+The panel in viewer/qt/views/timing/ runs these off the GUI thread (timing_jobs.py) and displays
+what they say; every sentence it shows is made here (or, for the recorded times, in timing_record).
 """
 
 from __future__ import annotations

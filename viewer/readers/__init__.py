@@ -162,7 +162,6 @@ def read_metrics(report: Report, kernel_indices: Iterable[int], names: Iterable[
     through `job`. A kernel read whole (every export) has nothing more to read, and is left out.
     ReportError (one line, naming the file) when the file was rewritten or cannot be read.
     """
-    from viewer.core.jobs import Cancelled
     from viewer.core.model import ReportError
     from viewer.readers import ncu_rep, sniff
 
@@ -175,14 +174,7 @@ def read_metrics(report: Report, kernel_indices: Iterable[int], names: Iterable[
     if report.format != sniff.NCU_REP:
         raise ReportError(report.source, f"a {report.format} file cannot be read in part")
     by_position = {k.position: k.index for k in wanted if k.position is not None}
-    try:
+    with ncu_rep.read_again_errors(report.source):
         found = ncu_rep.read_metrics(
             Path(report.source), list(by_position), names, job, stamp=report.stamp)
-    except (ReportError, Cancelled):
-        raise
-    except MemoryError:
-        raise ReportError(report.source, "not enough memory to read more of it") from None
-    except Exception as exc:
-        raise ReportError(report.source, f"cannot be read ({type(exc).__name__}: {exc})"
-                          ) from exc
     return {by_position[p]: values for p, values in found.items()}

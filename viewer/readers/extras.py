@@ -91,7 +91,6 @@ def read_extras(report: Report, kernel_indices: Iterable[int], *, rules: bool = 
     kernel index: rule results, instance values of the metrics `instances`, every metric's unit,
     label and description. Off the GUI thread; ReportError (one line, naming the file) when the
     file was rewritten or cannot be read, Cancelled when `job` is."""
-    from viewer.core.jobs import Cancelled
     from viewer.core.model import ReportError
     from viewer.readers import ncu_rep, sniff
 
@@ -102,15 +101,8 @@ def read_extras(report: Report, kernel_indices: Iterable[int], *, rules: bool = 
     if missing:
         raise ReportError(report.source, f"{missing[0].label} cannot be found again in the file")
     by_position = {k.position: k.index for k in wanted if k.position is not None}
-    try:
+    with ncu_rep.read_again_errors(report.source):
         found = ncu_rep.read_extras(
             Path(report.source), list(by_position), rules=rules, instances=tuple(instances),
             about=about, job=job, stamp=report.stamp)
-    except (ReportError, Cancelled):
-        raise
-    except MemoryError:
-        raise ReportError(report.source, "not enough memory to read more of it") from None
-    except Exception as exc:
-        raise ReportError(report.source, f"cannot be read ({type(exc).__name__}: {exc})"
-                          ) from exc
     return {by_position[p]: extras_of(record) for p, record in found.items()}

@@ -34,11 +34,11 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from viewer.core.jobs import Job
+from viewer.core.jobs import Cancelled, Job
 from viewer.core.metrics import KNOWN_METRICS
 from viewer.core.model import FileStamp, Kernel, Metrics, Report, ReportError, function_name
 from viewer.readers import _opened, _workloads, ncu_container, ncu_rep_file, ncu_session
@@ -157,17 +157,11 @@ def read_metrics(path: Path, positions: Iterable[int], names: Iterable[str] | No
     """
     path = Path(path)
     wanted = sorted(set(positions))
-    asked = None if names is None else frozenset(names)
     if not wanted:
         return {}
-    with _opened.opened(path) as source, ncu_rep_file.plain(source) as plain:
-        source.check(stamp, since="since it was opened")
-        limits = _Limits(plain.file.size, timeout_s, memory_limit, slice_bytes)
-        if job is not None:
-            job.progress(0.0, f"reading more of {path.name}")
-        records, skipped = _run(path, plain.file, source, limits, job, asked, wanted)
-    if skipped:
-        raise ReportError(path, "a result asked for is not a kernel: the report changed")
+    asked = None if names is None else frozenset(names)
+    records = _read_again(path, wanted, asked, None, job, stamp,
+                          (timeout_s, memory_limit, slice_bytes))
     values = Metrics.table(_metrics_of(path, r) for r in records)
     return {int(r["position"]): m for r, m in zip(records, values, strict=True)}
 
@@ -187,19 +181,43 @@ def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
     as `read_metrics` reads. Off the GUI thread."""
     path = Path(path)
     wanted = sorted(set(positions))
-    asked = {"rules": rules, "instances": sorted(set(instances)), "about": about}
     if not wanted:
         return {}
+    asked = {"rules": rules, "instances": sorted(set(instances)), "about": about}
+    records = _read_again(path, wanted, frozenset(), asked, job, stamp,
+                          (timeout_s, memory_limit, slice_bytes))
+    return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
+
+
+@contextlib.contextmanager
+def read_again_errors(source: str) -> Iterator[None]:
+    """What reading more of `source` (read_metrics, read_extras) raises beyond ReportError and
+    Cancelled, as one ReportError naming the file."""
+    try:
+        yield
+    except (ReportError, Cancelled):
+        raise
+    except MemoryError:
+        raise ReportError(source, "not enough memory to read more of it") from None
+    except Exception as exc:
+        raise ReportError(source, f"cannot be read ({type(exc).__name__}: {exc})") from exc
+
+
+def _read_again(path: Path, wanted: list[int], names: frozenset[str] | None,
+                extras: dict[str, Any] | None, job: Job | None, stamp: FileStamp | None,
+                limits: tuple[float | None, int | None, int]) -> list[dict[str, Any]]:
+    """The records of the kernels at `wanted`, read again in children within `limits`
+    (timeout_s, memory_limit, slice_bytes); ReportError where the file changed since `stamp` or
+    one is not a kernel."""
     with _opened.opened(path) as source, ncu_rep_file.plain(source) as plain:
         source.check(stamp, since="since it was opened")
-        limits = _Limits(plain.file.size, timeout_s, memory_limit, slice_bytes)
+        limited = _Limits(plain.file.size, *limits)
         if job is not None:
             job.progress(0.0, f"reading more of {path.name}")
-        records, skipped = _run(path, plain.file, source, limits, job, frozenset(), wanted,
-                                asked)
+        records, skipped = _run(path, plain.file, source, limited, job, names, wanted, extras)
     if skipped:
         raise ReportError(path, "a result asked for is not a kernel: the report changed")
-    return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
+    return records
 
 
 def _run(path: Path, plain: _opened.Opened, source: _opened.Opened, limits: _Limits,

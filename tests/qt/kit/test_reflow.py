@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication, QGridLayout, QLabel, QWidget
 
+from tests.qt.grids import grid_position
 from viewer.core.model import Kernel
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.reflow import LayoutFit, stack_labels
@@ -41,16 +42,6 @@ def sideways(tab: ReadingTab) -> bool:
     return tab._scroll.widget().width() > tab._scroll.viewport().width()
 
 
-def position(tab: QWidget, widget: QWidget) -> tuple[int, int]:
-    """(row, column) of `widget` in the tab's grid."""
-    for grid in tab.findChildren(QGridLayout):
-        index = grid.indexOf(widget)
-        if index >= 0:
-            row, column, _, _ = grid.getItemPosition(index)
-            return row, column
-    raise AssertionError(f"{widget.objectName()} is in no grid")
-
-
 def row_label(tab: QWidget, text: str) -> QLabel:
     return next(label for label in tab.findChildren(QLabel) if label.text().strip() == text)
 
@@ -61,12 +52,13 @@ def test_narrow_speed_of_light_puts_each_label_over_its_bars(qtbot, naive: Kerne
     assert tab.reflow == 1 and not sideways(tab)
     label = row_label(tab, "Compute (SM) Throughput")
     bars = [tab.findChild(ValueBar, f"bar_compute_sm_throughput_pct_{c}") for c in (1, 2)]
-    row, column = position(tab, label)
-    assert [position(tab, b) for b in bars] == [(row + 1, 0), (row + 1, 1)]
+    row, column = grid_position(tab, label)
+    assert [grid_position(tab, b) for b in bars] == [(row + 1, 0), (row + 1, 1)]
     assert column == 0
     misread = tab.findChild(QLabel, "misread_memory_throughput_pct_1")
     bar = tab.findChild(ValueBar, "bar_memory_throughput_pct_1")
-    assert position(tab, misread) == (position(tab, bar)[0] + 1, 0)  # still right under it
+    below_bar = (grid_position(tab, bar)[0] + 1, 0)
+    assert grid_position(tab, misread) == below_bar  # still right under it
     explanations = [tab.findChild(QLabel, f"explanation_{c}") for c in (1, 2)]
     assert explanations[1].y() > explanations[0].y() + explanations[0].height() // 2
 
@@ -80,7 +72,7 @@ def test_the_width_back_puts_the_labels_beside_again(qtbot, naive: Kernel,
     assert tab.reflow == 0 and not sideways(tab)
     label = row_label(tab, "Compute (SM) Throughput")
     bar = tab.findChild(ValueBar, "bar_compute_sm_throughput_pct_1")
-    assert position(tab, label) == (position(tab, bar)[0], 0)
+    assert grid_position(tab, label) == (grid_position(tab, bar)[0], 0)
 
 
 def test_long_names_put_which_has_more_under_the_values(qtbot, naive: Kernel,
@@ -90,8 +82,8 @@ def test_long_names_put_which_has_more_under_the_values(qtbot, naive: Kernel,
     words = tab.findChild(QLabel, "ratio_global_load_sectors")
     assert "8.00x" in words.text()
     label = row_label(tab, "Sectors moved (global loads)")
-    row, _ = position(tab, label)
-    assert position(tab, words) == (row + 2, 0)
+    row, _ = grid_position(tab, label)
+    assert grid_position(tab, words) == (row + 2, 0)
     assert not [w for w in tab.findChildren(QLabel) if w.text() == "Which has more"]
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
+from tests.qt.grids import grid_position
 from viewer.analysis.timing import DeviceCheck
 from viewer.core import shipped
 from viewer.core.elide import wrappable_names
@@ -46,16 +47,6 @@ def text_of(widget: QWidget, name: str) -> str:
     return label.text()
 
 
-def grid_row(tab: QWidget, widget: QWidget) -> tuple[int, int]:
-    """(row, column) of `widget` in the tab's grid."""
-    for grid in tab.findChildren(QGridLayout):
-        index = grid.indexOf(widget)
-        if index >= 0:
-            row, column, _, _ = grid.getItemPosition(index)
-            return row, column
-    raise AssertionError(f"{widget.objectName()} is in no grid")
-
-
 def test_memory_throughput_misread_sits_under_its_row(qtbot, naive: Kernel,
                                                       tiled: Kernel) -> None:
     tab = sol_tab(qtbot, [naive, tiled])
@@ -65,8 +56,8 @@ def test_memory_throughput_misread_sits_under_its_row(qtbot, naive: Kernel,
         assert label.text() == wrappable_names(expected.text)  # a metric name may break
         assert "not DRAM bandwidth" in label.text()
         bar = tab.findChild(ValueBar, f"bar_memory_throughput_pct_{column}")
-        bar_row, bar_column = grid_row(tab, bar)
-        assert grid_row(tab, label) == (bar_row + 1, bar_column)  # right under the number
+        bar_row, bar_column = grid_position(tab, bar)
+        assert grid_position(tab, label) == (bar_row + 1, bar_column)  # right under the number
     # worded from the values: this kernel's own percentages, not a fixed sentence
     assert "21.79 %" in text_of(tab, "misread_memory_throughput_pct_1")
     assert "0.20 %" in text_of(tab, "misread_memory_throughput_pct_1")
@@ -89,8 +80,8 @@ def test_the_profiled_duration_note_sits_under_duration(qtbot, naive: Kernel) ->
     tab.set_notes([note])
     label = tab.findChild(QLabel, "note_duration_ns")
     assert label.text() == note.text
-    assert grid_row(tab, label) == (grid_row(tab, tab.findChild(QLabel, "duration_1"))[0] + 1,
-                                    1)
+    duration_row, _ = grid_position(tab, tab.findChild(QLabel, "duration_1"))
+    assert grid_position(tab, label) == (duration_row + 1, 1)
     tab.set_notes([])
     assert tab.findChild(QLabel, "note_duration_ns") is None
 

@@ -10,6 +10,7 @@ import sysconfig
 from pathlib import Path
 
 from .protocol import EXIT_UNTRUSTED, Refusal
+from .trust import read_capped
 
 SITE_DIRS = ("site-packages", "dist-packages")
 """Not the standard library's: a venv without system site-packages never imports from them."""
@@ -56,17 +57,9 @@ def venv_of(python: Path) -> tuple[Path, Path | None]:
 def venv_includes_system_site(cfg: Path) -> bool:
     """Whether site.py adds the base interpreter's site-packages: as it reads pyvenv.cfg, the
     last include-system-site-packages line counts, and none at all means true."""
-    try:
-        with open(cfg, encoding="utf-8", errors="replace") as f:
-            text = f.read(MAX_PYVENV_BYTES + 1)
-    except OSError as exc:
-        raise Refusal(EXIT_UNTRUSTED, f"{cfg}: {exc.strerror}") from None
-    if len(text) > MAX_PYVENV_BYTES:
-        raise Refusal(EXIT_UNTRUSTED, f"{cfg} is longer than {MAX_PYVENV_BYTES} characters: "
-                      "not a venv's pyvenv.cfg")
+    data = read_capped(cfg, MAX_PYVENV_BYTES, ": not a venv's pyvenv.cfg")
     value = "true"
-    lines = text.splitlines()
-    for line in lines:
+    for line in data.decode("utf-8", errors="replace").splitlines():
         key, sep, rest = line.partition("=")
         if sep and key.strip().lower() == "include-system-site-packages":
             value = rest.strip().lower()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .protocol import EXIT_UNTRUSTED, Refusal
-from .trust import Trust
+from .trust import Trust, read_capped
 
 LD_SO_CONF = "/etc/ld.so.conf"
 LD_SO_CACHE = "/etc/ld.so.cache"
@@ -182,12 +182,5 @@ def ld_cache_libraries(cache: Path) -> list[str]:
 
 
 def _read_ld_file(path: Path) -> str:
-    try:
-        with open(path, "rb") as f:
-            data = f.read(LD_MAX_BYTES + 1)
-    except OSError as exc:
-        raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
-    if len(data) > LD_MAX_BYTES:
-        raise Refusal(EXIT_UNTRUSTED, f"{path} is longer than {LD_MAX_BYTES:,} bytes; "
-                      "refusing what cannot be checked")
-    return os.fsdecode(data)
+    """A loader's file (ld.so.conf, one it includes, ld.so.preload) as the loader reads it."""
+    return os.fsdecode(read_capped(path, LD_MAX_BYTES, "; refusing what cannot be checked"))

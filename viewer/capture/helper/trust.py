@@ -180,6 +180,22 @@ def below(path: Path, top: Path) -> bool:
     return real == top_real or real.startswith(top_real.rstrip(os.sep) + os.sep)
 
 
+MAX_PTH_BYTES = 1 << 16
+
+
+def read_capped(path: Path, cap: int, past: str) -> bytes:
+    """The file at `path`, at most `cap` bytes of it: Refusal where it cannot be read, or where it
+    is longer, for what is not read cannot be checked (`past` ends that refusal's words)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(cap + 1)
+    except OSError as exc:
+        raise Refusal(EXIT_UNTRUSTED, f"{path}: {exc.strerror}") from None
+    if len(data) > cap:
+        raise Refusal(EXIT_UNTRUSTED, f"{path} is longer than {cap:,} bytes{past}")
+    return data
+
+
 def _covers(walked: str, skipped: tuple[str, ...], path: str) -> bool:
     """Whether walking `walked` (less the directories `skipped` directly below it) saw `path`."""
     if path == walked:
@@ -190,12 +206,10 @@ def _covers(walked: str, skipped: tuple[str, ...], path: str) -> bool:
 
 def pth_paths(pth: Path) -> list[Path]:
     """The directories a .pth file adds to the import path (its `import` lines are code in a
-    file already checked)."""
-    try:
-        with open(pth, encoding="utf-8", errors="replace") as f:
-            lines = f.read(1 << 16).splitlines()
-    except OSError as exc:
-        raise Refusal(EXIT_UNTRUSTED, f"{pth}: {exc.strerror}") from None
+    file already checked). site.py reads the whole file, so one longer than MAX_PTH_BYTES is
+    refused: a directory named past what was read would go unchecked."""
+    data = read_capped(pth, MAX_PTH_BYTES, ": a .pth is checked whole or not at all")
+    lines = data.decode("utf-8", "replace").splitlines()
     return [Path(pth.parent, line.rstrip()) for line in lines
             if line.strip() and not line.startswith(("#", "import ", "import\t"))]
 

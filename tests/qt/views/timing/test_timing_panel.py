@@ -439,7 +439,7 @@ def test_without_a_run_the_recorded_times_are_shown_as_recorded(make_panel) -> N
 def test_a_run_here_replaces_the_record_with_a_way_back(make_panel, qtbot) -> None:
     panel = make_panel(find_device=found_made_up_device)
     panel.show()
-    panel._apply_result(made_up(512))
+    panel.worker.done.emit(made_up(512))  # as a run here answers
     assert not panel.showing_record and panel.stack.currentIndex() == 1
     assert not panel.record_button.isHidden()
     assert panel.record_button.text() == "Show the recorded times"

@@ -3,14 +3,20 @@ run here), and a run's plot with its numbers below or beside it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QVBoxLayout, QWidget
 
+from viewer.analysis.timing import launches_axis_text
 from viewer.analysis.timing_status import side_by_side
 from viewer.qt.kit.style import Style
 from viewer.qt.views.timing.record_view import RecordView
 from viewer.qt.views.timing.run_numbers import RunNumbers
-from viewer.qt.views.timing.timing_plot import LaunchTimesPlot
+from viewer.qt.views.timing.timing_plot import X_LABEL, LaunchTimesPlot
+
+if TYPE_CHECKING:
+    from viewer.kernels.runner import TimingResult
 
 
 class RecordPage(QWidget):
@@ -46,6 +52,24 @@ class RunPage(QWidget):
         self.body.addWidget(self.plot, 3)
         self.body.addWidget(self.numbers_scroll, 2)
 
+    def show_timing(self, result: TimingResult, width: int, style: Style) -> None:
+        """`result` plotted and in numbers, placed for the panel's `width`."""
+        self._label_launches(style)
+        self.plot.show_timing(result)
+        self.numbers_scroll.fill(result)
+        self.place(width, style)
+
+    def set_style(self, style: Style, result: TimingResult | None, width: int) -> None:
+        """Desk or projector scale, `result` (the one shown, if any) drawn again in it."""
+        self.numbers_scroll.set_style(style)
+        self.plot.set_style(style)
+        if result is not None:
+            self._label_launches(style)
+        self.plot.setMinimumHeight(style.px(150))
+        if result is not None:
+            self.numbers_scroll.fill(result)
+        self.place(width, style)
+
     def place(self, width: int, style: Style) -> None:
         """The numbers beside the plot where `width` (the panel's) has room, else below."""
         self.numbers_scroll.fit_width()
@@ -53,3 +77,7 @@ class RunPage(QWidget):
         self.body.setDirection(QBoxLayout.Direction.LeftToRight if wide
                                else QBoxLayout.Direction.TopToBottom)
         self.body.setSpacing(style.px(16 if wide else 8))
+
+    def _label_launches(self, style: Style) -> None:
+        """The x axis names the launch order, where there is room for it."""
+        self.plot.set_x_label(X_LABEL if style.projector else launches_axis_text())

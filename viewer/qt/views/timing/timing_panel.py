@@ -1,15 +1,14 @@
 """Kernel timing: both matmuls through the lesson's launch order on this machine's GPU.
 
-The panel picks a size, runs the timing (viewer.kernels.runner.time_kernels by default) off the
-GUI thread on a viewer.qt.kit.workers.Worker, and shows each kernel's timed launches, their medians,
-the ratio of the medians and numba's dispatch overhead, measured apart. The worker runs one job at
-a time, so the last launch of a cancelled run never overlaps the next run on the GPU. Before it
-offers Run, the panel asks, also off the GUI thread, whether numba can reach a CUDA GPU; without
-one it says so in one line. numba is imported by those jobs, not when this module is imported.
-Until a run here, the times recorded on another GPU (viewer.analysis.timing_record) are shown,
-labelled as recorded; a run replaces them on screen, and a button goes back to the record. The
-panel's words are made in viewer.analysis.timing; the run's numbers are run_numbers.RunNumbers,
-the record's record_view.RecordView; the controls timing_controls, the pages timing_pages.
+The panel picks a size, has timing_jobs.TimingJobs run the timing off the GUI thread
+(viewer.kernels.runner.time_kernels by default), and shows each kernel's timed launches, their
+medians, the ratio of the medians and numba's dispatch overhead, measured apart. Before it offers
+Run, it asks (also off the GUI thread) whether numba can reach a CUDA GPU; without one it says so
+in one line. Until a run here, the times recorded on another GPU (viewer.analysis.timing_record)
+are shown, labelled as recorded; a run replaces them on screen, and a button goes back to the
+record. The panel's words are made in viewer.analysis.timing; the run's numbers are
+run_numbers.RunNumbers, the record's record_view.RecordView; the controls timing_controls, the
+pages timing_pages.
 """
 
 from __future__ import annotations
@@ -23,30 +22,20 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, 
 
 from viewer.analysis.timing import (
     LOOKING,
-    NEEDS_GPU,
     PLAIN_RUN_NOTE,
     DeviceCheck,
-    cancelled_text,
-    failed_text,
     find_device,
     intro_text,
-    launches_axis_text,
-    probe_failed_text,
-    ready_text,
     time_kernels,
-    timed_or_unavailable,
-    timed_text,
-    timing_now_text,
     timing_sizes,
 )
 from viewer.analysis.timing_record import TimingRecord, read_record_or_none
-from viewer.analysis.timing_status import progress_text, status_line
+from viewer.analysis.timing_status import status_line
 from viewer.core.jobs import Job
 from viewer.qt.kit.style import Role, Style
-from viewer.qt.kit.workers import Worker
 from viewer.qt.views.timing.timing_controls import TimingControls
+from viewer.qt.views.timing.timing_jobs import TimingJobs
 from viewer.qt.views.timing.timing_pages import RecordPage, RunPage
-from viewer.qt.views.timing.timing_plot import X_LABEL
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
@@ -73,17 +62,13 @@ class TimingPanel(QWidget):
         super().__init__(parent)
         self.record = read_record_or_none() if record is True else record or None
         self._style = style or Style()
-        self._run_timing = run_timing
-        self._find_device = find_device
-        self._looked = False
-        self.device_check: DeviceCheck | None = None
         self.result: TimingResult | None = None
         self.status_kind = "info"
         self._styled: list[tuple[QLabel, Role, str, bool]] = []
         self.setAutoFillBackground(True)
 
-        self.worker = Worker(self, max_threads=1)
-        self.probe = Worker(self, max_threads=1)
+        self.jobs = TimingJobs(self, run_timing, find_device, lambda: self.result)
+        self.worker, self.probe = self.jobs.worker, self.jobs.probe
 
         self.title = self._label(self.TITLE, "heading", bold=True, name="title")
         self.note = self._label(PLAIN_RUN_NOTE, "small", color="secondary",
@@ -118,14 +103,13 @@ class TimingPanel(QWidget):
         self._update_controls()
 
     def _connect_jobs(self) -> None:
-        """The run's and the look for a GPU's answers to their slots."""
-        self.worker.done.connect(self._apply_result)
-        self.worker.failed.connect(self._show_failure)
-        self.worker.cancelled.connect(self._show_cancelled)
-        self.worker.progress.connect(self._show_progress)
+        """What the jobs say to what the panel draws; the buttons to the jobs."""
+        self.jobs.said.connect(self._set_status)
+        self.jobs.answered.connect(self._show_device_answer)
+        self.jobs.changed.connect(self._update_controls)
+        self.jobs.timed.connect(self.show_result)
+        self.jobs.progressed.connect(self.progress.setValue)
         self.worker.busy_changed.connect(self._update_controls)
-        self.probe.done.connect(self._apply_device)
-        self.probe.failed.connect(self._probe_failed)
         self.run_button.clicked.connect(self.run)
         self.cancel_button.clicked.connect(self.cancel)
         self.record_button.clicked.connect(self.toggle_record)
@@ -145,17 +129,17 @@ class TimingPanel(QWidget):
         self.size_box.setCurrentIndex(index)
 
     @property
+    def device_check(self) -> DeviceCheck | None:
+        """The answer to the look for a GPU; None until there is one."""
+        return self.jobs.device_check
+
+    @property
     def can_run(self) -> bool:
-        return (self.device_check is not None and self.device_check.device is not None
-                and not self.worker.busy)
+        return self.jobs.can_run
 
     def check_device(self) -> None:
         """Look for a CUDA GPU off the GUI thread."""
-        self._looked = True
-        self.device_check = None
-        self._set_status(LOOKING)
-        self._update_controls()
-        self.probe.submit(self._find_device)
+        self.jobs.check_device()
 
     @property
     def rows(self) -> dict[str, dict[str, QLabel]]:
@@ -175,27 +159,15 @@ class TimingPanel(QWidget):
 
     def run(self) -> None:
         """Time both kernels at the chosen size; without a GPU, say so instead."""
-        if self.worker.busy:
-            return
-        check = self.device_check
-        if check is None or check.device is None:
-            problem = check.problem if check is not None else None
-            self._set_status(problem or LOOKING, "problem" if problem else "info")
-            return
-        self.progress.setValue(0)
-        self._set_status(timing_now_text(self.dim, check.device))
-        self.worker.submit(timed_or_unavailable, self._run_timing, self.dim)
+        self.jobs.run(self.dim)
 
     def cancel(self) -> None:
-        self.worker.cancel()
+        self.jobs.cancel()
 
     def show_result(self, result: TimingResult) -> None:
         """Display a timing result: the plot, the numbers, the device."""
         self.result = result
-        self._label_launches()
-        self.plot.show_timing(result)
-        self.numbers_scroll.fill(result)
-        self._place_numbers()
+        self.results.show_timing(result, self.width(), self._style)
         self.stack.setCurrentIndex(RUN_PAGE)
         self._update_controls()
 
@@ -214,55 +186,18 @@ class TimingPanel(QWidget):
         margin = style.px(10)
         self.outer.setContentsMargins(margin, margin, margin, margin)
         self.outer.setSpacing(style.px(6))
-        self.numbers_scroll.set_style(style)
         self.first.set_style(style)
-        self.plot.set_style(style)
-        if self.result is not None:
-            self._label_launches()
-        self.plot.setMinimumHeight(style.px(150))
-        if self.result is not None:
-            self.numbers_scroll.fill(self.result)
-        self._place_numbers()
+        self.results.set_style(style, self.result, self.width())
 
     def shutdown(self, msecs: int = 30_000) -> bool:
         """Cancel what runs and wait for the jobs to return (for closing the window)."""
-        return self.probe.shutdown(msecs) and self.worker.shutdown(msecs)
-
-    # ------------------------------------------------------------------ job results
-
-    def _apply_device(self, check: DeviceCheck) -> None:
-        self.device_check = check
-        if check.device is not None:
-            self._set_status(ready_text(check.device))
-        else:
-            self._set_status(check.problem or NEEDS_GPU, "problem")
-        self._update_intro()
-        self._update_controls()
-
-    def _probe_failed(self, message: str) -> None:
-        self._apply_device(DeviceCheck(problem=probe_failed_text(message)))
-
-    def _apply_result(self, result: TimingResult | DeviceCheck) -> None:
-        if isinstance(result, DeviceCheck):
-            self._apply_device(result)
-            return
-        self.show_result(result)
-        text, problem = timed_text(result)
-        self._set_status(text, "problem" if problem else "info")
-
-    def _show_failure(self, message: str) -> None:
-        self._set_status(failed_text(message, self.result), "problem")
-
-    def _show_cancelled(self) -> None:
-        self._set_status(cancelled_text(self.result))
-
-    def _show_progress(self, fraction: float, message: str) -> None:
-        self.progress.setValue(round(fraction * 1000))
-        device = self.device_check.device if self.device_check is not None else None
-        if (text := progress_text(device, message)) is not None:
-            self._set_status(text)
+        return self.jobs.shutdown(msecs)
 
     # ------------------------------------------------------------------ drawing
+
+    def _show_device_answer(self) -> None:
+        self._update_intro()
+        self._update_controls()
 
     def _update_controls(self, *_args: object) -> None:
         self.controls.show_for(self.worker.busy, self.can_run,
@@ -275,10 +210,6 @@ class TimingPanel(QWidget):
 
     def _update_intro(self, launch_order: bool = True) -> None:
         self.intro.setText(intro_text(launch_order))
-
-    def _label_launches(self) -> None:
-        """The x axis names the launch order, where there is room for it."""
-        self.plot.set_x_label(X_LABEL if self._style.projector else launches_axis_text())
 
     def _place_numbers(self) -> None:
         self.results.place(self.width(), self._style)
@@ -306,7 +237,7 @@ class TimingPanel(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if not self._looked:
+        if not self.jobs.looked:
             self.check_device()
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -113,7 +113,9 @@ import viewer.__main__
 gc.collect()
 gc.freeze()
 _ready = resource.getrusage(resource.RUSAGE_SELF)
-_start_cpu, _start_kib = _ready.ru_utime + _ready.ru_stime, _ready.ru_maxrss
+_start_cpu = _ready.ru_utime + _ready.ru_stime
+with open("/proc/self/status") as _status:  # ru_maxrss would hold the peak of what exec'd this
+    (_start_kib,) = (int(_l.split()[1]) for _l in _status if _l.startswith("VmHWM:"))
 _requests, _replies = os.fdopen(0, "r"), os.fdopen(int(sys.argv[1]), "w", buffering=1)
 _replies.write("ready\\n")
 for _line in _requests:

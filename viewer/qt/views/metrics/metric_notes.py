@@ -1,6 +1,6 @@
 """The words over the "Every metric" table: its heading, the warnings (why A and B may differ
-beyond their code, hit rates above 100 %) and the note (what an export lacks, a read or a write
-that failed)."""
+beyond their code that the compare line does not say, hit rates above 100 %) and the note (what
+an export lacks, a read or a write that failed)."""
 
 from __future__ import annotations
 

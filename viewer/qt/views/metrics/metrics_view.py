@@ -1,8 +1,9 @@
 """Every metric: a searchable table of every metric in the kernel, with its unit and ncu's own
 description where the report carries one; with two kernels, the full diff of every metric both
 hold, the largest relative change first (and, on request, those only one holds), a filter on the
-size of the change, CSV export, and a warning at the top when the two ran on different GPUs,
-clocks or ncu versions, or when ncu reports a hit rate above 100 %.
+size of the change, CSV export, and a warning at the top of what the window's compare line does
+not say already (viewer.lesson.metric_warnings: SM clocks that differ, metrics one kernel holds,
+a hit rate above 100 %).
 
 The first read keeps a few hundred metrics; the rest (and ncu's descriptions) are read when the
 view is shown, off the GUI thread (through the session: viewer.qt.kit.view_reads), with
@@ -193,7 +194,7 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
         self.table.fit(self._style.projector)
 
     def warning_texts(self) -> list[str]:
-        """Why A and B may differ beyond their code: GPUs, clocks, ncu versions."""
+        """Why A and B may differ beyond their code, that the compare line does not say."""
         return diff_warnings(self.kernels, self.names, self.reports)
 
     def _filter(self) -> None:

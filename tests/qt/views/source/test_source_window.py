@@ -272,3 +272,23 @@ def test_one_read_serves_the_source_and_stalls_views_and_none_is_read_twice(qtbo
     again.set_kernels([report.kernels[0]], ["naive"], [report])
     assert again.ready and again.panes[0].model.rowCount() == source.panes[0].model.rowCount()
     assert reads.worker.generation == before + 1
+
+
+def test_its_progress_never_stands_at_0_percent_through_a_read(qtbot) -> None:
+    """The shipped pair's counters, read off the GUI thread: the bar is busy while the read has
+    said no fraction (one kernel of each report tells none until it ends), else moves."""
+    reports = [read_report(p) for p in (NAIVE, TILED)]
+    view = SourceView(Style(), reads=SessionReads())
+    qtbot.addWidget(view)
+    view.resize(1366, 700)
+    view.show()
+    seen: list[tuple[int, int]] = []
+    bar = view.progress_bar
+    view.wanted.changed.connect(lambda _whole: seen.append((bar.maximum(), bar.value())))
+    view.set_kernels([r.kernels[0] for r in reports], ["naive", "tiled"], reports)
+    assert bar.isVisible()
+    seen.append((bar.maximum(), bar.value()))
+    qtbot.waitUntil(lambda: view.ready, timeout=60_000)
+    reading = seen[:-1] if len(seen) > 1 else seen
+    assert all(most == 0 or value > 0 for most, value in reading), seen
+    assert not bar.isVisible()

@@ -156,7 +156,7 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
     def _progress(self) -> None:
         """The read of every metric and ncu's words on them, while it runs."""
         self.progress.setVisible(self.wanted.state is State.READING and bool(self.kernels))
-        self.progress.setValue(self.wanted.steps)
+        self.wanted.paint(self.progress)
         self.progress.setFormat(words.reading_text(self.wanted.message))
 
     def about_of(self, which: int) -> dict[str, MetricAbout]:

@@ -269,3 +269,23 @@ def test_a_read_that_failed_is_still_said_when_the_table_is_drawn_again(qtbot, t
     assert view.model.rowCount() == len(report.kernels[0].metrics)  # what the first read holds
     view.set_style(Style(projector=True))  # drawn again: the failure is still said
     assert view.note.isVisible() and view.note.text() == said
+
+
+def test_the_read_shows_progress_then_the_whole_table_once(qtbot, pair) -> None:
+    """The first read of the shipped pair holds about a hundred metrics, the whole read two
+    thousand: no table of the first is drawn and rebuilt, and the search box shows once, at
+    the place it keeps."""
+    view = opened(qtbot)
+    filled: list[int] = []
+    view.model.modelReset.connect(lambda: filled.append(view.model.total()))
+    places: list[int] = []
+    view.model.modelReset.connect(
+        lambda: places.append(view.search.mapTo(view, view.search.rect().topLeft()).y())
+        if view.search.isVisible() else None)
+    view.set_kernels([r.kernels[0] for r in pair], ["naive", "tiled"], pair)
+    assert view.reading and view.progress.isVisible() and not view.search.isVisible()
+    assert view.model.total() == 0
+    qtbot.waitUntil(lambda: not view.reading, timeout=120_000)
+    assert [n for n in filled if n] == [view.model.total()] and view.model.total() > 1000
+    assert view.search.isVisible() and not view.progress.isVisible()
+    assert len(set(places)) <= 1

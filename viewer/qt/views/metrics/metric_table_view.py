@@ -1,12 +1,14 @@
 """The "Every metric" view's table: its MetricModel's rows, sorting by any column, names cut in
-the middle, and column widths made to fit the names shown (viewer.analysis.metric_words)."""
+the middle, and column widths made again at each width it takes (viewer.analysis.metric_words):
+every value inside the table, the names in what the values leave."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from viewer.analysis.metric_words import NAME_ROOM, column_widths
+from viewer.analysis.metric_words import column_widths
 from viewer.qt.kit.style import Style
 from viewer.qt.views.metrics.metric_model import MetricModel
 
@@ -37,12 +39,18 @@ class MetricTable(QTableView):
         self.verticalHeader().setDefaultSectionSize(rows)
         self.verticalHeader().setMinimumSectionSize(rows)
 
-    def fit(self, projector: bool) -> None:
-        """Each column's width for the rows shown now."""
+    def fit(self) -> None:
+        """Each column's width for the table's lines, within the table's width."""
+        model = self.metric_model
         metrics = self.fontMetrics()
-        names = [row.name for row in self.metric_model.shown()]
-        widths = column_widths(self.metric_model.columns, names, metrics.horizontalAdvance,
-                               metrics.averageCharWidth(),
-                               int(self.viewport().width() * NAME_ROOM), projector)
+        titles = [model.title(c) for c in range(len(model.columns))]
+        values = [model.texts(c) if c > 0 else [] for c in range(len(titles))]
+        widths = column_widths(titles, model.texts(0), values, metrics.horizontalAdvance,
+                               metrics.averageCharWidth(), self.viewport().width())
         for column, width in enumerate(widths):
             self.horizontalHeader().resizeSection(column, width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.fit()

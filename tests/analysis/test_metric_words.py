@@ -69,6 +69,13 @@ def test_the_values_take_their_width_first_and_the_names_what_is_left() -> None:
     assert narrow[0] == least  # too little room: the name keeps its least
 
 
+def test_a_hidden_column_takes_no_room() -> None:
+    columns = ("Metric", "Value", "Better when", "Unit")
+    values = [[], ["12"], ["higher"], ["byte"]]
+    widths = column_widths(columns, ["n" * 500], values, len, 1, 200, hidden=("Better when",))
+    assert widths[2] == 0 and sum(widths) == 200
+
+
 def test_one_kernels_description_keeps_its_room_beside_the_values() -> None:
     advance = len
     columns = ("Metric", "Value", "Unit", "Description")

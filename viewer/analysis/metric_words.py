@@ -18,10 +18,12 @@ READING = "Reading every metric..."
 TITLE_CHARS = 16
 """The most average characters a value column's title widens it by (a kernel's long name, whole
 on hover, cut at the right: 'A sm80_xmma_gem...')."""
-DESCRIPTION_CHARS, METRIC_CHARS = 24, 16
+DESCRIPTION_CHARS, METRIC_CHARS = 24, 8
 """The least room, in average characters, one kernel's Description column and the Metric
 column keep beside the values."""
-PAD = 24
+PAD = 16
+PROJECTOR_HIDDEN = ("Better when",)
+"""What the projector leaves out of a diff: the Verdict and the colours say it."""
 
 
 def diff_heading(count: int, names: Sequence[str], projector: bool) -> str:
@@ -61,16 +63,16 @@ def note_text(error: str, exported: bool) -> str | None:
 
 def column_widths(columns: Sequence[str], names: Sequence[str],
                   values: Sequence[Sequence[str]], advance: Callable[[str], int],
-                  char_width: int, room: int) -> list[int]:
+                  char_width: int, room: int, hidden: Sequence[str] = ()) -> list[int]:
     """Each column's width in pixels, the values first: a value column (all but the Metric and
     the Description) takes its widest value in `values` (each column's texts) and its title up
     to TITLE_CHARS (`advance` measures a text, `char_width` is an average character's), so
     every number lies inside `room`, the table's width; the Description keeps DESCRIPTION_CHARS,
     and the Metric column the longest of `names` up to what is left (at least METRIC_CHARS:
-    a name too long elides in the middle, whole on hover)."""
+    a name too long elides in the middle, whole on hover); the `hidden` columns none."""
     widths = []
     for title, texts in zip(columns, values, strict=True):
-        if title in ("Metric", "Description"):
+        if title in ("Metric", "Description", *hidden):
             widths.append(0)
             continue
         widest = max((advance(t) for t in texts), default=0)

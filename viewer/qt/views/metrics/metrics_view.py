@@ -244,5 +244,5 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
         elif self.kernels:
             self._stale = True
         self.model.colors = {"better": style.color("shared"), "worse": style.color("accent")}
-        self.table.set_row_height(style)
+        self.table.set_style(style)
         self.table.fit()

@@ -27,6 +27,7 @@ class MetricTable(QTableView):
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.horizontalHeader()
         header.setSortIndicatorShown(True)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)  # 'A sm80_xmm...' keeps its letter
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.setSortingEnabled(True)
         self.verticalHeader().hide()

@@ -7,9 +7,10 @@ sizes; different GPUs, clock controls or ncu versions, as each report's own sess
 capture record; both captured with clocks not locked; a request ratio without its sectors) get a
 warning line under it, in both modes (viewer.lesson.misreads.compare_misreads).
 
-Where height is short (projector mode, or where the warnings would take more than a fifth of the
-window's height) the warnings fold to one line that names them ('Careful: requests against
-sectors; clocks not locked'); N, or a click on that line, opens them whole and folds them again
+Where height is short (projector mode, a window less than SHORT_HEIGHT high, as a 1366x768 laptop
+gives, or where the warnings would take more than a fifth of the window's height) the warnings
+fold to one line that names them ('Careful: requests against sectors; clocks not locked'); N, or
+a click on that line, opens them whole and folds them again
 (`notes_action`). A long name inside a warning may break at its parts, so none runs past the
 right edge; on hover the line gives every warning whole.
 """
@@ -38,6 +39,8 @@ NOTES_KEY = "N"  # opens the folded warnings, and folds them again
 NOTES_LINK = "notes"
 # The most of the window's height the line takes with its warnings open, before they fold.
 HEIGHT_SHARE = 0.2
+# A window lower than this folds the warnings whatever they take: the views need the height.
+SHORT_HEIGHT = 900
 # What each warning is about, in a few words: the folded line names them.
 NOTE_TITLES = {
     "different-size": "Different sizes",
@@ -250,10 +253,10 @@ class CompareLine(QLabel):
         return doc.size().height() + 2 * style.px(4)
 
     def fit_height(self, height: int) -> None:
-        """Fold the warnings where the window's `height` is short: projector mode, or where
-        open they would take more than HEIGHT_SHARE of it."""
+        """Fold the warnings where the window's `height` is short: projector mode, less than
+        SHORT_HEIGHT, or where open they would take more than HEIGHT_SHARE of it."""
         width = self.width() if self.width() > 0 else self.sizeHint().width()
-        short = bool(self.misreads) and (self._style.projector
+        short = bool(self.misreads) and (self._style.projector or 0 < height < SHORT_HEIGHT
                                          or self.open_height(width) > HEIGHT_SHARE * height)
         if short != self._short:
             self._short = short

@@ -9,6 +9,7 @@ One window per size, mode and pair (module-scoped)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -137,3 +138,16 @@ def test_the_lists_header_row_is_in_the_lists_type(window) -> None:
     view = window.kernel_list.view
     header = view.horizontalHeader()
     assert header.font().pointSizeF() == view.font().pointSizeF()
+
+
+def test_the_status_line_paints_both_names_apart(window) -> None:
+    """What the line paints (its text, clipped to its width) names A and B apart."""
+    line = window.status_line.text
+    if not line.isVisible():
+        pytest.skip("no status line at this size and mode: nothing painted")
+    text, width = line.text(), line.contentsRect().width()
+    advance = line.fontMetrics().horizontalAdvance
+    painted = next(text[:n] for n in range(len(text), -1, -1) if advance(text[:n]) <= width)
+    said = re.search(r"\bA (.+?)(?: with|,) B (.+?)(;|$)", painted)
+    assert said is not None, f"{painted!r} of {text!r}"
+    assert said.group(1) != said.group(2)

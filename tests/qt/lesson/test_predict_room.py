@@ -7,40 +7,14 @@ One window per size and mode (module-scoped)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QWidget
 
-from viewer.core import shipped
+from tests.qt.windows import SIZES, close_window, open_window, settle
 from viewer.qt.lesson.predict_grid import HIDDEN
 from viewer.qt.lesson.predict_tab import ORDER, PredictTab
-from viewer.qt.shell.main_window import MainWindow, default_tabs
-
-SIZES = [(1366, 768), (1920, 1080)]
-
-
-def settle() -> None:
-    for _ in range(8):
-        QApplication.processEvents()
-
-
-def open_window(tmp: Path, size: tuple[int, int], projector: bool) -> MainWindow:
-    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
-    win.resize(*size)
-    win.show()
-    loaded: list[bool] = []
-    win.loaded.connect(lambda: loaded.append(True))
-    win.open_paths(shipped.comparison())
-    while not loaded:
-        QApplication.processEvents()
-    win.set_projector(projector, full_screen=False)
-    win.resize(*size)
-    win.navigate("predict", "")
-    settle()
-    return win
 
 
 @pytest.fixture(scope="module", params=[(size, projector) for size in SIZES
@@ -49,11 +23,10 @@ def open_window(tmp: Path, size: tuple[int, int], projector: bool) -> MainWindow
 def tab(request, qapp, tmp_path_factory) -> Iterator[PredictTab]:
     size, projector = request.param
     win = open_window(tmp_path_factory.mktemp("predict"), size, projector)
+    win.navigate("predict", "")
+    settle(8)
     yield win.predict_tab
-    win.worker.shutdown(30_000)
-    win.close()
-    win.deleteLater()
-    settle()
+    close_window(win)
 
 
 def in_area(tab: PredictTab, widget: QWidget) -> QRect:

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
-    QApplication,
     QFileSystemModel,
     QLabel,
     QScrollArea,
@@ -22,21 +21,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tests.qt.windows import SIZES, close_window, open_window, settle
 from viewer.capture.client import choose_route
 from viewer.core import shipped
 from viewer.qt.capture.capture_dialog import CaptureDialog
 from viewer.qt.kit.style import Style
-from viewer.qt.shell.main_window import MainWindow, default_tabs
+from viewer.qt.shell.main_window import MainWindow
 from viewer.qt.shell.opening import file_dialog
 
-SIZES = [(1366, 768), (1920, 1080)]
 BODY = Style(projector=True).points("body")
 HEADING = Style(projector=True).points("heading")
 
-
-def settle() -> None:
-    for _ in range(6):
-        QApplication.processEvents()
 
 
 @pytest.fixture(scope="module", params=[(size, projector) for size in SIZES
@@ -44,25 +39,11 @@ def settle() -> None:
                 ids=lambda p: f"{p[0][0]}x{p[0][1]}-{'projector' if p[1] else 'desk'}")
 def window(request, qapp, tmp_path_factory) -> Iterator[MainWindow]:
     size, projector = request.param
-    tmp = tmp_path_factory.mktemp("dialogs")
-    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
-    win.resize(*size)
-    win.show()
-    loaded: list[bool] = []
-    win.loaded.connect(lambda: loaded.append(True))
-    win.open_paths(shipped.comparison())
-    while not loaded:
-        QApplication.processEvents()
-    win.set_projector(projector, full_screen=False)
-    win.resize(*size)
+    win = open_window(tmp_path_factory.mktemp("dialogs"), size, projector)
     win.setProperty("screen_size", size)
     settle()
     yield win
-    win.worker.shutdown(30_000)
-    win.close()
-    win.deleteLater()
-    settle()
+    close_window(win)
 
 
 def fits(widget: QWidget, window: MainWindow) -> bool:

@@ -16,53 +16,23 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QWidget
 
+from tests.qt.windows import SIZES, close_window, open_window, settle
 from viewer.analysis.source_columns import COLUMNS as SOURCE_COLUMNS
 from viewer.analysis.source_columns import LOAD_TITLES
-from viewer.core import shipped
 from viewer.qt.kit.style import _POINTS, Style
 from viewer.qt.shell.compare_line import HEIGHT_SHARE, SHORT_HEIGHT, first_sentence
-from viewer.qt.shell.main_window import MainWindow, default_tabs
+from viewer.qt.shell.main_window import MainWindow
 from viewer.qt.shell.opening import file_dialog
 from viewer.qt.views.memory.memory_tab import MemoryChartView, MemoryTab
 from viewer.qt.views.metrics.metrics_view import MetricsView
 from viewer.qt.views.source.source_view import SourceView
 
-ROOT = Path(__file__).resolve().parents[3]
-TORCH = ROOT / "tests/data/corpus/h200/torch-transformer-400.details.txt.gz"
-SIZES = [(1366, 768), (1920, 1080)]
 SMALLEST = min(Style(projector=True).points(role) for role in _POINTS)
-
-
-def settle() -> None:
-    for _ in range(6):
-        QApplication.processEvents()
-
-
-def open_window(tmp: Path, size: tuple[int, int], projector: bool, pair: str) -> MainWindow:
-    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
-    win.resize(*size)
-    win.show()
-    loaded: list[bool] = []
-    win.loaded.connect(lambda: loaded.append(True))
-    win.open_paths([TORCH] if pair == "torch" else shipped.comparison())
-    while not loaded:
-        QApplication.processEvents()
-    if pair == "torch":
-        entries = {e.kernel.index: e for e in win.kernel_list.entries()}
-        win.show_entries([entries[2], entries[7]])
-        win.kernel_list.set_picks(win.picks)
-    win.set_projector(projector, full_screen=False)
-    win.resize(*size)
-    settle()
-    return win
 
 
 @pytest.fixture(scope="module", params=[(size, projector, pair) for size in SIZES
@@ -71,13 +41,11 @@ def open_window(tmp: Path, size: tuple[int, int], projector: bool, pair: str) ->
                 ids=lambda p: f"{p[0][0]}x{p[0][1]}-{'projector' if p[1] else 'desk'}-{p[2]}")
 def window(request, qapp, tmp_path_factory) -> Iterator[MainWindow]:
     size, projector, pair = request.param
-    win = open_window(tmp_path_factory.mktemp("matrix"), size, projector, pair)
+    win = open_window(tmp_path_factory.mktemp("matrix"), size, projector,
+                      (2, 7) if pair == "torch" else None)
     win.setProperty("pair", pair)
     yield win
-    win.worker.shutdown(30_000)
-    win.close()
-    win.deleteLater()
-    settle()
+    close_window(win)
 
 
 def shown(window: MainWindow, view) -> QWidget:

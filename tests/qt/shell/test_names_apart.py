@@ -11,26 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QTableView
+from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
 
-from viewer.core import shipped
+from tests.qt.windows import SIZES, close_window, open_window, settle
 from viewer.qt.kernel_list.name_delegate import text_width
 from viewer.qt.kit.elided_name import ElidedName
-from viewer.qt.shell.main_window import MainWindow, default_tabs
+from viewer.qt.shell.main_window import MainWindow
 
-ROOT = Path(__file__).resolve().parents[3]
-TORCH = ROOT / "tests/data/corpus/h200/torch-transformer-400.details.txt.gz"
-SIZES = [(1366, 768), (1920, 1080)]
 TN, NN = 2, 44  # sm80_xmma_gemm_..._tn_n_tilesize64x64x8_... and its _nn_n_ twin
 
-
-def settle() -> None:
-    for _ in range(6):
-        QApplication.processEvents()
 
 
 @pytest.fixture(scope="module", params=[(size, projector, pair) for size in SIZES
@@ -39,29 +30,12 @@ def settle() -> None:
                 ids=lambda p: f"{p[0][0]}x{p[0][1]}-{'projector' if p[1] else 'desk'}-{p[2]}")
 def window(request, qapp, tmp_path_factory) -> Iterator[MainWindow]:
     size, projector, pair = request.param
-    tmp = tmp_path_factory.mktemp("apart")
-    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
-    win.resize(*size)
-    win.show()
-    loaded: list[bool] = []
-    win.loaded.connect(lambda: loaded.append(True))
-    win.open_paths([TORCH] if pair == "torch" else shipped.comparison())
-    while not loaded:
-        QApplication.processEvents()
-    if pair == "torch":
-        entries = {e.kernel.index: e for e in win.kernel_list.entries()}
-        win.show_entries([entries[TN], entries[NN]])
-        win.kernel_list.set_picks(win.picks)
-    win.set_projector(projector, full_screen=False)
-    win.resize(*size)
+    win = open_window(tmp_path_factory.mktemp("apart"), size, projector,
+                      (TN, NN) if pair == "torch" else None)
     win.kernel_dock.show()
     settle()
     yield win
-    win.worker.shutdown(30_000)
-    win.close()
-    win.deleteLater()
-    settle()
+    close_window(win)
 
 
 def painted(view: QTableView, column: int) -> dict[str, set[str]]:

@@ -1,5 +1,6 @@
 """The window's keys, listed from its own actions and those of its parts (the kernel list's G,
-the timing tab's Ctrl+R), so the list cannot drift from what works."""
+the timing tab's Ctrl+R), so the list cannot drift from what works; the keys no action holds
+(viewer.qt.shell.page_keys.KEY_ROWS) after them."""
 
 from __future__ import annotations
 
@@ -40,13 +41,14 @@ class KeysDialog(QDialog):
     """A non-modal list of the keys; F1 (or Esc) closes it again."""
 
     def __init__(self, actions: Iterable[QAction], style: Style,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None,
+                 more: Iterable[tuple[str, str]] = ()) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keys - ncu-reader")
         self.setModal(False)
         grid = QGridLayout(self)
         grid.setHorizontalSpacing(style.px(24))
-        self.rows = key_rows(actions)
+        self.rows = [*key_rows(actions), *more]
         for row, (what, keys) in enumerate(self.rows):
             key = plain_label(keys, self)
             key.setFont(style.font("body", bold=True))

@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 PYTEST := QT_QPA_PLATFORM=offscreen NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest
+# pytest-xdist: a worker per core; worksteal hands each worker a contiguous half of the tests (a
+# module's shared windows and reports are made once per worker) and lets an idle one take more.
+PARALLEL ?= -n auto --dist worksteal
 
 .PHONY: run test test-fast test-durations bench install-capture uninstall-capture install-desktop uninstall-desktop \
 	test-system
@@ -21,7 +24,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check viewer tests benchmarks
 	$(PY) -m mypy
-	$(PYTEST)
+	$(PYTEST) $(PARALLEL)
 
 # The loop while working: ruff, then the tests that took under a quarter of a second in the run
 # tests/durations.json records (CONTRIBUTING.md); `make test` still runs every one.
@@ -31,7 +34,7 @@ test-fast: $(STAMP)
 
 # Record each test's time again, for test-fast's choice (a whole run).
 test-durations: $(STAMP)
-	$(PYTEST) -q --record-durations tests/durations.json
+	$(PYTEST) $(PARALLEL) -q --record-durations tests/durations.json
 
 # Benchmarks print tables and assert nothing; the GPU ones are in benchmarks/README.md.
 bench: $(STAMP)

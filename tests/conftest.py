@@ -72,7 +72,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     path = session.config.getoption("--record-durations")
-    if path:
+    if path and not hasattr(session.config, "workerinput"):  # pytest-xdist: the controller writes
         taken = {k: round(v, 3) for k, v in sorted(_TAKEN.items())}
         Path(path).write_text(json.dumps(taken, indent=0) + "\n", encoding="utf-8")
 

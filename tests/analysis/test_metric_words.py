@@ -6,12 +6,13 @@ from pathlib import Path
 
 from viewer.analysis import metric_table
 from viewer.analysis.metric_words import (
-    METRIC_WIDTH,
+    DESCRIPTION_CHARS,
+    METRIC_CHARS,
     NO_DESCRIPTIONS,
     NOT_READ,
     PAD,
-    PROJECTOR_METRIC_WIDTH,
     READING,
+    TITLE_CHARS,
     column_widths,
     count_text,
     diff_heading,
@@ -51,17 +52,37 @@ def test_the_note_says_a_failure_before_what_an_export_lacks() -> None:
     assert note_text("no such file", exported=True) == f"{NOT_READ}: no such file"
 
 
-def test_the_metric_column_takes_the_longest_name_up_to_its_room() -> None:
+def test_the_values_take_their_width_first_and_the_names_what_is_left() -> None:
     advance = len  # a character a pixel
+    columns = ("Metric", "A sm80_xmma_gemm_f32f32_tn", "B sm80_xmma_gemm_f32f32_nt", "Unit")
+    values = [[], ["1,654,784", "2.704e+04"], ["16"], ["cycle"]]
+    names = ["x" * 700]
+    widths = column_widths(columns, names, values, advance, 1, room=400)
+    assert widths[1:] == [TITLE_CHARS + PAD, TITLE_CHARS + PAD, len("cycle") + PAD]
+    assert sum(widths) == 400  # every value inside the room, the name the rest
+    wide = column_widths(columns, names, [[], ["9" * 30], [], []], advance, 1, room=400)
+    assert wide[1] == 30 + PAD  # a value is never cut for its title's sake
+    least = max(len("Metric") + PAD, METRIC_CHARS)
+    short = column_widths(columns, ["a"], values, advance, 1, room=4000)
+    assert short[0] == least  # a short name keeps the column's least
+    narrow = column_widths(columns, names, values, advance, 1, room=50)
+    assert narrow[0] == least  # too little room: the name keeps its least
+
+
+def test_a_hidden_column_takes_no_room() -> None:
+    columns = ("Metric", "Value", "Better when", "Unit")
+    values = [[], ["12"], ["higher"], ["byte"]]
+    widths = column_widths(columns, ["n" * 500], values, len, 1, 200, hidden=("Better when",))
+    assert widths[2] == 0 and sum(widths) == 200
+
+
+def test_one_kernels_description_keeps_its_room_beside_the_values() -> None:
+    advance = len
     columns = ("Metric", "Value", "Unit", "Description")
-    short = column_widths(columns, ["a"], advance, 10, room=1000, projector=False)
-    assert short == [METRIC_WIDTH * 10, 180, 120, 600]  # each its characters
-    long = "x" * 700
-    assert column_widths(columns, [long], advance, 1, 1000, False)[0] == 700 + PAD
-    assert column_widths(columns, [long], advance, 1, 100, False)[0] == 100
-    assert column_widths(columns, [], advance, 1, 100, True)[0] == PROJECTOR_METRIC_WIDTH
-    titled = column_widths(("Metric",), [], advance, 0, 100, False)
-    assert titled == [len("Metric") + PAD]
+    widths = column_widths(columns, ["n" * 500], [[], ["12.5 %"], ["%"], ["d" * 300]],
+                           advance, 1, room=300)
+    assert widths[3] == max(len("Description") + PAD, DESCRIPTION_CHARS)
+    assert sum(widths) == 300
 
 
 def test_the_rows_shown_as_csv_are_a_diff_with_two_names() -> None:

@@ -204,7 +204,9 @@ def test_no_pyside6_plugin_means_nothing_to_try(monkeypatch: pytest.MonkeyPatch,
     assert loaded == []
 
 
-def test_a_display_no_x_server_answers_on_is_said_before_qt_aborts() -> None:
+def test_a_display_no_x_server_answers_on_is_said_before_qt_aborts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pyside_at(monkeypatch)  # no xcb plugin to try: the server alone is asked, whatever is installed
     number = unused_display()
     for name in (f":{number}", f":{number}.0", f"unix:{number}"):
         problem = display_problem({"DISPLAY": name})
@@ -232,7 +234,8 @@ def test_a_tcp_display_that_refuses_is_said_with_its_host_and_port() -> None:
     assert problem.startswith(f"no X server answers on DISPLAY={name} ({host} port {port}: ")
 
 
-def test_a_display_name_x_cannot_read_is_said() -> None:
+def test_a_display_name_x_cannot_read_is_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    pyside_at(monkeypatch)  # as above: no library check comes first
     problem = display_problem({"DISPLAY": "nonsense"})
     assert problem is not None and problem.startswith("DISPLAY=nonsense is not an X display name")
 

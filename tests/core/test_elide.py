@@ -57,7 +57,7 @@ def test_a_measure_in_pixels_is_honoured() -> None:
     assert all(10 * len(s) <= 300 for s in wide) and wide[0] != wide[1]
 
 
-@pytest.mark.parametrize("width", [16, 24, 32, 40, 60])
+@pytest.mark.parametrize("width", [6, 8, 10, 16, 24, 32, 40, 60])
 def test_no_two_kernels_of_the_torch_capture_elide_alike(width: int) -> None:
     names = torch_names()
     assert len(names) >= 15 and TN_64 in names and TN_32 in names

@@ -6,7 +6,10 @@ shown without `cut_short` saying so.
 
 Each input is one of the shipped reports or exports (every format) with one damage drawn by
 Hypothesis: cut at any byte, blank lines, a huge line, a huge row, a hole of zeros to 4 GiB (a
-sparse file), NUL and control bytes, gzip members, gzip layers. Replayable: `derandomize`.
+sparse file), NUL and control bytes, gzip members, gzip layers. Replayable: `derandomize`. Each
+run is forked from one Python that imported what a refusal imports (tests/costs.py's WarmViewer:
+the same process as a cold run from the import on, its start counted in its CPU time and memory);
+tests/readers/test_hostile_files.py starts the command cold.
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ from __future__ import annotations
 import gzip
 import json
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.costs import run_viewer
+from tests.costs import WarmViewer
 from tests.readers.test_hostile_files import REFUSE_CPU_S, REFUSE_MIB
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,12 +77,20 @@ def hostile(draw: st.DrawFn, how: str) -> tuple[str, bytes, int, bool]:
     return how, data, 0, False
 
 
+@pytest.fixture(scope="module")
+def viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WarmViewer]:
+    """The terminal command, forked from one Python that imported the app (tests/costs.py)."""
+    warm = WarmViewer(tmp_path_factory.mktemp("warm-viewer"))
+    yield warm
+    warm.close()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("how", DAMAGES)
 @BOUNDED
 @given(data=st.data())
-def test_any_damaged_file_is_read_or_refused_in_bounded_cost(how: str, data: st.DataObject
-                                                             ) -> None:
+def test_any_damaged_file_is_read_or_refused_in_bounded_cost(viewer: WarmViewer, how: str,
+                                                             data: st.DataObject) -> None:
     _, content, hole, cut_shows = data.draw(hostile(how))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "damaged-report"
@@ -86,7 +98,7 @@ def test_any_damaged_file_is_read_or_refused_in_bounded_cost(how: str, data: st.
             f.write(content)
             if hole:
                 f.truncate(len(content) + hole)
-        cost = run_viewer("summary", "--json", str(path), timeout_s=300)
+        cost = viewer.run("summary", "--json", str(path), timeout_s=300)
     assert "Traceback" not in cost.stderr, cost.stderr
     if cost.status != 0:
         lines = cost.stderr.strip().splitlines()

@@ -15,12 +15,15 @@ NOT_READ = "Could not read the rest of the metrics"
 NO_SELECTION = "Open a report and pick a kernel to list its metrics."
 READING = "Reading every metric..."
 
-WIDTHS = {"Description": 60, "Unit": 12, "Better when": 12, "Verdict": 9, "B/A": 9, "Change": 14}
-"""Each column's width in average characters (the rest 18; the Metric column METRIC_WIDTH)."""
-METRIC_WIDTH, PROJECTOR_METRIC_WIDTH = 46, 40
-NAME_ROOM = 0.7
-"""The share of the table's width the longest metric name shown may take."""
-PAD = 24
+TITLE_CHARS = 16
+"""The most average characters a value column's title widens it by (a kernel's long name, whole
+on hover, cut at the right: 'A sm80_xmma_gem...')."""
+DESCRIPTION_CHARS, METRIC_CHARS = 24, 8
+"""The least room, in average characters, one kernel's Description column and the Metric
+column keep beside the values."""
+PAD = 16
+PROJECTOR_HIDDEN = ("Better when",)
+"""What the projector leaves out of a diff: the Verdict and the colours say it."""
 
 
 def diff_heading(count: int, names: Sequence[str], projector: bool) -> str:
@@ -58,20 +61,29 @@ def note_text(error: str, exported: bool) -> str | None:
     return NO_DESCRIPTIONS if exported else None
 
 
-def column_widths(columns: Sequence[str], names: Sequence[str], advance: Callable[[str], int],
-                  char_width: int, room: int, projector: bool) -> list[int]:
-    """Each column's width in pixels: its title's or its characters' (`advance` measures a
-    text, `char_width` is an average character's), the Metric column the longest of `names`
-    up to `room` (names are the point of this page: two must never read alike for a cut)."""
-    longest = max((advance(n) for n in names), default=0) + PAD
+def column_widths(columns: Sequence[str], names: Sequence[str],
+                  values: Sequence[Sequence[str]], advance: Callable[[str], int],
+                  char_width: int, room: int, hidden: Sequence[str] = ()) -> list[int]:
+    """Each column's width in pixels, the values first: a value column (all but the Metric and
+    the Description) takes its widest value in `values` (each column's texts) and its title up
+    to TITLE_CHARS (`advance` measures a text, `char_width` is an average character's), so
+    every number lies inside `room`, the table's width; the Description keeps DESCRIPTION_CHARS,
+    and the Metric column the longest of `names` up to what is left (at least METRIC_CHARS:
+    a name too long elides in the middle, whole on hover); the `hidden` columns none."""
     widths = []
-    for title in columns:
-        chars = (PROJECTOR_METRIC_WIDTH if projector else METRIC_WIDTH) if title == "Metric" \
-            else WIDTHS.get(title, 18)
-        width = max(advance(title) + PAD, chars * char_width)
-        if title == "Metric":
-            width = max(width, min(longest, room))
-        widths.append(width)
+    for title, texts in zip(columns, values, strict=True):
+        if title in ("Metric", "Description", *hidden):
+            widths.append(0)
+            continue
+        widest = max((advance(t) for t in texts), default=0)
+        widths.append(max(widest, min(advance(title), TITLE_CHARS * char_width)) + PAD)
+    if "Description" in columns:
+        widths[columns.index("Description")] = max(advance("Description") + PAD,
+                                                   DESCRIPTION_CHARS * char_width)
+    if "Metric" in columns:
+        longest = max((advance(n) for n in names), default=0) + PAD
+        least = max(advance("Metric") + PAD, METRIC_CHARS * char_width)
+        widths[columns.index("Metric")] = max(least, min(longest, room - sum(widths)))
     return widths
 
 

@@ -57,7 +57,8 @@ _TITLES = {
     SAMPLES: ("Stall samples", "Warp stall samples on the row: smsp__pcsamp_sample_count"),
 }
 _PER_THREAD = {
-    INST_EXECUTED: ("inst. / thread", "Every instruction executed on the row, per thread"),
+    INST_EXECUTED: ("instructions / thread",
+                    "Every instruction executed on the row, per thread (loads and all)"),
     GLOBAL_LOADS: ("global loads / thread", "Global load instructions executed, per thread"),
     SHARED_LOADS: ("shared loads / thread", "Shared load instructions executed, per thread"),
 }
@@ -81,13 +82,17 @@ COLUMNS: tuple[Column, ...] = (
     Column("Line", lambda r: (r.line if r.address is None else r.address) or 0,
            lambda r: str(r.line) if r.address is None else f"{r.address:x}"),
     Column("Source", lambda r: r.text or "", lambda r: r.text or fmt.MISSING, numeric=False),
-    _value(INST_EXECUTED), _per_thread(INST_EXECUTED),
     _value(GLOBAL_LOADS), _per_thread(GLOBAL_LOADS),
     _value(SHARED_LOADS), _per_thread(SHARED_LOADS),
+    _value(INST_EXECUTED), _per_thread(INST_EXECUTED),
     _value(L2_SECTORS), _value(L2_EXCESSIVE), _value(SAMPLES),
     Column("Top stall reasons", lambda r: reasons_text(r), reasons_text, numeric=False),
 )
-PROJECTOR_HIDDEN = ("Warp inst.", "inst. / thread", "Global loads", "Shared loads", "L2 excess")
+"""The loads first after the source text, so that they stay in view where the rest scrolls."""
+LOAD_TITLES = ("Global loads", "global loads / thread", "Shared loads", "shared loads / thread")
+"""The load columns: in view beside the source text at the desk too."""
+PROJECTOR_HIDDEN = ("Warp inst.", "instructions / thread", "Global loads", "Shared loads",
+                    "L2 excess")
 """What the projector leaves out: the warp-level counts and instructions per thread (the loads
 per thread stay)."""
 PROJECTOR_OPTIONAL = ("Top stall reasons", "L2 sectors", "Stall samples")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from viewer.core import metrics
 
@@ -84,10 +85,42 @@ def _shortener(text: str, span: tuple[int, int]) -> Callable[[int], str]:
     return lambda keep: _around(text, span, keep)
 
 
+def differing_points(name: str, others: Sequence[str]) -> list[int]:
+    """Each place where `name` first parts from one of `others`, in order, each once."""
+    return sorted({min(_common_prefix(name, o), len(name) - 1) for o in others if o != name})
+
+
+def _windows(text: str, points: Sequence[int], keep: int) -> str:
+    """About `keep` characters of `text`: a short window at each of `points` and nothing else,
+    an ellipsis wherever characters are left out (where head and tail leave no room)."""
+    width = max(1, keep // max(len(points), 1))
+    spans: list[list[int]] = []
+    for point in points:
+        start = max(0, min(point - width // 3, len(text) - width))
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], start + width)
+        else:
+            spans.append([start, start + width])
+    out, at = "", 0
+    for start, end in spans:
+        out += (ELLIPSIS if start > at else "") + text[start:end]
+        at = end
+    return out + (ELLIPSIS if at < len(text) else "")
+
+
+def _collisions(shown: dict[str, str]) -> dict[str, list[str]]:
+    alike: dict[str, list[str]] = {}
+    for name, text in shown.items():
+        alike.setdefault(text, []).append(name)
+    return {text: names for text, names in alike.items() if len(names) > 1}
+
+
 def distinct_elisions(names: Sequence[str], width: float, measure: Measure = len) -> list[str]:
     """Each name where it fits `width`, else elided in the middle; names that would then read
     alike keep the part where they differ, and two different names never come out as one
-    text (a name that cannot be told apart within `width` is left whole)."""
+    text: where even that leaves them alike, each shows only a few characters at each place it
+    parts from the others ('…tn…64…'), and a name that cannot be told apart within `width` even
+    so is left whole."""
     unique = list(dict.fromkeys(names))
     shown = {n: elide_middle(n, width, measure) for n in unique}
     for _ in range(2):
@@ -101,11 +134,12 @@ def distinct_elisions(names: Sequence[str], width: float, measure: Measure = len
             for name in group:
                 span = differing_span(name, [o for o in group if o != name])
                 shown[name] = _fit(name, width, measure, _shortener(name, span))
-    counts: dict[str, int] = {}
-    for text in shown.values():
-        counts[text] = counts.get(text, 0) + 1
-    for name in unique:
-        if counts[shown[name]] > 1:
+    for group in _collisions(shown).values():  # too narrow for head and tail: the parts alone
+        for name in group:
+            points = differing_points(name, [o for o in group if o != name])
+            shown[name] = _fit(name, width, measure, partial(_windows, name, points))
+    for group in _collisions(shown).values():
+        for name in group:
             shown[name] = name
     return [shown[n] for n in names]
 

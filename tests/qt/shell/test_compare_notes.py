@@ -1,6 +1,7 @@
 """The compare line's warnings on the shipped pair (requests against sectors, clocks not locked):
-folded to one line that names them at 1366x768 in projector mode, opened whole by N or a click
-and folded again; whole, as before, at the desk on a 1920x1080 screen."""
+folded to one line that names them at 1366x768 in projector mode and at the desk (a window less
+than SHORT_HEIGHT high), opened whole by N or a click and folded again; whole, as before, at the
+desk on a 1920x1080 screen."""
 
 from __future__ import annotations
 
@@ -13,7 +14,13 @@ from PySide6.QtWidgets import QApplication
 from viewer.core import shipped
 from viewer.lesson.misreads import Misread
 from viewer.qt.kit.style import Style
-from viewer.qt.shell.compare_line import NOTES_KEY, NOTES_LINK, first_sentence, folded_html
+from viewer.qt.shell.compare_line import (
+    NOTES_KEY,
+    NOTES_LINK,
+    SHORT_HEIGHT,
+    first_sentence,
+    folded_html,
+)
 from viewer.qt.shell.keys_dialog import every_action, key_rows
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 
@@ -101,6 +108,23 @@ def test_at_the_desk_on_a_tall_screen_the_warnings_stay_whole(qtbot, tmp_path) -
         win.resize(1920, 4 * open_height)  # a short window folds them
         settle()
         assert win.height() < open_height / 0.2 and line.folded
+    finally:
+        win.worker.shutdown(30_000)
+
+
+def test_at_the_desk_on_a_laptop_the_warnings_fold_to_one_line(qtbot, tmp_path) -> None:
+    """1366x768 at the desk: the five lines of warnings (about 100 px over the tabs) fold to
+    one; N still opens them whole."""
+    win = open_pair(qtbot, tmp_path, (1366, 768), projector=False)
+    try:
+        line = win.reading.compare_line
+        assert win.height() < SHORT_HEIGHT and line.folded
+        text = line.text()
+        assert text.count("Careful:") == 1 and "16.00x" not in text
+        assert line.height() <= 3 * line.fontMetrics().lineSpacing() + win.tab_style.px(8)
+        qtbot.keyClick(win.reading.tabs, Qt.Key.Key_N)
+        settle()
+        assert not line.folded and all(m.text in line.text() for m in line.misreads)
     finally:
         win.worker.shutdown(30_000)
 

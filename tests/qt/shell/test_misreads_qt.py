@@ -23,7 +23,7 @@ from viewer.lesson.misreads import compare_misreads, misreads, profiled_duration
 from viewer.qt.kernel_list.kernel_list import kernel_entries
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.value_bar import ValueBar
-from viewer.qt.shell.compare_line import CompareLine, first_sentence
+from viewer.qt.shell.compare_line import SHORT_HEIGHT, CompareLine, first_sentence
 from viewer.qt.shell.main_window import MainWindow
 from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.readers import read_report
@@ -170,9 +170,13 @@ def test_the_window_warns_when_the_t4_meets_the_shipped_h200(window, qtbot) -> N
 def test_the_window_warns_of_the_request_ratio_on_the_shipped_pair(window, qtbot) -> None:
     load(window, qtbot, NAIVE, TILED)
     window.set_tab(0)
-    assert [m.kind for m in window.compare_line.misreads].count("request-ratio") == 1
-    assert "16.00x the global load requests" in window.compare_line.text()
-    assert "8.00x the sectors" in window.compare_line.text()
+    line = window.compare_line
+    assert [m.kind for m in line.misreads].count("request-ratio") == 1
+    assert window.height() < SHORT_HEIGHT and line.folded  # 800 high: one line names them
+    assert "requests against sectors" in line.text()
+    line.toggle_notes()  # N opens them whole
+    assert "16.00x the global load requests" in line.text()
+    assert "8.00x the sectors" in line.text()
 
 
 def test_durations_are_marked_profiled_once_the_timing_tab_can_time(window, qtbot) -> None:

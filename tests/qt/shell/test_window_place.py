@@ -38,7 +38,7 @@ def test_the_first_window_fits_a_laptop_screen_with_room_for_its_frame() -> None
     rect = first_geometry(LAPTOP)
     assert LAPTOP.contains(rect.marginsAdded(FRAME))
     assert rect.height() < DESK_SIZE.height()  # 800 would not fit 768
-    assert rect.width() == DESK_SIZE.width()  # 1280 fits 1366
+    assert rect.width() == LAPTOP.width() - FRAME.left() - FRAME.right()  # the screen's width
     assert rect.center().x() in (LAPTOP.center().x(), LAPTOP.center().x() + 1)
 
 
@@ -47,8 +47,10 @@ def test_a_panel_on_the_screen_is_left_alone() -> None:
     assert available.contains(first_geometry(available).marginsAdded(FRAME))
 
 
-def test_a_large_screen_gets_the_preferred_size() -> None:
-    assert first_geometry(WIDE).size() == DESK_SIZE
+def test_a_large_screen_gets_the_size_it_allows() -> None:
+    """1920x1080 opens at 1904x1032, not a fixed 1280x800 (nor 1280x720) in its middle."""
+    assert first_geometry(WIDE).size() == QSize(1920 - 16, 1080 - 48)
+    assert WIDE.contains(first_geometry(WIDE).marginsAdded(FRAME))
     on_the_right = QRect(1920, 0, 2560, 1440)  # a second monitor
     assert on_the_right.contains(first_geometry(on_the_right))
 
@@ -185,3 +187,17 @@ def test_on_a_1366_by_768_laptop_the_whole_window_shows(tmp_path) -> None:
     # the next start finds the size and place it was closed at
     again = open_on_screen(tmp_path, tmp_path / "again.png", H200 / "numba-naive.ncu-rep")
     assert QRect(*again["window"]) == window
+
+
+@pytest.mark.slow
+def test_on_a_1920_by_1080_screen_the_window_opens_as_large_as_it_allows(tmp_path) -> None:
+    wide = (1920, 1080)
+    seen = open_on_screen(tmp_path, tmp_path / "wide.png", *shipped_pair(), screen=wide)
+    screen, window = QRect(*seen["screen"]), QRect(*seen["window"])
+    assert screen == WIDE and screen.contains(window.marginsAdded(FRAME))
+    assert window.size() == first_geometry(WIDE).size()  # not 1280x720 in its middle
+    assert window.width() > DESK_SIZE.width() and window.height() > DESK_SIZE.height()
+
+
+def shipped_pair() -> list[Path]:
+    return [ROOT / "profiles" / "naive.ncu-rep", ROOT / "profiles" / "tiled.ncu-rep"]

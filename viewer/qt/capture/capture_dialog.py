@@ -8,7 +8,9 @@ viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open
 them (nothing is read again). Enter starts,
 Esc cancels a run (or closes the dialog when nothing runs). "Check this machine" shows the
 check-up (viewer.capture.checkup, run off the GUI thread): each part of the route, what was seen
-and what to do; without a route it is shown as the dialog opens.
+and what to do; without a route it is shown as the dialog opens. The dialog grows to show it
+whole, within the window it opens over (viewer.qt.kit.dialog_room); beyond that everything above
+the buttons scrolls as one page, never the check-up in a box of its own.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import html
 import sys
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QValidator
 from PySide6.QtWidgets import (
     QComboBox,
@@ -47,6 +49,7 @@ from viewer.capture.helper.protocol import (
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_run import Captured, CaptureRun
+from viewer.qt.kit.dialog_room import dialog_room, fit_dialog
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.workers import Worker
@@ -54,7 +57,6 @@ from viewer.qt.kit.workers import Worker
 DEFAULT_DIM = 512
 DESK_WIDTH, PROJECTOR_WIDTH = 600, 960  # the projector's fits a 1024-wide screen
 SHORTCUT = "Ctrl+Shift+C"
-CHECKUP_HEIGHT = 280  # the check-up scrolls beyond this, so the dialog fits a projected screen
 
 ROUTE_TEXT = {
     "direct": "Runs ncu as you: this driver lets every user read counters.",
@@ -184,13 +186,7 @@ class CaptureDialog(QDialog):
         self.checkup_text.setWordWrap(True)
         self.checkup_text.setTextFormat(Qt.TextFormat.RichText)
         self.checkup_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.checkup_scroll = QScrollArea(self)
-        self.checkup_scroll.setObjectName("checkup_scroll")
-        self.checkup_scroll.setWidgetResizable(True)
-        self.checkup_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.checkup_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.checkup_scroll.setWidget(self.checkup_text)
-        self.checkup_scroll.hide()
+        self.checkup_text.hide()
 
     def _button_parts(self) -> None:
         """Check this machine, Capture (the default) and Close."""
@@ -210,15 +206,27 @@ class CaptureDialog(QDialog):
         self.close_button.clicked.connect(self.reject)
 
     def _lay_out(self) -> None:
-        self.column = layout = QVBoxLayout(self)
+        """Everything but the buttons on one `page`, scrolled where the window's room ends."""
+        self.page = QWidget()
+        self.page.setObjectName("capture_page")
+        self.column = layout = QVBoxLayout(self.page)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.route_text)
         layout.addLayout(self.form)
         layout.addWidget(self.stage)
         layout.addWidget(self.progress)
         layout.addWidget(self.error)
-        layout.addWidget(self.checkup_scroll)
+        layout.addWidget(self.checkup_text)
         layout.addStretch(1)
-        layout.addWidget(self.buttons)
+        self.page_scroll = QScrollArea(self)
+        self.page_scroll.setObjectName("page_scroll")
+        self.page_scroll.setWidgetResizable(True)
+        self.page_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.page_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.page_scroll.setWidget(self.page)
+        self.outer = QVBoxLayout(self)
+        self.outer.addWidget(self.page_scroll, 1)
+        self.outer.addWidget(self.buttons)
 
     def _connect_run(self) -> None:
         """The run's and the check-up's signals to what the dialog shows."""
@@ -266,7 +274,7 @@ class CaptureDialog(QDialog):
         """Run the check-up off the GUI thread; its findings replace those shown."""
         self.check_button.setEnabled(False)
         self.checkup_text.setText("Checking this machine...")
-        self.checkup_scroll.show()
+        self.checkup_text.show()
         self._fit()
         self.checker.submit(_checkup_job, self._run_checkup)
 
@@ -327,27 +335,35 @@ class CaptureDialog(QDialog):
             f"QDialog {{ background: {c.background}; }} QLabel {{ color: {c.text}; }}"
             f" QPushButton {{ padding: {style.px(4)}px {style.px(14)}px; }}"
             f" #route {{ font-weight: bold; }}"
-            f" #checkup_scroll, #checkup {{ background: {c.background}; }}"
+            f" #page_scroll, #capture_page {{ background: {c.background}; }}"
             f" #clock_text {{ color: {c.secondary}; font-size: {style.points('small')}pt; }}"
             f" #error {{ color: {c.warning}; font-weight: bold; }}")
         margin = style.px(14)
-        self.column.setContentsMargins(margin, margin, margin, margin)
+        self.outer.setContentsMargins(margin, margin, margin, margin)
+        self.outer.setSpacing(style.px(8))
         self.column.setSpacing(style.px(8))
         self.form.setHorizontalSpacing(style.px(12))
         self.form.setVerticalSpacing(style.px(6))
-        self.setMinimumWidth(PROJECTOR_WIDTH if style.projector else DESK_WIDTH)
-        self.checkup_scroll.setMinimumHeight(style.px(CHECKUP_HEIGHT))
-        self.checkup_scroll.setMaximumHeight(style.px(CHECKUP_HEIGHT))
+        room = dialog_room(self.parentWidget())
+        self.setMinimumWidth(min(PROJECTOR_WIDTH if style.projector else DESK_WIDTH,
+                                 room.width()))
         if self.findings is not None:
             self.checkup_text.setText(checkup_html(self.findings, style))
         self._fit()
 
     def _fit(self) -> None:
-        """Grow to show every wrapped line (a long error, the route's reason)."""
+        """Grow to show every wrapped line (a long error, the route's reason, the check-up),
+        within the window's room; the page scrolls beyond it."""
         self.column.activate()
-        height = self.heightForWidth(max(self.width(), self.minimumWidth()))
-        if height > self.height():
-            self.resize(max(self.width(), self.minimumWidth()), height)
+        width = max(self.width(), self.minimumWidth())
+        margins = self.outer.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        bar = self.page_scroll.verticalScrollBar().sizeHint().width()
+        page = self.page.heightForWidth(inner - bar)
+        wanted = (max(page, self.page.minimumSizeHint().height()) + self.buttons.sizeHint().height()
+                  + self.outer.spacing() + margins.top() + margins.bottom())
+        if wanted > self.height() or width > self.width():
+            fit_dialog(self, QSize(width, max(wanted, self.height())), self.parentWidget())
 
     def reject(self) -> None:
         """Esc or Cancel: stop a run; with none running, close."""

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 
 from viewer.analysis.time_by_kernel import KernelGroup, group_by_name
 from viewer.core import formatting as fmt
-from viewer.core.elide import distinct_elisions
-from viewer.qt.kernel_list.kernel_table import NAME_CHARS, NAME_ROOM, stepped_aside
+from viewer.qt.kernel_list.kernel_table import NAME_ROOM, stepped_aside
+from viewer.qt.kernel_list.name_delegate import NameDelegate
 from viewer.qt.kit.plain_text import plain_tip
 
 if TYPE_CHECKING:
@@ -51,14 +51,12 @@ def group_rows(entries: Sequence[KernelEntry]) -> list[GroupRow]:
     by_report: dict[int, list[KernelEntry]] = {}
     for entry in entries:
         by_report.setdefault(entry.report_index, []).append(entry)
-    names = list(dict.fromkeys(e.kernel.name for e in entries))
-    shown = dict(zip(names, distinct_elisions(names, NAME_CHARS), strict=True))
     rows: list[GroupRow] = []
     for members in by_report.values():
         by_index = {e.kernel.index: e for e in members}
         for group in group_by_name([e.kernel for e in members]):
             longest = by_index.get(group.longest) if group.longest is not None else None
-            cells = (shown.get(group.name, group.name), f"{group.launches:,}",
+            cells = (group.name, f"{group.launches:,}",
                      fmt.duration(group.total_ns),
                      fmt.duration(group.mean_ns), fmt.percent(group.share_pct),
                      members[0].file_name)
@@ -74,12 +72,14 @@ class GroupModel(QAbstractTableModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._all: list[GroupRow] = []
+        self._names: list[str] = []
         self._shown: list[GroupRow] = []
         self._words: tuple[str, ...] = ()
 
     def set_rows(self, rows: Sequence[GroupRow]) -> None:
         self.beginResetModel()
         self._all = list(rows)
+        self._names = list(dict.fromkeys(r.group.name for r in self._all))
         self._shown = self._filtered()
         self.endResetModel()
 
@@ -100,6 +100,10 @@ class GroupModel(QAbstractTableModel):
 
     def rows(self) -> list[GroupRow]:
         return list(self._shown)
+
+    def names(self) -> list[str]:
+        """Every group's name, each once (filtered out or not)."""
+        return self._names
 
     def total(self) -> int:
         return len(self._all)
@@ -149,6 +153,8 @@ class GroupView(QTableView):
         self.verticalHeader().hide()
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.names = NameDelegate(self.groups.names, self)
+        self.setItemDelegateForColumn(0, self.names)
         header = self.horizontalHeader()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)

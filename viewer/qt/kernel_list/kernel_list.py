@@ -59,6 +59,7 @@ from viewer.qt.kernel_list.kernel_table import (
     kernel_entry,
     stepped_aside,
 )
+from viewer.qt.kernel_list.name_delegate import NameDelegate
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 
@@ -85,6 +86,30 @@ def compare_names(entries: Sequence[KernelEntry], chars: int | None = COMPARE_CH
     return names if chars is None else distinct_elisions(names, chars)
 
 
+def kernel_table_view(proxy: KernelFilterProxy, parent: QWidget) -> QTableView:
+    """The table of kernels: whole rows picked, never edited, sorted by any column, the name
+    taking what the other columns leave."""
+    view = QTableView(parent)
+    view.setModel(proxy)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    view.setCornerButtonEnabled(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    view.verticalHeader().hide()
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
+    header.setStretchLastSection(False)
+    header.setSortIndicatorShown(True)
+    header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+    view.setSortingEnabled(True)
+    return view
+
+
 class KernelList(QWidget):
     """Filter box, table and count; `picked` carries the one or two entries picked, A first."""
 
@@ -98,26 +123,11 @@ class KernelList(QWidget):
         self.model = KernelTableModel(self)
         self.proxy = KernelFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.view = QTableView(self)
-        self.view.setModel(self.proxy)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.view.setAlternatingRowColors(True)
-        self.view.setWordWrap(False)
-        self.view.setCornerButtonEnabled(False)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.view.verticalHeader().hide()
-        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
-        header.setStretchLastSection(False)
+        self.view = kernel_table_view(self.proxy, self)
+        self.names = NameDelegate(self.model.names, self.view)
+        self.view.setItemDelegateForColumn(NAME_COLUMN, self.names)
         self._whole: dict[int, int] = {}  # each column's width, its header and cells whole
         self._several_files = False
-        header.setSortIndicatorShown(True)
-        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.view.setSortingEnabled(True)
         self.count_label = plain_label("", self)
         self.hint = plain_label("", self)
         self.hint.setWordWrap(True)

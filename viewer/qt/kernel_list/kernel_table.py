@@ -23,7 +23,6 @@ from PySide6.QtWidgets import QWidget
 
 from viewer.analysis import reading
 from viewer.core import formatting as fmt
-from viewer.core.elide import distinct_elisions
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.plain_text import plain_tip
 
@@ -31,8 +30,9 @@ COLUMNS: tuple[str, ...] = ("#", "Kernel", "Duration", "Compute %", "Memory %", 
 NUMERIC_COLUMNS = frozenset({0, 2, 3, 4})
 FILE_COLUMN = 6
 NAME_COLUMN = 1
-# A kernel name longer than this is elided in the middle in the list, keeping what tells it
-# apart (the full name is in the row's tooltip).
+# The name column's width, in characters, where the list is wide enough: a longer name is
+# elided in the middle to the column, keeping what tells it apart (kernel_list.name_delegate;
+# the full name is in the row's tooltip).
 NAME_CHARS = 32
 # The least of a kernel's name, in characters, a list keeps in view beside its other columns.
 NAME_ROOM = 16
@@ -85,11 +85,9 @@ def kernel_entry(report_index: int, report: Report, kernel: Kernel,
 
 
 def kernel_entries(reports: Sequence[Report]) -> list[KernelEntry]:
-    """Every kernel of `reports`, in file then launch order, names elided to NAME_CHARS with
-    no two different names alike."""
-    names = list(dict.fromkeys(k.name for r in reports for k in r.kernels))
-    shown = dict(zip(names, distinct_elisions(names, NAME_CHARS), strict=True))
-    return [kernel_entry(i, report, kernel, shown[kernel.name])
+    """Every kernel of `reports`, in file then launch order, each name whole (the list elides
+    it to its column as it paints it)."""
+    return [kernel_entry(i, report, kernel)
             for i, report in enumerate(reports) for kernel in report.kernels]
 
 
@@ -101,10 +99,12 @@ class KernelTableModel(QAbstractTableModel):
         self._entries: list[KernelEntry] = []
         self._sort: tuple[int, Qt.SortOrder] | None = None
         self._rows: dict[int, int] | None = None  # id(entry) -> row, rebuilt when needed
+        self._names: list[str] = []
 
     def set_entries(self, entries: Sequence[KernelEntry]) -> None:
         self.beginResetModel()
         self._entries = list(entries)
+        self._names = list(dict.fromkeys(e.cells[NAME_COLUMN] for e in self._entries))
         if self._sort is not None:
             self._entries = self._sorted(self._entries, *self._sort)
         self._rows = None
@@ -112,6 +112,10 @@ class KernelTableModel(QAbstractTableModel):
 
     def entries(self) -> list[KernelEntry]:
         return list(self._entries)
+
+    def names(self) -> list[str]:
+        """Every name the list holds, each once."""
+        return self._names
 
     def entry(self, row: int) -> KernelEntry:
         return self._entries[row]

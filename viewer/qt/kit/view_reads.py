@@ -3,8 +3,8 @@ or hidden and what the application's session (viewer.qt.kit.session_reads) bring
 
 `changed(whole)` is its one signal, emitted for what the view did not do itself: `whole` when
 the state or its error changed (draw again), else only the progress moved (say it: `steps`, of
-STEPS, for a progress bar; `message`). What the view calls itself (`show`) emits nothing: it
-draws after it anyway.
+STEPS, for a progress bar, busy while no fraction is known: `paint`; `message`). What the view
+calls itself (`show`) emits nothing: it draws after it anyway.
 """
 
 from __future__ import annotations
@@ -87,6 +87,14 @@ class ViewReads(QObject):
         bar = QProgressBar(parent)
         bar.setRange(0, STEPS)
         return bar
+
+    def paint(self, bar: QProgressBar) -> None:
+        """The read's progress on `bar`: how far it is, or busy (no range) while the read has
+        said no fraction yet: a read of a few kernels of a report knows none until it ends, and
+        a bar at 0 % for all of it would say it is stuck."""
+        steps = self.steps
+        bar.setRange(0, STEPS if steps else 0)
+        bar.setValue(steps)
 
     # ------------------------------------------------------------ what the window tells it
 

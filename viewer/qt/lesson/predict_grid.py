@@ -30,7 +30,7 @@ ORDER: tuple[str, ...] = (*(f"{role}.{q}" for q in lesson.QUANTITIES for role in
 HEADERS = ("", "", "Your\nprediction", "Derived", "Measured", "You vs\nmeasured",
            "The lesson's\nreading")
 READING = len(HEADERS) - 1  # the reading's column at the desk; under the row in projector mode
-VERDICT = READING - 1  # you vs measured: a column at the desk; under the quantity in projector
+VERDICT = READING - 1  # you vs measured: a column on the row's line, at the desk and projected
 HIDDEN = "?"
 # The widest figure each revealed cell is expected to hold (derived, measured, the difference).
 _SAMPLES = ("16,777,216", "16,777,216", "\u2717 off by -99.99 %")
@@ -109,11 +109,11 @@ def faster_box(style: Style, pair: LessonPair, chosen: str | None,
 def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, str],
                box: FasterBox, enter: Callable[[GuessEdit], None]
                ) -> tuple[QGridLayout, dict[str, RowCells], list[QLabel]]:
-    """The table, every row hidden, its rows by key and its column headings. At the desk the
-    reading is the last column; in projector mode it runs under its row, across the table, in
-    larger type."""
+    """The table, every row hidden, its rows by key and its column headings. Each row's cells
+    sit on its label's line; at the desk the reading is the last column, in projector mode it
+    runs under its row, across the table, in larger type."""
     projector = style.projector
-    headers = HEADERS[:VERDICT] if projector else HEADERS
+    headers = HEADERS[:READING] if projector else HEADERS
     grid = QGridLayout()
     grid.setHorizontalSpacing(style.px(12))
     grid.setVerticalSpacing(style.px(4))
@@ -162,25 +162,26 @@ def _headings(label: Label, grid: QGridLayout, headers: tuple[str, ...]) -> list
 
 def _hidden_cells(label: Label, style: Style, grid: QGridLayout, key: str,
                   row: int) -> list[QLabel]:
-    """Row `key`'s cells before it is revealed, each '?' as wide as its figure to come, and its
-    reading, hidden: the last column at the desk, under the row in projector mode."""
+    """Row `key`'s cells before it is revealed, each '?' on the row's line as wide as its
+    figure to come, and its reading: hidden in the last column at the desk; in projector mode
+    an empty line under the row, kept one line high so a reveal moves no row below."""
     projector = style.projector
     cells = []
     for column, sample in enumerate(_SAMPLES, 3):
         cell = label(HIDDEN, color="secondary", name=f"cell_{key}_{column}")
         cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         cell.setMinimumWidth(_width(style, sample, bold=column == 4))
-        if projector and column == VERDICT:
-            cell.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-            grid.addWidget(cell, row + 1, 0)
-        else:
-            grid.addWidget(cell, row, column)
+        if projector and column == VERDICT:  # its words wrap (the speed row's are long)
+            cell.setWordWrap(True)
+            cell.setMaximumWidth(cell.minimumWidth())
+        grid.addWidget(cell, row, column)
         cells.append(cell)
     reading = label("", name=f"cell_{key}_{READING}", wrap=True)
-    reading.hide()
     if projector:
-        grid.addWidget(reading, row + 1, 1, 1, VERDICT)
+        reading.setMinimumHeight(reading.fontMetrics().lineSpacing())
+        grid.addWidget(reading, row + 1, 1, 1, READING - 1)
     else:
+        reading.hide()
         grid.addWidget(reading, row, READING)
     cells.append(reading)
     return cells

@@ -77,6 +77,7 @@ class PredictTab(ReadingTab):
                 "kernel make, how many DRAM bytes at the least, and which kernel is faster, by "
                 "how much?")
 
+    REFLOWS = 1  # narrow (a laptop in projector type): the quantities over their rows
     revealed = Signal(int)
 
     def __init__(self, style: Style | None = None, parent: QWidget | None = None) -> None:
@@ -171,7 +172,7 @@ class PredictTab(ReadingTab):
     def _drop_sticky(self) -> None:
         """The last table's heading copies go with it."""
         if self.sticky is not None:
-            self.sticky.hide()
+            self.sticky.unpin()
             self.sticky.setParent(None)
             self.sticky.deleteLater()
             self.sticky = None

@@ -1,15 +1,17 @@
 """The compare line: 'A matmul_naive (naive.ncu-rep) against B matmul_tiled (tiled.ncu-rep)'.
 
 At the desk it sits above the tabs, wrapped, with the files, the S key and a capture's
-provenance; in projector mode it drops the files and sits beside the tabs, on one line, where the
-window is wide enough for both. Two kernels that should not be compared as they stand (different
-sizes; different GPUs, clock controls or ncu versions, as each report's own session says, else its
-capture record; both captured with clocks not locked; a request ratio without its sectors) get a
-warning line under it, in both modes (viewer.lesson.misreads.compare_misreads).
+provenance; in projector mode it drops the files, names A and B in the heading's type, and sits
+beside the tabs, on one line, where the window is wide enough for both. Two kernels that should
+not be compared as they stand (different sizes; different GPUs, clock controls or ncu versions,
+as each report's own session says, else its capture record; both captured with clocks not
+locked; a request ratio without its sectors) get a warning line under it, in both modes
+(viewer.lesson.misreads.compare_misreads).
 
-Where height is short (projector mode, or where the warnings would take more than a fifth of the
-window's height) the warnings fold to one line that names them ('Careful: requests against
-sectors; clocks not locked'); N, or a click on that line, opens them whole and folds them again
+Where height is short (projector mode, a window less than SHORT_HEIGHT high, as a 1366x768 laptop
+gives, or where the warnings would take more than a fifth of the window's height) the warnings
+fold to one line that names them ('Careful: requests against sectors; clocks not locked'); N, or
+a click on that line, opens them whole and folds them again
 (`notes_action`). A long name inside a warning may break at its parts, so none runs past the
 right edge; on hover the line gives every warning whole.
 """
@@ -31,13 +33,15 @@ from viewer.lesson.misreads import Misread, compare_misreads
 from viewer.qt.capture.capture_run import provenance_html
 from viewer.qt.kernel_list.kernel_list import COMPARE_CHARS, KernelEntry
 from viewer.qt.kit.plain_text import plain_tip
-from viewer.qt.kit.style import Style
+from viewer.qt.kit.style import Role, Style
 
 GAP = "&nbsp;&nbsp;"
 NOTES_KEY = "N"  # opens the folded warnings, and folds them again
 NOTES_LINK = "notes"
 # The most of the window's height the line takes with its warnings open, before they fold.
 HEIGHT_SHARE = 0.2
+# A window lower than this folds the warnings whatever they take: the views need the height.
+SHORT_HEIGHT = 900
 # What each warning is about, in a few words: the folded line names them.
 NOTE_TITLES = {
     "different-size": "Different sizes",
@@ -82,6 +86,21 @@ def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Styl
     # a capture's GPU, driver, ncu, set, clocks, size and time
     return text + said + provenance_html([e.source for e in picks], "AB" if compare else " ",
                                          grey)
+
+
+def plain_width(text: str, style: Style, role: Role) -> int:
+    """How wide the rich `text` is on one line in `role`'s bold type."""
+    plain = html.unescape(re.sub(r"<[^>]+>", "", text.replace("<br>", GAP)))
+    return QFontMetrics(style.font(role, bold=True)).horizontalAdvance(plain)
+
+
+def head_html(head: str, style: Style, width: int) -> str:
+    """The names of A and B in projector mode in the heading's type, as large as the tabs', for
+    the back row to read which kernel is A, where they fit on one line of `width`; else (long
+    names, a narrow window) and at the desk in the line's body type."""
+    if not style.projector or not head or plain_width(head, style, "heading") > width:
+        return head
+    return f"<span style='font-size:{style.points('heading')}pt'>{head}</span>"
 
 
 def pair_misreads(picks: Sequence[KernelEntry], reports: Sequence[Report]) -> list[Misread]:
@@ -236,9 +255,14 @@ class CompareLine(QLabel):
         notes = self._notes_html(self.folded)
         if self._beside:
             notes = notes.replace("<br>", GAP, 1)
-        text = self._head + notes
+        text = self._head_html() + notes
         if text != self.text():
             self.setText(text)
+
+    def _head_html(self) -> str:
+        """The names as shown at the line's width now (see head_html)."""
+        width = self.width() if self.width() > 0 else self.sizeHint().width()
+        return head_html(self._head, self._style, width - 2 * self._style.px(10))
 
     def set_style(self, style: Style) -> None:
         c = style.colors
@@ -252,15 +276,15 @@ class CompareLine(QLabel):
         doc = QTextDocument()
         doc.setDocumentMargin(0)
         doc.setDefaultFont(self.font())
-        doc.setHtml(self._head + self._notes_html(False))
+        doc.setHtml(self._head_html() + self._notes_html(False))
         doc.setTextWidth(max(width - 2 * style.px(10), 1))
         return doc.size().height() + 2 * style.px(4)
 
     def fit_height(self, height: int) -> None:
-        """Fold the warnings where the window's `height` is short: projector mode, or where
-        open they would take more than HEIGHT_SHARE of it."""
+        """Fold the warnings where the window's `height` is short: projector mode, less than
+        SHORT_HEIGHT, or where open they would take more than HEIGHT_SHARE of it."""
         width = self.width() if self.width() > 0 else self.sizeHint().width()
-        short = bool(self.misreads) and (self._style.projector
+        short = bool(self.misreads) and (self._style.projector or 0 < height < SHORT_HEIGHT
                                          or self.open_height(width) > HEIGHT_SHARE * height)
         if short != self._short:
             self._short = short
@@ -268,6 +292,8 @@ class CompareLine(QLabel):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._render()  # the names' type follows the width
         if event.size().width() != event.oldSize().width() and not self._beside:
             window = self.window()
             if window is not self:
@@ -301,7 +327,7 @@ class CompareLine(QLabel):
         needed = sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
         if self.misreads and not self.folded:
             return needed + 10 ** 6
-        line = (self._head + self._notes_html(True)).replace("<br>", GAP)
-        plain = html.unescape(re.sub(r"<[^>]+>", "", line))
-        needed += QFontMetrics(style.font("body", bold=True)).horizontalAdvance(plain)
+        role: Role = "heading" if self._head_html() != self._head else "body"
+        needed += plain_width(self._head, style, role)
+        needed += plain_width(self._notes_html(True), style, "body")
         return needed + style.px(24)

@@ -46,3 +46,4 @@ class EmptyPage(QWidget):
 
     def set_style(self, style: Style) -> None:
         self.text.setFont(style.font("body"))
+        self.banner.set_style(style)

@@ -1,15 +1,17 @@
 """The window's keys, listed from its own actions and those of its parts (the kernel list's G,
 the timing tab's Ctrl+R), so the list cannot drift from what works; the keys no action holds
-(viewer.qt.shell.page_keys.KEY_ROWS) after them."""
+(viewer.qt.shell.page_keys.KEY_ROWS) after them. The list fits the window it opens over
+(viewer.qt.kit.dialog_room) and scrolls where it is longer, by the keys too."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QGridLayout, QWidget
+from PySide6.QtWidgets import QDialog, QFrame, QGridLayout, QScrollArea, QVBoxLayout, QWidget
 
+from viewer.qt.kit.dialog_room import fit_dialog
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 
@@ -38,7 +40,9 @@ def key_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
 
 
 class KeysDialog(QDialog):
-    """A non-modal list of the keys; F1 (or Esc) closes it again."""
+    """A non-modal list of the keys; F1 (or Esc) closes it again. Its rows sit in `rows_area`,
+    which has the focus: the arrows, Page Up and Page Down scroll a list longer than the
+    window."""
 
     def __init__(self, actions: Iterable[QAction], style: Style,
                  parent: QWidget | None = None,
@@ -46,7 +50,9 @@ class KeysDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Keys - ncu-reader")
         self.setModal(False)
-        grid = QGridLayout(self)
+        rows = QWidget()
+        rows.setObjectName("key_rows")
+        grid = QGridLayout(rows)
         grid.setHorizontalSpacing(style.px(24))
         self.rows = [*key_rows(actions), *more]
         for row, (what, keys) in enumerate(self.rows):
@@ -57,3 +63,19 @@ class KeysDialog(QDialog):
             label = plain_label(what, self)
             label.setFont(style.font("body"))
             grid.addWidget(label, row, 1)
+        self.rows_area = QScrollArea(self)
+        self.rows_area.setObjectName("keys_scroll")
+        self.rows_area.setWidgetResizable(True)
+        self.rows_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.rows_area.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.rows_area.setWidget(rows)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.rows_area)
+        self._fit(rows.sizeHint())
+        self.rows_area.setFocus()
+
+    def _fit(self, rows: QSize) -> None:
+        """As large as its rows (a scroll bar's width to spare), within the window's room."""
+        bar = self.rows_area.verticalScrollBar().sizeHint().width()
+        fit_dialog(self, QSize(rows.width() + bar, rows.height()), self.parentWidget())

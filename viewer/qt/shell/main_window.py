@@ -46,7 +46,7 @@ from viewer.qt.shell.loading import Loaded, first_picks, read_reports
 from viewer.qt.shell.page_keys import KEY_ROWS, PageKeys
 from viewer.qt.shell.projector_mode import ProjectorMode
 from viewer.qt.shell.reading_page import ReadingPage, default_tabs
-from viewer.qt.shell.status_line import StatusLine, open_text, threshold_text
+from viewer.qt.shell.status_line import StatusLine, open_text, open_texts, threshold_text
 from viewer.qt.shell.tab_titles import TitleFitter, whole_title
 from viewer.qt.shell.window_menus import EscapeFromEdits, build_menus, connect_actions
 from viewer.qt.shell.window_parts import WindowParts
@@ -350,7 +350,9 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         return threshold_text(self.current_tab())
 
     def update_status(self) -> None:
-        self.status_line.text.setText(self.status_message())
+        self.status_line.text.set_variants(
+            open_texts(self.reports, self.picks, self.repeated) if self.picks
+            else [self.status_message()])
         self.status_line.show_thresholds(self.thresholds())
         files = " + ".join(distinct_paths([r.source for r in self.reports]))
         self.setWindowTitle(plain_title(f"{files} - ncu-reader") if files else "ncu-reader")

@@ -15,10 +15,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtWidgets import QFileDialog, QHeaderView, QTreeView, QWidget
 
 from viewer.core.kernel_filter import start_picks
 from viewer.qt.kernel_list.kernel_list import KernelEntry
+from viewer.qt.kit.dialog_room import fit_dialog
 from viewer.qt.kit.style import Style
 
 REPORT_FILTER = ("Nsight Compute reports and exports (*.ncu-rep *.txt *.csv *.log *.output);;"
@@ -35,15 +36,29 @@ def open_dialog(parent: QWidget, style: Style | None = None) -> list[Path]:
 
 def file_dialog(parent: QWidget, style: Style) -> QFileDialog:
     """The Open dialog; in projector mode Qt's own, in the projector's type (a platform dialog
-    keeps the desk's)."""
+    keeps the desk's), most of the window's size; Qt's own, in either mode, with its columns
+    as wide as what they show."""
     dialog = QFileDialog(parent, "Open reports", "", REPORT_FILTER)
     dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
     dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
     if style.projector:
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
         dialog.setFont(style.font("body"))
-        dialog.resize(parent.window().size() * 0.8)
+        fit_dialog(dialog, parent.window().size() * 0.9, parent)
+    readable_columns(dialog)  # a platform dialog has none
     return dialog
+
+
+def readable_columns(dialog: QFileDialog) -> None:
+    """Qt's own dialog's detail columns each as wide as its widest entry and heading (size,
+    type, date), the name taking what is left: at Qt's desk widths projector type crushes
+    them to 'F...r' and '3 ...01'."""
+    for view in dialog.findChildren(QTreeView):
+        header = view.header()
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("Name") * 2)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
 
 
 def local_files(urls: Iterable[QUrl]) -> list[Path]:

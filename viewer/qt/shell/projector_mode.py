@@ -87,8 +87,10 @@ def restyle_views(reading: ReadingPage, style: Style) -> None:
 def apply_style(style: Style, reading: ReadingPage, status_bar: QStatusBar,
                 empty_page: EmptyPage) -> None:
     """The window's own parts in `style`: the tab bar, the reading page's background, the status
-    bar (hidden in projector mode), the page before a report and the compare line's frame."""
+    bar (hidden in projector mode), the page before a report, the compare line's frame and the
+    banners of a file refused."""
     reading.tabs.tabBar().setStyleSheet(tab_bar_sheet(style))
+    reading.banner.set_style(style)
     style.apply_palette(reading)
     reading.setAutoFillBackground(True)
     status_bar.setVisible(not style.projector)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from viewer.core.model import Report
 from viewer.core.names import distinct_paths
-from viewer.qt.kernel_list.kernel_list import KernelEntry
+from viewer.qt.kernel_list.kernel_list import KernelEntry, compare_names
 from viewer.qt.kit.plain_text import plain_label, plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
 
@@ -35,6 +36,64 @@ def open_text(reports: Sequence[Report], picks: Sequence[KernelEntry],
     return "; ".join([f"{files}: {total:,} {noun}, {what}", *repeated])
 
 
+# The most characters of each picked kernel's name the line says, widest first: the widest
+# whose line fits the status bar is shown, the two names kept apart at each.
+NAME_WIDTHS = (40, 32, 24, 16, 10)
+
+
+def open_texts(reports: Sequence[Report], picks: Sequence[KernelEntry],
+               repeated: Sequence[str] = ()) -> list[str]:
+    """`open_text` with the picks' names at each of NAME_WIDTHS, widest first; then, for a
+    narrower line, what is compared before the files ('comparing A x with B y; a + b')."""
+    whole = [open_text(reports, picks, compare_names(picks, chars), repeated)
+             for chars in NAME_WIDTHS]
+    first = []
+    for text in whole:
+        files, _, rest = text.partition(": ")
+        _count, _, said = rest.partition(", ")
+        first.append("; ".join([said, files]) if said else text)
+    if len(picks) == 2:  # narrower still: the two names alone, then the rest
+        for chars in (10, 6):
+            a, b = compare_names(picks, chars)
+            first.append(f"A {a}, B {b}; " + "; ".join(whole[-1].split(": ", 1)[:1]))
+    return list(dict.fromkeys(whole + first))
+
+
+class FittedLine(QLabel):
+    """A one-line label that shows the widest of its `variants` that fits its width (the last
+    where none does), so that a long name never hides the other name after it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self._variants: list[str] = []
+
+    def set_variants(self, variants: Sequence[str]) -> None:
+        self._variants = list(variants)
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        self._variants = [text]
+        super().setText(text)
+
+    def _fit(self) -> None:
+        if not self._variants:
+            return
+        width = self.contentsRect().width()
+        advance = self.fontMetrics().horizontalAdvance
+        fits = [v for v in self._variants if advance(v) <= width]
+        super().setText(fits[0] if fits else self._variants[-1])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit()
+
+
 def threshold_text(page: QWidget | None) -> str:
     """The thresholds `page` judges by, in its own words ('' if it has none: a reading tab
     says them through `thresholds()`)."""
@@ -45,7 +104,7 @@ class StatusLine:
     """The status bar's parts, added to `bar`; progress and Cancel show only while loading."""
 
     def __init__(self, bar: QStatusBar, parent: QWidget) -> None:
-        self.text = plain_label("", parent)
+        self.text = FittedLine(parent)
         self.text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.thresholds = plain_label("", parent)
         self.progress = QProgressBar(parent)

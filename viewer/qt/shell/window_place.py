@@ -1,6 +1,7 @@
-"""Where the window opens: the user's last size and place when they fit a screen now, else a size
-taken from the screen's available geometry, so that a 1366x768 laptop shows the whole window,
-status line included. Kept in QSettings under `window/`.
+"""Where the window opens: the user's last size and place when they fit a screen now, else the
+screen's available geometry, less room for the window manager's frame: a 1920x1080 screen gets a
+window as large as it allows, a 1366x768 laptop the whole window, status line included. Kept in
+QSettings under `window/`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from PySide6.QtCore import QMargins, QRect, QSettings, QSize
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
-# The size the window prefers, where the screen has room (and the size of a desk screenshot).
+# The size of a desk screenshot, and the window's size hint.
 DESK_SIZE = QSize(1280, 800)
 # Room left around the first window for what the window manager adds: a title bar above, a frame.
 FRAME = QMargins(8, 40, 8, 8)
@@ -19,14 +20,9 @@ GEOMETRY_KEY = "window/geometry"
 MAXIMIZED_KEY = "window/maximized"
 
 
-def first_geometry(available: QRect, preferred: QSize = DESK_SIZE,
-                   frame: QMargins = FRAME) -> QRect:
-    """The preferred size, smaller where `available` (less the frame) is, centred in it."""
-    room = available.marginsRemoved(frame)
-    size = preferred.boundedTo(room.size())
-    left = room.left() + (room.width() - size.width()) // 2
-    top = room.top() + (room.height() - size.height()) // 2
-    return QRect(left, top, size.width(), size.height())
+def first_geometry(available: QRect, frame: QMargins = FRAME) -> QRect:
+    """All of `available` less the frame the window manager adds around the window."""
+    return available.marginsRemoved(frame)
 
 
 def fits(rect: QRect, available: Sequence[QRect]) -> bool:

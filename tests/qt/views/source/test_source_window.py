@@ -69,18 +69,19 @@ def test_sass_only_is_said_and_every_instruction_is_a_row_with_its_counters(qtbo
 
 
 def test_each_per_thread_column_says_what_it_counts_per_thread(qtbot) -> None:
-    """'inst. / thread' is every instruction of the line per thread (the lines sum to ncu's
-    thread_inst_executed over the threads launched), the loads have their own; the warp-level
-    columns' tips say they count per warp."""
+    """'instructions / thread' is every instruction of the line per thread (the lines sum to
+    ncu's thread_inst_executed over the threads launched), the loads have their own; the
+    warp-level columns' tips say they count per warp."""
     view = shown(qtbot, [NAIVE])
     model = view.panes[0].model
     per_thread = [c.title for c in COLUMNS if "thread" in c.title]
-    assert per_thread == ["inst. / thread", "global loads / thread", "shared loads / thread"]
+    assert per_thread == ["global loads / thread", "shared loads / thread",
+                          "instructions / thread"]
     raw = (ROOT / "tests" / "data" / "corpus" / "h200" / "numba-naive-lineinfo.raw.txt")
     values = {line.split()[0]: float(line.split()[-1].replace(",", ""))
               for line in raw.read_text(encoding="utf-8").splitlines()
               if line.split()[:1] in (["thread_inst_executed"], ["launch__thread_count"])}
-    instructions = sum(float(cell(view, 0, n, "inst. / thread").replace(",", ""))
+    instructions = sum(float(cell(view, 0, n, "instructions / thread").replace(",", ""))
                        for n in range(model.rowCount()))
     assert instructions == pytest.approx(
         values["thread_inst_executed"] / values["launch__thread_count"], abs=0.01 * len(
@@ -92,7 +93,8 @@ def test_each_per_thread_column_says_what_it_counts_per_thread(qtbot) -> None:
         return str(model.headerData(column(title), Qt.Orientation.Horizontal,
                                     Qt.ItemDataRole.ToolTipRole))
     assert "once per warp" in tip("Warp inst.") and "once per warp" in tip("Global loads")
-    assert tip("inst. / thread").startswith("Every instruction executed on the row, per thread")
+    assert tip("instructions / thread").startswith(
+        "Every instruction executed on the row, per thread")
 
 
 def test_a_row_shows_its_l2_sectors_excess_and_top_stall_reasons(qtbot) -> None:
@@ -128,7 +130,8 @@ def test_a_basic_set_says_which_capture_option_adds_the_counters(qtbot) -> None:
     view = shown(qtbot, [BASIC])
     notes = view.panes[0].notes.text()
     assert "no source counters" in notes and "--set full" in notes
-    assert cell(view, 0, 0, "Warp inst.") == "n/a" and cell(view, 0, 0, "inst. / thread") == "n/a"
+    assert cell(view, 0, 0, "Warp inst.") == "n/a"
+    assert cell(view, 0, 0, "instructions / thread") == "n/a"
 
 
 def test_an_export_says_what_holds_the_counters(qtbot) -> None:
@@ -168,14 +171,33 @@ def test_compare_lines_up_the_loads_against_the_lessons_derivation(qtbot) -> Non
     assert any("LDS.128" in s and "vector" in s for s in sentences)
     totals = [view.loads.findChild(type(view.status), f"loads_total_{n}").text()
               for n in range(3)]
-    assert totals[0] == "1,024 / thread (the lesson: 1,024)"
-    assert totals[1] == "64 / thread (the lesson: 64)"
+    assert totals[0] == "1,024 global loads / thread (the lesson: 1,024)"
+    assert totals[1] == "64 global loads / thread (the lesson: 64)"
+    assert totals[2].startswith("640 shared loads / thread")
     assert totals[2].endswith("(the lesson: 1,024)")
     for number, rows in enumerate((comparison.naive_global, comparison.tiled_global,
                                    comparison.tiled_shared)):
         found = [view.loads.findChild(type(view.status), f"loads_{number}_{n}")
                  for n in range(len(rows) + 1)]
         assert all(found[:-1]) and found[-1] is None
+        assert all(" loads / thread" in label.text() for label in found[:-1])
+
+
+def test_a_lines_instructions_and_its_loads_per_thread_are_told_apart(qtbot) -> None:
+    """Line 75 of the naive kernel: 322 instructions per thread (every instruction of the
+    line) in the table, 128 global loads per thread (its loads) in the comparison; each says
+    which it counts, as the report gives them."""
+    view = shown(qtbot, [NAIVE, TILED])
+    model = view.panes[0].model
+    line = next(n for n, r in enumerate(model.rows) if r.line == 75)
+    row = model.rows[line]
+    instructions = cell(view, 0, line, "instructions / thread")
+    loads = cell(view, 0, line, "global loads / thread")
+    assert instructions == f"{round(row.per_thread(INST_EXECUTED)):,}"
+    assert loads == f"{round(row.per_thread(analysis.GLOBAL_LOADS)):,}" and loads != instructions
+    labels = view.loads.row_labels(row_key(row))
+    assert labels and all(f"{loads} loads / thread" in lb.text() for lb in labels)
+    assert not any(f"{instructions} " in lb.text() for lb in labels)
 
 
 def test_a_kernel_off_the_lessons_layout_has_no_lesson_figure_beside_it(qtbot) -> None:
@@ -186,7 +208,8 @@ def test_a_kernel_off_the_lessons_layout_has_no_lesson_figure_beside_it(qtbot) -
     assert view.loads is not None
     totals = [view.loads.findChild(type(view.status), f"loads_total_{n}").text()
               for n in range(3)]
-    assert totals[:2] == ["1,024 / thread", "64 / thread (the lesson: 64)"]
+    assert totals[:2] == ["1,024 global loads / thread",
+                          "64 global loads / thread (the lesson: 64)"]
     sentences = [label.text() for label in view.loads.findChildren(type(view.status))
                  if label.objectName().startswith("sentence_")]
     assert not any("as the lesson derives" in s for s in sentences if "naive" in s)
@@ -250,7 +273,7 @@ def test_the_source_page_export_is_read_off_the_gui_thread_and_shown(qtbot) -> N
     assert pane.model.rowCount() == len(read_source(PAGE)[0].instructions)
     assert "--print-source sass" in pane.notes.text()
     assert "does not say how many threads" in pane.per_thread.text()
-    assert cell(view, 0, 0, "inst. / thread") == "n/a"
+    assert cell(view, 0, 0, "instructions / thread") == "n/a"
 
 
 def test_one_read_serves_the_source_and_stalls_views_and_none_is_read_twice(qtbot) -> None:
@@ -272,3 +295,23 @@ def test_one_read_serves_the_source_and_stalls_views_and_none_is_read_twice(qtbo
     again.set_kernels([report.kernels[0]], ["naive"], [report])
     assert again.ready and again.panes[0].model.rowCount() == source.panes[0].model.rowCount()
     assert reads.worker.generation == before + 1
+
+
+def test_its_progress_never_stands_at_0_percent_through_a_read(qtbot) -> None:
+    """The shipped pair's counters, read off the GUI thread: the bar is busy while the read has
+    said no fraction (one kernel of each report tells none until it ends), else moves."""
+    reports = [read_report(p) for p in (NAIVE, TILED)]
+    view = SourceView(Style(), reads=SessionReads())
+    qtbot.addWidget(view)
+    view.resize(1366, 700)
+    view.show()
+    seen: list[tuple[int, int]] = []
+    bar = view.progress_bar
+    view.wanted.changed.connect(lambda _whole: seen.append((bar.maximum(), bar.value())))
+    view.set_kernels([r.kernels[0] for r in reports], ["naive", "tiled"], reports)
+    assert bar.isVisible()
+    seen.append((bar.maximum(), bar.value()))
+    qtbot.waitUntil(lambda: view.ready, timeout=60_000)
+    reading = seen[:-1] if len(seen) > 1 else seen
+    assert all(most == 0 or value > 0 for most, value in reading), seen
+    assert not bar.isVisible()

@@ -9,16 +9,19 @@ plain job the view runs off the GUI thread: every metric and ncu's words on each
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
+from viewer.analysis import metric_table
 from viewer.analysis.metric_table import MetricDiff, MetricRow, OneSided
 from viewer.core import formatting as fmt
+from viewer.core.model import Kernel
 from viewer.qt.kit.plain_text import plain_tip
+from viewer.readers.extras import MetricAbout
 
 Index = QModelIndex | QPersistentModelIndex
 ROW_COLUMNS = ("Metric", "Value", "Unit", "Description")
@@ -88,6 +91,17 @@ def one_sided_line(one: OneSided) -> Line:
     return Line(one, cells, keys, " ".join((one.name, one.label or "")).lower(), math.inf)
 
 
+def diff_lines(a: Kernel, b: Kernel, about: Mapping[str, MetricAbout],
+               one_sided: bool) -> tuple[list[Line], int, int]:
+    """A diff's lines, largest change first (and, with `one_sided`, what one kernel holds
+    after them); how many metrics both hold, and one."""
+    diffs = metric_table.diff(a, b, about)
+    only = metric_table.one_sided(a, b, about)
+    lines = [diff_line(d) for d in diffs] + ([one_sided_line(o) for o in only] if one_sided
+                                             else [])
+    return lines, len(diffs), len(only)
+
+
 class MetricModel(QAbstractTableModel):
     """Lines shown after the search text and the minimum change; `shown()` in table order."""
 
@@ -145,7 +159,7 @@ class MetricModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return line.cells[index.column()]
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            numeric = 0 < index.column() < (3 if len(self.columns) == 4 else 5)
+            numeric = 0 < index.column() < (5 if self.is_diff else 3)
             horizontal = Qt.AlignmentFlag.AlignRight if numeric else Qt.AlignmentFlag.AlignLeft
             return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and isinstance(line.item, MetricDiff):
@@ -156,10 +170,30 @@ class MetricModel(QAbstractTableModel):
             return plain_tip("\n".join(s for s in (item.name, item.label, about) if s))
         return None
 
+    def title(self, section: int) -> str:
+        """A column's header: a diff's kernels as 'A name' and 'B name' (a long name cut at
+        the right keeps its letter), the others their title."""
+        title = self.columns[section]
+        return f"{'AB'[section - 1]} {title}" if self.is_diff and section in (1, 2) else title
+
+    @property
+    def is_diff(self) -> bool:
+        return len(self.columns) > len(ROW_COLUMNS)
+
+    def texts(self, column: int, most: int = 40) -> list[str]:
+        """The longest texts of every line (searched away or not) in `column`, `most` of them:
+        the widths are made once for the table, not for a search."""
+        cells = {line.cells[column] for line in self._all}
+        return sorted(cells, key=len)[-most:]
+
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.columns[section]
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.title(section)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tip(self.title(section))
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

@@ -1,6 +1,6 @@
 """The words over the "Every metric" table: its heading, the warnings (why A and B may differ
-beyond their code, hit rates above 100 %) and the note (what an export lacks, a read or a write
-that failed)."""
+beyond their code that the compare line does not say, hit rates above 100 %) and the note (what
+an export lacks, a read or a write that failed)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QWidget
 
+from viewer.analysis.metric_words import READING
 from viewer.core.elide import wrappable_names
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
@@ -29,6 +30,12 @@ class MetricNotes:
         """Each warning on its line, behind a warning sign; hidden where there is none."""
         self.warnings.setText("\n".join(f"\u26a0 {wrappable_names(t)}" for t in texts))
         self.warnings.setVisible(bool(texts))
+
+    def reading(self) -> None:
+        """While every metric is read: the heading says so, nothing else shows."""
+        self.heading.setText(READING)
+        self.warnings.hide()
+        self.note.hide()
 
     def say(self, text: str) -> None:
         """`text` in the note, shown."""

@@ -1,12 +1,13 @@
 """Every metric: a searchable table of every metric in the kernel, with its unit and ncu's own
 description where the report carries one; with two kernels, the full diff of every metric both
 hold, the largest relative change first (and, on request, those only one holds), a filter on the
-size of the change, CSV export, and a warning at the top when the two ran on different GPUs,
-clocks or ncu versions, or when ncu reports a hit rate above 100 %.
+size of the change, CSV export, and a warning at the top of what the window's compare line does
+not say already (viewer.lesson.metric_warnings: SM clocks that differ, metrics one kernel holds,
+a hit rate above 100 %).
 
 The first read keeps a few hundred metrics; the rest (and ncu's descriptions) are read when the
-view is shown, off the GUI thread (through the session: viewer.qt.kit.view_reads), with
-progress here.
+view is shown, off the GUI thread (through the session: viewer.qt.kit.view_reads): its progress
+shows alone, then the table once, whole, with its controls (none moves under the cursor).
 """
 
 from __future__ import annotations
@@ -34,8 +35,7 @@ from viewer.qt.views.metrics.metric_model import (
     ROW_COLUMNS,
     MetricModel,
     diff_columns,
-    diff_line,
-    one_sided_line,
+    diff_lines,
     row_line,
 )
 from viewer.qt.views.metrics.metric_notes import MetricNotes
@@ -94,13 +94,17 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
         self.export_button.clicked.connect(lambda: self.export_csv())
 
     def _lay_out(self) -> None:
-        """The words over the controls, the table, the count."""
+        """The words over the body: the controls, the table, the count."""
         layout = QVBoxLayout(self)
         for widget in (self.heading, self.warnings, self.note, self.progress):
             layout.addWidget(widget)
-        layout.addLayout(self.controls)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.count)
+        self.body = QWidget(self)  # hidden while every metric is read
+        inside = QVBoxLayout(self.body)
+        inside.setContentsMargins(0, 0, 0, 0)
+        inside.addLayout(self.controls)
+        inside.addWidget(self.table, 1)
+        inside.addWidget(self.count)
+        layout.addWidget(self.body, 1)
 
     # ---------------------------------------------------------------- content
 
@@ -155,7 +159,7 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
     def _progress(self) -> None:
         """The read of every metric and ncu's words on them, while it runs."""
         self.progress.setVisible(self.wanted.state is State.READING and bool(self.kernels))
-        self.progress.setValue(self.wanted.steps)
+        self.wanted.paint(self.progress)
         self.progress.setFormat(words.reading_text(self.wanted.message))
 
     def about_of(self, which: int) -> dict[str, MetricAbout]:
@@ -166,18 +170,18 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
         if not self.kernels:
             return
         self._stale = False
+        self.body.setVisible(self.wanted.state is not State.READING)
+        if self.wanted.state is State.READING:  # the table comes once, whole
+            self.notes.reading()
+            return
         if self.compare_mode:
             about = {**self.about_of(1), **self.about_of(0)}
-            diffs = metric_table.diff(self.kernels[0], self.kernels[1], about)
-            lines = [diff_line(d) for d in diffs]
-            only = metric_table.one_sided(self.kernels[0], self.kernels[1], about)
-            self.one_sided.setText(words.one_sided_text(len(only)))
+            a, b = self.kernels
+            lines, diffs, only = diff_lines(a, b, about, self.one_sided.isChecked())
+            self.one_sided.setText(words.one_sided_text(only))
             self.one_sided.setVisible(bool(only))
-            if only and self.one_sided.isChecked():
-                lines += [one_sided_line(o) for o in only]
             self.model.set_lines(lines, diff_columns(self.names))
-            self.heading.setText(words.diff_heading(len(diffs), self.names,
-                                                    self._style.projector))
+            self.heading.setText(words.diff_heading(diffs, self.names, self._style.projector))
             self.notes.warn(self.warning_texts())
         else:
             found = metric_table.rows(self.kernels[0], self.about_of(0))
@@ -190,23 +194,20 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
         self.note.setText(note or words.NO_DESCRIPTIONS)
         self.note.setVisible(note is not None)
         self._controls()
-        self.table.fit(self._style.projector)
+        self.table.fit()
 
     def warning_texts(self) -> list[str]:
-        """Why A and B may differ beyond their code: GPUs, clocks, ncu versions."""
+        """Why A and B may differ beyond their code, that the compare line does not say."""
         return diff_warnings(self.kernels, self.names, self.reports)
 
     def _filter(self) -> None:
         least = self.threshold.value() if self.compare_mode else 0.0
         self.model.set_filter(self.search.text(), least)
-        self._count()
+        self.count.setText(words.count_text(self.model.rowCount(), self.model.total()))
 
     def _controls(self) -> None:
         self.controls.show_for(self.compare_mode, bool(self.kernels))
         self._filter()
-
-    def _count(self) -> None:
-        self.count.setText(words.count_text(self.model.rowCount(), self.model.total()))
 
     # ---------------------------------------------------------------- CSV
 
@@ -243,5 +244,5 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
         elif self.kernels:
             self._stale = True
         self.model.colors = {"better": style.color("shared"), "worse": style.color("accent")}
-        self.table.set_row_height(style)
-        self.table.fit(self._style.projector)
+        self.table.set_style(style)
+        self.table.fit()

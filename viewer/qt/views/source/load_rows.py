@@ -18,13 +18,17 @@ from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Role, Style
 
 
-def per_thread_text(value: float | None) -> str:
-    return fmt.MISSING if value is None else f"{fmt.count(round(value, 2))} / thread"
+def per_thread_text(value: float | None, kind: str | None) -> str:
+    """'128 global loads / thread' (`kind` None: '128 loads / thread', under a title that says
+    which): what is counted said with it, so that it is not read as the table's instructions
+    per thread (every instruction of the line)."""
+    what = "loads" if kind is None else "shared loads" if kind == SHARED_LOADS else "global loads"
+    return fmt.MISSING if value is None else f"{fmt.count(round(value, 2))} {what} / thread"
 
 
-def lesson_text(got: float | None, lesson: int | None) -> str:
-    """'1,024 / thread (the lesson: 1,024)'."""
-    said = per_thread_text(got)
+def lesson_text(got: float | None, lesson: int | None, kind: str) -> str:
+    """'1,024 global loads / thread (the lesson: 1,024)'."""
+    said = per_thread_text(got, kind)
     return said if lesson is None else f"{said} (the lesson: {lesson:,})"
 
 
@@ -58,7 +62,8 @@ class LoadRows(QWidget):
             # wrapped, every label: three columns fit a laptop's width in projector type
             grid.addWidget(style.label(wrappable_names(title), "body", bold=True, wrap=True,
                                        name=f"loads_title_{column}"), 0, column)
-            grid.addWidget(style.label(lesson_text(total, lesson), "body", bold=True, wrap=True,
+            grid.addWidget(style.label(lesson_text(total, lesson, kind), "body", bold=True,
+                                       wrap=True,
                                        color="memory" if kind == GLOBAL_LOADS else "shared",
                                        name=f"loads_total_{column}"), 1, column)
             for number, row in enumerate(rows):
@@ -77,7 +82,8 @@ class LoadRows(QWidget):
         text = (row.text or " ".join(row.opcodes)).strip()
         if len(text) > 48:
             text = text[:47] + "\u2026"
-        words = f"{place_text(row)}  {text}  \u2014 {per_thread_text(row.per_thread(kind))}"
+        said = per_thread_text(row.per_thread(kind), None)  # its column's title says which
+        words = f"{place_text(row)}  {text}  \u2014 {said}"
         label = style.label(words, role, name=name, highlight=marked, bold=marked, wrap=True)
         label.setToolTip(plain_tip(row.text or ""))
         self._rows.setdefault(row_key(row), []).append(label)

@@ -1,9 +1,11 @@
 """One kernel's side of the Source view: its name, what its capture lacks, how its per-thread
 counts were made, and its lines (each opening to its SASS) in a sortable tree.
 
-In projector mode the tree fits its width, never scrolling sideways: the columns take what their
-titles (on two lines) and values need, the source text the rest; the PROJECTOR_OPTIONAL columns
-step aside, in order, until the source has SOURCE characters (at least MIN_SOURCE)."""
+The columns take what their titles (a word a line) and values need, the source text the rest. In
+projector mode the tree fits its width, never scrolling sideways: the PROJECTOR_OPTIONAL columns
+step aside, in order, until the source has SOURCE characters (at least MIN_SOURCE). At the desk
+every column stays and the load columns (LOAD_TITLES, first after the source) are kept in view
+beside the source text; the columns after them scroll sideways."""
 
 from __future__ import annotations
 
@@ -20,14 +22,18 @@ from PySide6.QtWidgets import (
 
 from viewer.analysis import source as analysis
 from viewer.analysis.source import SourceTable
-from viewer.analysis.source_columns import COLUMNS, HOT, PROJECTOR_HIDDEN, PROJECTOR_OPTIONAL
+from viewer.analysis.source_columns import (
+    COLUMNS,
+    HOT,
+    LOAD_TITLES,
+    PROJECTOR_HIDDEN,
+    PROJECTOR_OPTIONAL,
+)
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 from viewer.qt.views.source.source_tree import SourceTree
 from viewer.readers.source import KernelSource
 
-WIDTHS = {"Line": 17, "Source": 40, "Top stall reasons": 30}
-"""Each column's width in average characters (the rest 11), at the desk."""
 MIN_SOURCE, SOURCE = 12, 24
 """The fewest characters of source text the projector shows, and the number it makes room for
 by leaving the PROJECTOR_OPTIONAL columns out."""
@@ -107,7 +113,7 @@ class SourcePane(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Keep the marked row in view as the table takes its size."""
         super().resizeEvent(event)
-        if self._style.projector:
+        if event.size().width() != event.oldSize().width():
             self._fit()
         index = self.model.row_of(self.model.marked) if self.model.marked else QModelIndex()
         if index.isValid():
@@ -128,40 +134,32 @@ class SourcePane(QWidget):
         self._fit()
 
     def _fit(self) -> None:
-        if self._style.projector:
-            self._fit_projector()
-            return
-        chars = self.tree.fontMetrics().averageCharWidth()
-        header = self.tree.header()
-        header.setStretchLastSection(True)
-        for column, spec in enumerate(COLUMNS):
-            self.tree.setColumnHidden(column, False)
-            title = self.tree.fontMetrics().horizontalAdvance(spec.title) + 3 * chars
-            header.resizeSection(column, max(title, WIDTHS.get(spec.title, 11) * chars))
-
-    def _fit_projector(self) -> None:
-        """Every column the width its title and values need, the source text the rest."""
+        """Every column the width its title and values need, the source text the rest: of the
+        whole width in projector mode, beside the load columns at the desk."""
+        projector = self._style.projector
         bold = QFontMetrics(self.model.bold)
         pad = bold.averageCharWidth()
         header = self.tree.header()
         needs = {n: self._need(n, bold) + pad for n, c in enumerate(COLUMNS)
-                 if c.title not in PROJECTOR_HIDDEN and c.title != "Source"}
+                 if not (projector and c.title in PROJECTOR_HIDDEN) and c.title != "Source"}
         source = COLUMNS.index(next(c for c in COLUMNS if c.title == "Source"))
         # the room inside the frame, a vertical scroll bar's width kept whether it shows or not
         bar = self.tree.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None,
                                             self.tree)
         room = self.tree.width() - 2 * self.tree.frameWidth() - bar - 2
         least = MIN_SOURCE * bold.averageCharWidth()
-        for title in PROJECTOR_OPTIONAL:
+        for title in PROJECTOR_OPTIONAL if projector else ():
             if sum(needs.values()) + SOURCE * bold.averageCharWidth() <= room:
                 break
             needs.pop(next(n for n, c in enumerate(COLUMNS) if c.title == title), None)
+        last = max(n for n, c in enumerate(COLUMNS) if c.title in LOAD_TITLES)
+        beside = needs if projector else {n: w for n, w in needs.items() if n <= last}
         header.setStretchLastSection(False)  # before hiding: a stretched section hidden keeps
         for column in range(len(COLUMNS)):  # its place in the header's length
             self.tree.setColumnHidden(column, column != source and column not in needs)
             if column in needs:
                 header.resizeSection(column, needs[column])
-        header.resizeSection(source, max(least, room - sum(needs.values())))
+        header.resizeSection(source, max(least, room - sum(beside.values())))
 
     def _need(self, column: int, metrics: QFontMetrics) -> int:
         """The widest of the column's title lines and of its values (the lines and the

@@ -38,7 +38,7 @@ class SourceTree(QAbstractItemModel):
         self._children: list[list[Row]] = []
         self.hot: set[str] = set()
         self.marked: str | None = None
-        self.compact = False  # the projector's: titles on two lines, shallow indents, offsets
+        self.compact = False  # the projector's: shallow indents, offsets
         self._base = 0  # the function's first address, which offsets count from
         self.highlight = QColor("#fff1c2")
         self.bold = QFont()
@@ -111,8 +111,7 @@ class SourceTree(QAbstractItemModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            title = COLUMNS[section].title
-            return compact_title(title) if self.compact else title
+            return compact_title(COLUMNS[section].title)  # a word a line: narrow columns
         if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section].tip:
             return plain_tip(COLUMNS[section].tip + ".")
         return None

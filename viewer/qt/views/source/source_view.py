@@ -173,7 +173,7 @@ class SourceView(ShowsReports, QWidget):
             self._progress()
 
     def _progress(self) -> None:
-        self.progress_bar.setValue(self.wanted.steps)
+        self.wanted.paint(self.progress_bar)
         self.status.setText(reading_text(self.wanted.message))
 
     def functions(self) -> list[KernelSource | None]:

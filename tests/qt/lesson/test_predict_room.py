@@ -1,0 +1,109 @@
+"""Predict on the shipped pair at 1366x768 and 1920x1080, desk and projector, in the window: each
+row's '?' cells on its label's line, no sideways scrolling, and, revealed row by row, the pinned
+column headings above the rows, never over one.
+
+One window per size and mode (module-scoped)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, QSettings
+from PySide6.QtWidgets import QApplication, QWidget
+
+from viewer.core import shipped
+from viewer.qt.lesson.predict_grid import HIDDEN
+from viewer.qt.lesson.predict_tab import ORDER, PredictTab
+from viewer.qt.shell.main_window import MainWindow, default_tabs
+
+SIZES = [(1366, 768), (1920, 1080)]
+
+
+def settle() -> None:
+    for _ in range(8):
+        QApplication.processEvents()
+
+
+def open_window(tmp: Path, size: tuple[int, int], projector: bool) -> MainWindow:
+    settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
+    win.resize(*size)
+    win.show()
+    loaded: list[bool] = []
+    win.loaded.connect(lambda: loaded.append(True))
+    win.open_paths(shipped.comparison())
+    while not loaded:
+        QApplication.processEvents()
+    win.set_projector(projector, full_screen=False)
+    win.resize(*size)
+    win.navigate("predict", "")
+    settle()
+    return win
+
+
+@pytest.fixture(scope="module", params=[(size, projector) for size in SIZES
+                                        for projector in (False, True)],
+                ids=lambda p: f"{p[0][0]}x{p[0][1]}-{'projector' if p[1] else 'desk'}")
+def tab(request, qapp, tmp_path_factory) -> Iterator[PredictTab]:
+    size, projector = request.param
+    win = open_window(tmp_path_factory.mktemp("predict"), size, projector)
+    yield win.predict_tab
+    win.worker.shutdown(30_000)
+    win.close()
+    win.deleteLater()
+    settle()
+
+
+def in_area(tab: PredictTab, widget: QWidget) -> QRect:
+    """`widget`'s rectangle in the scroll area's coordinates."""
+    return QRect(widget.mapTo(tab._scroll, QPoint(0, 0)), widget.size())
+
+
+def test_each_rows_question_marks_are_on_its_labels_line(tab) -> None:
+    tab.start_over()
+    settle()
+    assert tab.shown == 0 and tab.row_count == len(ORDER)
+    for key in ORDER:
+        row = tab.rows[key]
+        # the row's line: its name's, and its field's (where the speed row's name is stacked
+        # over the row, a narrow layout, its box's)
+        lines = [in_area(tab, row.inputs[0])]
+        if not tab.reflow or key != ORDER[-1]:
+            lines.append(in_area(tab, row.name))
+        hidden = [c for c in row.cells if c.text() == HIDDEN]
+        assert len(hidden) == 3, key
+        for cell in hidden:
+            at = in_area(tab, cell)
+            for line in lines:
+                assert line.top() <= at.center().y() <= line.bottom(), (key, cell.objectName())
+    area = tab._scroll
+    assert area.widget().width() <= area.viewport().width()  # and nothing scrolls sideways
+
+
+def test_the_pinned_headings_never_cover_a_revealed_row(tab) -> None:
+    tab.start_over()
+    settle()
+    area = tab._scroll
+    pinned = 0
+    while tab.reveal_next():
+        settle()
+        viewport = area.viewport().geometry()
+        sticky = tab.sticky
+        assert sticky is not None
+        if sticky.isVisible():
+            pinned += 1
+            assert not sticky.geometry().intersects(viewport), tab.shown
+            assert sticky.geometry().bottom() < viewport.top()
+        last = tab.rows[ORDER[tab.shown - 1]]
+        for widget in (last.name, *last.cells):  # the row just revealed is in view, whole
+            at = in_area(tab, widget)
+            if widget.isVisible() and widget.height():
+                assert viewport.contains(at), (ORDER[tab.shown - 1], widget.objectName())
+    assert tab.shown == len(ORDER)
+    assert pinned or area.verticalScrollBar().maximum() == 0  # a scrolled table pinned them
+    area.verticalScrollBar().setValue(0)
+    settle()
+    assert not tab.sticky.isVisible()
+    assert area.viewport().geometry().top() == area.frameWidth()  # the margin given back

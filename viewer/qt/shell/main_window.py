@@ -4,13 +4,12 @@ Reports are read by a job on viewer.qt.kit.workers.Worker, never on the GUI thre
 applies what comes back. A file that cannot be read is refused with one line naming it (banner and
 stderr) while the others open; when none can be read, what was open stays. One kernel is read
 alone; two (two files, one file with two kernels, or two rows picked in the kernel list) are
-compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4
-beside this report after Timing (reading_page). The window's other jobs live beside it, each
-handed what it needs and none importing this module: window_menus (the actions, as one
-WindowActions), window_steps (the moves between tabs), reading_page (the tabs, one per view of
-view_registry), compare_line, projector_mode (a ProjectorMode that owns the mode and says when it
-changes), exporting, opening (Open, drops), window_place (its size and place), exercise_panel
-(the exercise's dock).
+compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4 after
+Timing (reading_page). The window's other jobs live beside it, each handed what it needs and none
+importing this module: window_menus (the actions, as one WindowActions), window_steps (the moves
+between tabs), reading_page (the tabs, one per view of view_registry), compare_line,
+projector_mode (a ProjectorMode that owns the mode and says when it changes), exporting, opening
+(Open, drops), window_place (its size and place), exercise_panel (the exercise's dock).
 """
 
 from __future__ import annotations

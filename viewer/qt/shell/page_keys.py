@@ -77,8 +77,10 @@ class PageKeys(QObject):
         step = SCROLLS.get(Qt.Key(key))
         if step is None or (isinstance(focus, QAbstractItemView) and key in _ARROWS):
             return False
+        if isinstance(focus, QAbstractScrollArea) and focus.verticalScrollBar().maximum() > 0:
+            return False  # a scroll area with the focus (F1's list, say) scrolls itself
         area = page_scroller(self._current())
-        if area is None or area is focus:
+        if area is None:
             return False
         area.verticalScrollBar().triggerAction(step)
         return True

@@ -273,8 +273,8 @@ def test_clicking_a_revealed_row_shows_its_counter(window, qtbot) -> None:
 def test_f1_lists_predict_reveal_and_the_t4(window, qtbot) -> None:
     key(qtbot, Qt.Key.Key_F1, window)
     rows = dict(window.keys_dialog.rows)
-    assert rows["Predict, then reveal"] == "P"
-    assert rows["T4 vs this report"] == "R"
+    assert rows["P  Predict"] == "P"
+    assert rows["R  T4 vs this report"] == "R"
     assert rows["Reveal the next row (Predict)"].startswith("Space")
     window.keys_dialog.close()
 

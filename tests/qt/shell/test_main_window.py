@@ -94,11 +94,12 @@ def test_the_tabs_follow_the_reading_order(pair_window) -> None:
     titles = [whole_title(w.tabs, i) for i in range(w.tabs.count())]
     # Predict before step 1; Timing, the T4 and the views beyond the three numbers after the
     # reading order, not part of it
-    lesson = ["Predict", "1", "2", "3", "Timing", "T4"]
+    lesson = ["P", "1", "2", "3", "T", "R"]  # each tab's key, then its words
     assert [t.split()[0] for t in titles[:6]] == lesson
-    assert titles[5] == "T4 vs this report"
-    assert titles[6:] == [page.TITLE for page in w.analysis_pages]
-    assert {"Roofline", "ncu's advice", "Warp stalls"} <= set(titles[6:])
+    assert titles[0] == "P  Predict" and titles[4] == "T  Timing"
+    assert titles[5] == "R  T4 vs this report"
+    assert titles[6:] == [f"{page.KEY}  {page.TITLE}" for page in w.analysis_pages]
+    assert {"O  Roofline", "A  ncu's advice", "W  Warp stalls"} <= set(titles[6:])
     assert "Speed Of Light" in titles[1]
     assert "emory" in titles[2]
     assert "ccupancy" in titles[3]
@@ -646,7 +647,7 @@ def test_f1_lists_the_keys_from_the_windows_own_actions(pair_window, qtbot) -> N
     rows = dict(dialog.rows)
     assert rows["Swap A and B"] == "S"
     assert rows["Projector mode"] == "F5 or Ctrl+P"
-    assert rows["Kernel timing"] == "T"
+    assert rows["T  Timing"] == "T"
     assert "Keys" in rows
     dialog.close()
     key(w, qtbot, Qt.Key.Key_F5)  # the keys are listed in projector mode too, where no menu shows

@@ -38,22 +38,21 @@ def test_the_tabs_their_titles_and_the_view_menu_follow_the_registry(qtbot) -> N
     page = ReadingPage(default_tabs(), Style())
     qtbot.addWidget(page)
     tabs = page.tabs
-    assert [tabs.tabText(i) for i in range(tabs.count())] == [
-        "Predict", "1  Speed Of Light", "2  Memory chart", "3  Occupancy", "Timing",
-        "T4 vs this report", "Roofline", "ncu's advice", "Warp stalls", "Source", "Instruction mix",
-        "Every metric"]
+    wholes = ["P  Predict", "1  Speed Of Light", "2  Memory chart", "3  Occupancy", "T  Timing",
+              "R  T4 vs this report", "O  Roofline", "A  ncu's advice", "W  Warp stalls",
+              "C  Source", "I  Instruction mix", "M  Every metric"]
+    assert [tabs.tabText(i) for i in range(tabs.count())] == wholes
     assert [tabs.widget(i) for i in range(tabs.count())] == page.views
     assert [tabs.tabToolTip(i) for i in range(tabs.count())] == [v.QUESTION for v in page.views]
     assert [t.short for t in page.titles] == [
-        "Predict", "1  Speed", "2  Memory", "3  Occupancy", "Timing", "T4", "Roofline",
-        "Advice", "Stalls", "Source", "Mix", "Metrics"]
+        "P  Predict", "1  Speed", "2  Memory", "3  Occupancy", "T  Timing", "R  T4",
+        *wholes[6:]]
     assert [t.key for t in page.titles] == [
-        "Predict", "1", "2", "3", "Timing", "T4", "O", "A", "W", "C", "I", "M"]
-    assert page.menu == [
-        ("&Predict, then reveal", "P"), ("1  Speed Of Light", "1"), ("2  Memory chart", "2"),
-        ("3  Occupancy", "3"), ("Kernel &timing", "T"), ("T4 vs this &report", "R"),
-        ("Roofline", "O"), ("ncu's advice", "A"), ("Warp stalls", "W"), ("Source", "C"),
-        ("Instruction mix", "I"), ("Every metric", "M")]
+        "P", "1", "2", "3", "T", "R", "O", "A", "W", "C", "I", "M"]
+    for t in page.titles:  # one vocabulary: each title the start of the one before
+        assert t.whole.startswith(t.short) and t.short.startswith(t.key)
+    assert page.menu == [("&" + whole, key) for whole, key in
+                         zip(wholes, [t.key for t in page.titles], strict=True)]
     assert [v.VIEW for v in page.analysis_pages] == [e.name for e in VIEWS if e.kind == "beyond"]
 
 
@@ -69,12 +68,11 @@ def test_readme_s_table_of_keys_names_every_view_s_key_in_the_registry_s_order()
         key = entry.key(number)
         found = [does for keys, does in rows if key in keys]
         assert len(found) == 1, f"README's table of keys has no one row for {key}"
-        if entry.kind != "step":  # the row says which view the key shows
-            words = (entry.title.lower(), entry.short_title(number).lower())
-            assert any(w in found[0].lower() for w in words), (key, found[0])
+        if entry.kind != "step":  # the row names the view by its whole title, key and words
+            assert entry.tab_title(number) in found[0], (key, found[0])
     steps = [e.key(n) for n, e in numbered() if e.kind == "step"]
     assert any(keys[:len(steps)] == steps for keys, _ in rows)
     beyond = [e for e in VIEWS if e.kind == "beyond"]
     (does,) = [does for keys, does in rows if keys == [e.key(0) for e in beyond]]
-    places = [does.find(e.title) for e in beyond]
+    places = [does.find(e.tab_title(0)) for e in beyond]
     assert -1 not in places and places == sorted(places)  # named in tab order

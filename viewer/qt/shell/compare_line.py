@@ -214,6 +214,13 @@ class CompareLine(QLabel):
             if self._placed is not None:
                 self.place(*self._placed)
 
+    def fold_opened(self) -> bool:
+        """Fold the warnings the reader opened (N) where they fold; whether there were any."""
+        if not (self.misreads and self._chosen and not self.folded):
+            return False
+        self.toggle_notes()
+        return True
+
     def show_picks(self, picks: Sequence[KernelEntry], names: Sequence[str],
                    style: Style, reports: Sequence[Report] = (),
                    repeated: Sequence[str] = ()) -> None:

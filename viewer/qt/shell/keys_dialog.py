@@ -1,6 +1,7 @@
 """The window's keys, listed from its own actions and those of its parts (the kernel list's G,
-the timing tab's Ctrl+R), so the list cannot drift from what works. The list fits the window it
-opens over (viewer.qt.kit.dialog_room) and scrolls where it is longer, by the keys too."""
+the timing tab's Ctrl+R), so the list cannot drift from what works; the keys no action holds
+(viewer.qt.shell.page_keys.KEY_ROWS) after them. The list fits the window it opens over
+(viewer.qt.kit.dialog_room) and scrolls where it is longer, by the keys too."""
 
 from __future__ import annotations
 
@@ -41,10 +42,11 @@ def key_rows(actions: Iterable[QAction]) -> list[tuple[str, str]]:
 class KeysDialog(QDialog):
     """A non-modal list of the keys; F1 (or Esc) closes it again. Its rows sit in `rows_area`,
     which has the focus: the arrows, Page Up and Page Down scroll a list longer than the
-    window."""
+    window. A row wider than the window's room wraps its words."""
 
     def __init__(self, actions: Iterable[QAction], style: Style,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None,
+                 more: Iterable[tuple[str, str]] = ()) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keys - ncu-reader")
         self.setModal(False)
@@ -52,15 +54,18 @@ class KeysDialog(QDialog):
         rows.setObjectName("key_rows")
         grid = QGridLayout(rows)
         grid.setHorizontalSpacing(style.px(24))
-        self.rows = key_rows(actions)
+        self.rows = [*key_rows(actions), *more]
+        widest = [0, 0]
         for row, (what, keys) in enumerate(self.rows):
             key = plain_label(keys, self)
             key.setFont(style.font("body", bold=True))
             key.setAlignment(Qt.AlignmentFlag.AlignRight)
-            grid.addWidget(key, row, 0)
             label = plain_label(what, self)
             label.setFont(style.font("body"))
-            grid.addWidget(label, row, 1)
+            for place, cell in enumerate((key, label)):
+                widest[place] = max(widest[place], cell.sizeHint().width())
+                cell.setWordWrap(True)  # where the room is narrower than the line
+                grid.addWidget(cell, row, place)
         self.rows_area = QScrollArea(self)
         self.rows_area.setObjectName("keys_scroll")
         self.rows_area.setWidgetResizable(True)
@@ -70,7 +75,9 @@ class KeysDialog(QDialog):
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.rows_area)
-        self._fit(rows.sizeHint())
+        margins = grid.contentsMargins()
+        self._fit(QSize(sum(widest) + grid.horizontalSpacing() + margins.left() + margins.right(),
+                        rows.sizeHint().height()))
         self.rows_area.setFocus()
 
     def _fit(self, rows: QSize) -> None:

@@ -4,13 +4,12 @@ Reports are read by a job on viewer.qt.kit.workers.Worker, never on the GUI thre
 applies what comes back. A file that cannot be read is refused with one line naming it (banner and
 stderr) while the others open; when none can be read, what was open stays. One kernel is read
 alone; two (two files, one file with two kernels, or two rows picked in the kernel list) are
-compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4
-beside this report after Timing (reading_page). The window's other jobs live beside it, each
-handed what it needs and none importing this module: window_menus (the actions, as one
-WindowActions), window_steps (the moves between tabs), reading_page (the tabs, one per view of
-view_registry), compare_line, projector_mode (a ProjectorMode that owns the mode and says when it
-changes), exporting, opening (Open, drops), window_place (its size and place), exercise_panel
-(the exercise's dock).
+compared, A against B. The lesson's two tabs ride along: Predict before step 1 and the T4 after
+Timing (reading_page). The window's other jobs live beside it, each handed what it needs and none
+importing this module: window_menus (the actions, as one WindowActions), window_steps (the moves
+between tabs), reading_page (the tabs, one per view of view_registry), compare_line,
+projector_mode (a ProjectorMode that owns the mode and says when it changes), exporting, opening
+(Open, drops), window_place (its size and place), exercise_panel (the exercise's dock).
 """
 
 from __future__ import annotations
@@ -19,13 +18,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
-from PySide6.QtWidgets import (
-    QMainWindow,
-    QStackedWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
 from viewer.core.model import Kernel, Report
 from viewer.core.names import distinct_paths
@@ -44,8 +39,10 @@ from viewer.qt.shell import exporting, opening, projector_mode, window_place
 from viewer.qt.shell import recent as recent_files
 from viewer.qt.shell.capture_open import open_capture, shutdown_captures
 from viewer.qt.shell.empty_page import EmptyPage
+from viewer.qt.shell.escape_key import EscapeKey, hide_shown
 from viewer.qt.shell.keys_dialog import KeysDialog, every_action
 from viewer.qt.shell.loading import Loaded, first_picks, read_reports
+from viewer.qt.shell.page_keys import KEY_ROWS, PageKeys
 from viewer.qt.shell.projector_mode import ProjectorMode
 from viewer.qt.shell.reading_page import ReadingPage, default_tabs
 from viewer.qt.shell.status_line import StatusLine, open_text, open_texts, threshold_text
@@ -104,6 +101,10 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
             self, self.reading.tab_pages, self.navigate, lambda: self.tab_style,
             self.projector_mode.changed, self.window_actions.view_menu)
         note_profiled_durations(self.reading.tab_pages, self.reading.timing_panel.probe.done)
+        self.escape_key = EscapeKey(self.window_actions.escape, self.projector_mode, [
+            lambda: hide_shown(self.keys_dialog), lambda: hide_shown(self.exercise.dock),
+            self.reading.compare_line.fold_opened,
+            lambda: self.projector and hide_shown(self.kernel_dock)])
 
     def _build_parts(self, tabs: Sequence[ReadingTab]) -> None:
         """The reading page and the page before a report, the kernel list and its dock, the
@@ -121,10 +122,11 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
             self, reading.menu, self.kernel_dock.toggleViewAction(), CAPTURE_KEY)
         connect_actions(actions, self)
         self._escape = EscapeFromEdits(self, self.focus_tabs)
+        actions.kernel_list.triggered.connect(self._focus_list)  # so G groups at once
         actions.recent.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
-        self.projector_mode = ProjectorMode(self, self.kernel_dock, actions.projector,
-                                            actions.leave_projector)
+        self.projector_mode = ProjectorMode(self, self.kernel_dock, actions.projector)
+        self.page_keys = PageKeys(self, self.current_tab)  # PageDown scrolls the page shown
         # short titles where whole ones do not fit
         self.tab_titles = TitleFitter(reading.tabs, reading.titles)
 
@@ -284,10 +286,15 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         self.kernel_list.set_picks(self.picks)
 
     def find_kernel(self) -> None:
-        if self.projector:
-            return
+        """Ctrl+F, whatever has the focus: the kernel list shown (in projector mode too), its
+        filter focused."""
         self._show_list(True)
         self.kernel_list.focus_filter()
+
+    def _focus_list(self) -> None:
+        if self.kernel_dock.isVisible():
+            table = self.kernel_list.group_view if self.kernel_list.grouped else None
+            (table or self.kernel_list.view).setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _show_list(self, visible: bool) -> None:
         show_dock(self, self.kernel_dock, self.kernel_list, visible)
@@ -298,7 +305,7 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         if self.keys_dialog is not None and self.keys_dialog.isVisible():
             self.keys_dialog.close()
             return
-        self.keys_dialog = KeysDialog(every_action(self), self.tab_style, self)
+        self.keys_dialog = KeysDialog(every_action(self), self.tab_style, self, KEY_ROWS)
         self.keys_dialog.addAction(self.window_actions.keys)
         self.keys_dialog.show()
 

@@ -22,27 +22,27 @@ def tab_bar_sheet(style: Style) -> str:
             f" background: transparent; border: none;"
             f" border-bottom: {style.px(3)}px solid transparent; }}"
             f"QTabBar::tab:selected {{ color: {c.text}; border-bottom-color: {c.accent}; }}"
-            f"QTabBar::tab:hover:!selected {{ color: {c.text}; }}")
+            f"QTabBar::tab:hover:!selected {{ color: {c.text}; }}"
+            # the focus on the tabs (Tab, Esc from a box) shows on the current one
+            f"QTabBar::tab:selected:focus {{ background: {c.highlight}; }}")
 
 
 class ProjectorMode(QObject):
     """Whether the window is in projector mode (`on`) and the `style` that follows from it.
-    `toggle` (F5) and `leave` (Esc) drive it; `changed(on)` is emitted once the window has
-    entered or left the mode, for the window to restyle its pages. The kernel list and a
-    maximized window come back as they were."""
+    `toggle` (F5, Ctrl+P) drives it, and Esc where nothing else is open (escape_key);
+    `changed(on)` is emitted once the window has entered or left the mode, for the window to
+    restyle its pages. The kernel list and a maximized window come back as they were."""
 
     changed = Signal(bool)
 
-    def __init__(self, window: QMainWindow, kernel_dock: QDockWidget, toggle: QAction,
-                 leave: QAction) -> None:
+    def __init__(self, window: QMainWindow, kernel_dock: QDockWidget, toggle: QAction) -> None:
         super().__init__(window)
         self._window, self._dock = window, kernel_dock
-        self._toggle, self._leave = toggle, leave
+        self._toggle = toggle
         self._on = False
         self._style = Style(projector=False)
         self._was_maximized = self._list_was_visible = False
         toggle.triggered.connect(lambda _checked=False: self.set(not self._on))
-        leave.triggered.connect(lambda _checked=False: self.set(False))
 
     @property
     def on(self) -> bool:
@@ -60,7 +60,6 @@ class ProjectorMode(QObject):
         self._on = on
         self._style = Style(projector=on)
         self._toggle.setChecked(on)
-        self._leave.setEnabled(on)
         w.menuBar().setVisible(not on)
         if on:
             self._list_was_visible = self._dock.isVisible()

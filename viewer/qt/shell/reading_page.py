@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QScrollArea, QTabWidget, QToolButton, QVBoxLayout, QWidget
 
 from viewer.qt.kit.banner import Banner
 from viewer.qt.kit.plain_text import plain_tip
@@ -56,6 +57,14 @@ def _entries(steps: Sequence[ReadingTab]) -> list[Entry]:
     return [*rest[:first], *given, *rest[first:]]
 
 
+def _no_focus_stops(page: QWidget) -> None:
+    """No Tab stop on `page`'s scroll areas, which show no focus: Tab goes from the tabs
+    straight to the page's first box or button (PageDown scrolls the page: page_keys)."""
+    for area in [page, *page.findChildren(QScrollArea)]:
+        if isinstance(area, QScrollArea):
+            area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+
 class ReadingPage(QWidget):
     """`banner`, `compare_line` and `tabs` in `column`: one tab per `views` (in the order of
     viewer.qt.shell.view_registry, each made in `style`; its `entries` beside them, its `titles`
@@ -70,6 +79,8 @@ class ReadingPage(QWidget):
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.setUsesScrollButtons(True)  # a narrow projector must not widen the window
+        for arrow in self.tabs.tabBar().findChildren(QToolButton):  # no Tab stop: Left, Right
+            arrow.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.entries = _entries(self.tab_pages)
         steps = iter(self.tab_pages)
         self.views: list[View] = [next(steps) if e.kind == "step" else e.view(style)
@@ -78,10 +89,11 @@ class ReadingPage(QWidget):
         self.menu: list[tuple[str, str]] = []  # each tab's View menu words and key
         for number, entry, view in self._numbered():
             self.titles.append(TabTitles(entry.tab_title(number), entry.short_title(number),
-                                         entry.key_title(number), entry.key(number)))
+                                         entry.key(number)))
             self.menu.append((entry.menu_text(number), entry.key(number)))
             self.tabs.addTab(_widget(view), self.titles[-1].whole)
             self.tabs.setTabToolTip(self.tabs.count() - 1, plain_tip(view.QUESTION))
+            _no_focus_stops(_widget(view))
         self.predict_tab = self._view(PredictTab)
         self.reference_tab = self._view(ReferenceTab)
         self.timing = self._view(TimingView)

@@ -115,6 +115,8 @@ class StatusLine:
         self.cancel_button.setText("Cancel")
         self.capture_button = QToolButton(parent)
         self.capture_button.setText("Capture...")
+        # no Tab stop between the tabs and a page built after it (its key: Ctrl+Shift+C)
+        self.capture_button.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         bar.addWidget(self.text, 1)
         for part in (self.thresholds, self.progress, self.cancel_button, self.capture_button):
             bar.addPermanentWidget(part)

@@ -1,8 +1,9 @@
-"""The tab bar's titles at the width the window has: whole where they all fit, else short, else
-(a narrow screen in projector mode) the current tab short and the others by their keys, else
-(more tabs still) by their shortcut letters alone, so that every tab stays on screen and legible
-(viewer.qt.shell.view_registry gives each tab its titles). A tab's whole title is kept as its
-data (exports, tests) and its question stays its tooltip."""
+"""The tab bar's titles at the width the window has: each tab whole where they all fit, else
+shortened one tab at a time (from the last tab back, the current one last) only as far as the
+width requires: first to its short words ("1  Speed"), then to its key alone ("1", "A"), the
+current tab never below its short words. viewer.qt.shell.view_registry gives each tab its
+titles, in one vocabulary: its key, then its words. A tab's whole title is kept as its data
+(exports, tests) and its question stays its tooltip."""
 
 from __future__ import annotations
 
@@ -15,14 +16,16 @@ from PySide6.QtWidgets import QTabWidget
 
 @dataclass(frozen=True)
 class TabTitles:
-    """A tab's titles: `whole`, `short` (where whole ones do not fit), `key` (where only
-    keys fit: its step number, its key or a word) and `letter` (where not even those fit: its
-    shortcut; '' for its `key`)."""
+    """A tab's titles, each the start of the one before: `whole`, `short` (its key and short
+    words, or `whole` where it has none) and `key` (its key alone)."""
 
     whole: str
     short: str
     key: str
-    letter: str = ""
+
+    def at(self, level: int) -> str:
+        """Its title at `level`: 0 whole, 1 short, 2 key."""
+        return (self.whole, self.short, self.key)[level]
 
 
 def whole_title(tabs: QTabWidget, index: int) -> str:
@@ -38,27 +41,49 @@ def _needed(tabs: QTabWidget) -> int:
     return sum(bar.tabSizeHint(i).width() for i in range(bar.count())) + beside
 
 
+def _steps(count: int, current: int) -> list[tuple[int, int]]:
+    """(tab, level) in the order tabs are shortened: every tab but the current one to its
+    short words, from the last back, then the current one; then the same to their keys, the
+    current tab keeping its short words."""
+    order = [i for i in reversed(range(count)) if i != current]
+    return [*((i, 1) for i in [*order, current]), *((i, 2) for i in order)]
+
+
 def fit_titles(tabs: QTabWidget, width: int, titles: Sequence[TabTitles]) -> str:
-    """Give the tabs the longest of their `titles` that fit `width`; returns which: 'whole',
-    'short', 'keys' or 'letters'."""
+    """Give the tabs the longest of their `titles` that fit `width`, shortening one tab at a
+    time, then lengthening again each tab that fits longer; returns the shortest level given
+    to any tab: 'whole', 'short' or 'keys'."""
     bar = tabs.tabBar()
+    levels = [0] * len(titles)
     for i, title in enumerate(titles):
         bar.setTabData(i, title.whole)
+        _show(tabs, i, title.whole)
+    for index, level in _steps(len(titles), tabs.currentIndex()):
+        if _needed(tabs) <= width:
+            break
+        levels[index] = level
+        _show(tabs, index, titles[index].at(level))
     current = tabs.currentIndex()
-    levels = {
-        "whole": [t.whole for t in titles],
-        "short": [t.short for t in titles],
-        "keys": [t.short if i == current else t.key for i, t in enumerate(titles)],
-        "letters": [t.short if i == current else t.letter or t.key
-                    for i, t in enumerate(titles)],
-    }
-    for level, texts in levels.items():
-        for i, text in enumerate(texts):
-            if bar.tabText(i) != text:
-                bar.setTabText(i, text)
-        if _needed(tabs) <= width or level == "letters":
-            return level
-    return "letters"
+    for index in sorted(range(len(titles)), key=lambda i: i != current):
+        while levels[index] and _fits_at(tabs, index, titles[index].at(levels[index] - 1),
+                                         width):
+            levels[index] -= 1  # give back what a later tab's shortening made room for
+    return ("whole", "short", "keys")[max(levels, default=0)]
+
+
+def _show(tabs: QTabWidget, index: int, text: str) -> None:
+    if tabs.tabBar().tabText(index) != text:
+        tabs.tabBar().setTabText(index, text)
+
+
+def _fits_at(tabs: QTabWidget, index: int, text: str, width: int) -> bool:
+    """Whether the tabs fit `width` with tab `index` showing `text`; it keeps `text` if so."""
+    was = tabs.tabBar().tabText(index)
+    _show(tabs, index, text)
+    if _needed(tabs) <= width:
+        return True
+    _show(tabs, index, was)
+    return False
 
 
 class TitleFitter(QObject):

@@ -1,7 +1,8 @@
 """Every view the window shows, one line each, in tab order: the tabs, their keys, the View
-menu's actions (and so F1's list of keys, read from them) and the short titles where whole ones
-do not fit all follow from here. tests/qt/shell/test_view_registry.py holds README's table of
-keys and the views ncu's advice links to (viewer.analysis.advice.VIEWS) to it.
+menu's actions (and so F1's list of keys, read from them) and the shorter titles where whole
+ones do not fit all follow from here, in one vocabulary: each view's key, then its words.
+tests/qt/shell/test_view_registry.py holds README's table of keys and the views ncu's advice
+links to (viewer.analysis.advice.VIEWS) to it.
 
 A view is a class that speaks viewer.qt.kit.view.View; its name, key and words are its own
 (VIEW, KEY, TITLE, QUESTION), and the window makes it in its style. What a view reads beyond
@@ -10,7 +11,6 @@ the first read it declares itself (its NEED, viewer.session.Need).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -35,14 +35,14 @@ lesson's two tabs, the timing tab, or a view beyond the reading order."""
 
 @dataclass(frozen=True)
 class Entry:
-    """One view: its class, its `kind`; `menu`, its View menu action's words ('' for its tab's
-    title); `short`, its tab's title where whole ones do not fit ('' for the title). Where only
-    keys fit, a view beyond shows its key, a lesson or timing tab its short title's first
-    word."""
+    """One view: its class, its `kind` and `short`, the words its whole title shortens to
+    where whole ones do not fit ('' for none: it shortens to its key alone). One vocabulary
+    everywhere (tabs, View menu, F1, README): its key, then its words ("1  Speed Of Light",
+    "A  ncu's advice"), shortened from the end ("1  Speed", "1") only as far as the width
+    requires."""
 
     view: ViewClass
     kind: Kind = "beyond"
-    menu: str = ""
     short: str = ""
 
     @property
@@ -53,46 +53,37 @@ class Entry:
     def title(self) -> str:
         return self.view.TITLE
 
-    def tab_title(self, number: int) -> str:
-        """Its tab's whole title; a step numbered `number` when its title is not already."""
-        title = self.title.strip()
-        if self.kind != "step" or title.startswith(str(number)):
-            return title
-        return f"{number}  {title}"
-
-    def short_title(self, number: int) -> str:
-        return self.short or self.tab_title(number)
-
     def key(self, number: int) -> str:
         """Its shortcut: a step's `number`, else its KEY."""
         return str(number) if self.kind == "step" else self.view.KEY
 
-    def key_title(self, number: int) -> str:
-        """Its tab where only keys fit: a step's number, its key, or its short title's first
-        word."""
-        found = re.match(r"\d+", self.tab_title(number))
-        if found:
-            return found.group()
-        key = self.view.KEY if self.kind == "beyond" else ""
-        return key or self.short_title(number).split()[0]
+    def tab_title(self, number: int) -> str:
+        """Its whole title: its key (a step's `number`), then its words."""
+        key, title = self.key(number), self.title.strip()
+        return title if title.split()[0] == key else f"{key}  {title}"
+
+    def short_title(self, number: int) -> str:
+        """Its key and its short words; its whole title where it has none."""
+        return f"{self.key(number)}  {self.short}" if self.short else self.tab_title(number)
 
     def menu_text(self, number: int) -> str:
-        return self.menu or self.tab_title(number)
+        """Its View menu action's words: its whole title, its key the mnemonic."""
+        return "&" + self.tab_title(number).replace("&", "&&")
 
 
 VIEWS: tuple[Entry, ...] = (
-    Entry(PredictTab, "lesson", menu="&Predict, then reveal"),
-    Entry(SpeedOfLightTab, "step", short="1  Speed"),
-    Entry(MemoryTab, "step", short="2  Memory"),
+    Entry(PredictTab, "lesson"),
+    Entry(SpeedOfLightTab, "step", short="Speed"),
+    Entry(MemoryTab, "step", short="Memory"),
     Entry(OccupancyTab, "step"),
-    Entry(TimingView, "timing", menu="Kernel &timing"),
-    Entry(ReferenceTab, "lesson", menu="T4 vs this &report", short="T4"),
+    Entry(TimingView, "timing"),
+    Entry(ReferenceTab, "lesson", short="T4"),
     Entry(RooflineView),
-    Entry(AdviceView, short="Advice"),
-    Entry(StallsView, short="Stalls"),
+    Entry(AdviceView),
+    Entry(StallsView),
     Entry(SourceView),
-    Entry(InstructionMixView, short="Mix"),
-    Entry(MetricsView, short="Metrics"),
+    Entry(InstructionMixView),
+    Entry(MetricsView),
 )
 """The window's views, in tab order."""
 

@@ -4,7 +4,8 @@
 `build_menus` makes the actions and menus and hands them back as one `WindowActions`;
 `connect_actions` wires them to what the window does (a `WindowCommands`), so this module knows
 no window but a QMainWindow. `EscapeFromEdits` gives Esc in a search, threshold or prediction
-box its own meaning: the focus goes back to the tabs, so that the letter keys work again.
+box its own meaning: the focus goes back to the tabs, so that the letter keys work again; Esc
+elsewhere is viewer.qt.shell.escape_key's.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class WindowActions:
     find: QAction
     kernel_list: QAction
     projector: QAction
-    leave_projector: QAction
+    escape: QAction  # Esc: close what is open, else leave projector mode (escape_key)
     keys: QAction
 
 
@@ -120,17 +121,18 @@ def build_menus(window: QMainWindow, views: Sequence[tuple[str, str]], kernel_li
     view.addSeparator()
     projector = add_action(w, "&Projector mode", ["F5", "Ctrl+P"], view)
     projector.setCheckable(True)
-    leave_projector = add_action(w, "Leave projector mode", ["Esc"])
-    leave_projector.setEnabled(False)
+    escape = add_action(w, "Close what is open (the keys list, the exercise, the warnings "
+                        "opened, a kernel list opened in projector mode), else leave projector "
+                        "mode", ["Esc"])
     help_menu = w.menuBar().addMenu("&Help")
     keys = add_action(w, "&Keys", ["F1", "?"], help_menu)
     return WindowActions(open_action, recent, view, capture, export, quit_action, view_actions,
                          next_step, previous_step, reveal, swap, find, kernel_list, projector,
-                         leave_projector, keys)
+                         escape, keys)
 
 
 def connect_actions(actions: WindowActions, commands: WindowCommands) -> None:
-    """Each action runs its command (projector mode wires its own two)."""
+    """Each action runs its command (projector mode and Esc wire their own)."""
     a, c = actions, commands
     for action, slot in ((a.open, c.open_dialog), (a.capture, c.open_capture),
                          (a.export, c.export_dialog),
@@ -155,8 +157,9 @@ def is_edit(widget: QWidget | None) -> bool:
 
 class EscapeFromEdits(QObject):
     """Esc in a box that takes typed text anywhere in `window` calls `back` (the window gives
-    the focus to its tabs) and nothing else; Esc elsewhere keeps its meaning (leaving projector
-    mode). An application-wide event filter, since the boxes belong to every view."""
+    the focus to its tabs) and nothing else; Esc elsewhere keeps its meaning (closing what is
+    open, else leaving projector mode). An application-wide event filter, since the boxes
+    belong to every view."""
 
     def __init__(self, window: QMainWindow, back: Callable[[], object]) -> None:
         super().__init__(window)

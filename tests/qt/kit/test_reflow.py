@@ -39,7 +39,7 @@ def settle() -> None:
 
 
 def sideways(tab: ReadingTab) -> bool:
-    return tab._scroll.widget().width() > tab._scroll.viewport().width()
+    return tab.scroll_area.widget().width() > tab.scroll_area.viewport().width()
 
 
 def row_label(tab: QWidget, text: str) -> QLabel:

@@ -59,7 +59,7 @@ def click_row(window: MainWindow, qtbot, step_name: str, key: str, kind: type = 
     page = step(window, step_name)
     window.tabs.setCurrentWidget(page)
     widget = next(w for w in page.row_widgets(key) if isinstance(w, kind))
-    page._scroll.ensureWidgetVisible(widget)
+    page.scroll_area.ensureWidgetVisible(widget)
     qtbot.mouseClick(widget, Qt.MouseButton.LeftButton)
     return widget
 
@@ -554,7 +554,7 @@ def test_question_2s_line_button_fits_the_panel_in_projector_type(window, qtbot)
     panel.set_question(1)
     step(window, "memory").row_picked.emit("global_load_sectors")
     qtbot.waitUntil(lambda: "line 122" in text_of(panel, "source_lines"), timeout=60_000)
-    scroll = panel._scroll
+    scroll = panel.scroll_area
     button = panel.findChild(QPushButton, "source_line_button")
 
     def fits() -> None:

@@ -324,7 +324,7 @@ def test_the_column_headings_stay_in_view_after_reveal(tab, qtbot, projector) ->
     tab.set_style(Style(projector=projector))
     tab.resize(1366, 360)
     tab.reveal_to(len(ORDER))
-    area = tab._scroll
+    area = tab.scroll_area
     bar = area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0)
     for _ in range(5):

@@ -412,7 +412,7 @@ def test_tabs_fit_1280_by_800(cls: type[ReadingTab], projector: bool, qtbot, nai
     tab.resize(1280, 800)
     tab.show()
     qtbot.waitExposed(tab)
-    scroll = tab._scroll
+    scroll = tab.scroll_area
     assert scroll.horizontalScrollBar().maximum() == 0
     if not projector:  # the reading fits; the derivation against the card may follow below
         below = tab.findChild(QLabel, "derivation_title")
@@ -437,7 +437,7 @@ def look_at_the_picture(tab: ReadingTab, pixels: np.ndarray) -> None:
     rows = pixels[question.top():question.bottom() + 1, question.left():question.right() + 1]
     dark = ((rows >> 16) & 0xFF) + ((rows >> 8) & 0xFF) + (rows & 0xFF) < 3 * 80
     assert dark.sum() > question.width(), "the question's text is not in the picture"
-    on_screen = area(tab, tab._scroll.viewport())
+    on_screen = area(tab, tab.scroll_area.viewport())
     bars = [b for b in tab.findChildren(ValueBar) if on_screen.contains(area(tab, b))]
     assert bars or isinstance(tab, MemoryTab), "no bar lies on screen"
     for shown in bars:

@@ -86,13 +86,13 @@ class ReadingTab(QWidget):
         self._question.setObjectName("question")
         self._question.setWordWrap(True)
         self._question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._scroll = QScrollArea()
-        self._scroll.setWidgetResizable(True)
-        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         layout.addWidget(self._question)
-        layout.addWidget(self._scroll, 1)
-        self._scroll.installEventFilter(self)
+        layout.addWidget(self.scroll_area, 1)
+        self.scroll_area.installEventFilter(self)
         self._render()
 
     @property
@@ -196,7 +196,7 @@ class ReadingTab(QWidget):
             self._ensure_rendered()
         found = self._picks.mark(key)
         if found:
-            self._scroll.ensureWidgetVisible(found[0])
+            self.scroll_area.ensureWidgetVisible(found[0])
         return bool(found)
 
     @property
@@ -241,7 +241,7 @@ class ReadingTab(QWidget):
         tab is not shown (its width is not yet the one it will be shown at)."""
         if not self.isVisible():
             return None
-        return self._scroll.width() - self._scroll.verticalScrollBar().sizeHint().width()
+        return self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width()
 
     def _refit(self) -> None:
         """Lay the answer out again where the width given now calls for another layout."""
@@ -251,7 +251,7 @@ class ReadingTab(QWidget):
             self._fits.fit(self._room(), self._fill)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._scroll and event.type() == QEvent.Type.Resize:
+        if watched is self.scroll_area and event.type() == QEvent.Type.Resize:
             self._refit()
         return super().eventFilter(watched, event)
 
@@ -287,10 +287,10 @@ class ReadingTab(QWidget):
             layout.addWidget(self.label(NOTHING_SELECTED, "body", color="secondary",
                                         name="placeholder"))
         layout.addStretch(1)
-        old = self._scroll.takeWidget()
+        old = self.scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self._scroll.setWidget(content)
+        self.scroll_area.setWidget(content)
         if self._picks.marked is not None:
             self.mark_row(self._picks.marked)
         return content.minimumSizeHint().width()

@@ -87,13 +87,13 @@ class ExercisePanel(QWidget):
         self.lines = SourceLines(reads, self)  # question 2's loads at their lines of code
         self.lines.changed.connect(self._render)
         self.setAutoFillBackground(True)
-        self._scroll = QScrollArea(self)
-        self._scroll.setWidgetResizable(True)
-        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self._scroll)
+        outer.addWidget(self.scroll_area)
         self._render()
 
     # ------------------------------------------------------------------ the state
@@ -227,13 +227,13 @@ class ExercisePanel(QWidget):
 
     def _reveal(self, name: str) -> None:
         """Scroll what was just shown into view (in a room, the verdict under a long question)."""
-        content = self._scroll.widget()
+        content = self.scroll_area.widget()
         shown = content.findChild(QLabel, name) if content is not None else None
         if shown is not None and content is not None:
             layout = content.layout()
             if layout is not None:
                 layout.activate()
-            self._scroll.ensureWidgetVisible(shown, 0, self._style.px(40))
+            self.scroll_area.ensureWidgetVisible(shown, 0, self._style.px(40))
 
     def _option_key(self, key: str | None) -> str | None:
         """The picked row in the spelling the question's options use (a summary key and its
@@ -305,10 +305,10 @@ class ExercisePanel(QWidget):
         layout.addWidget(self._label(self.score_text(), "small", color="secondary",
                                      name="score"))
         layout.addStretch(1)
-        old = self._scroll.takeWidget()
+        old = self.scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self._scroll.setWidget(content)
+        self.scroll_area.setWidget(content)
 
     def _heading(self, layout: QVBoxLayout) -> None:
         """The exercise's title, the question's number, the end summary once every question is

@@ -128,7 +128,7 @@ class PredictTab(ReadingTab):
         grid, self.rows, headings = build_grid(self.label, self.style_, pair, self.state.texts,
                                                box, self._enter)
         layout.addLayout(grid)
-        self.sticky = StickyHeader(self._scroll, headings, self.style_)  # Derived, Measured
+        self.sticky = StickyHeader(self.scroll_area, headings, self.style_)  # Derived, Measured
         self.lines_box = QVBoxLayout()
         layout.addLayout(self.lines_box)
         layout.addLayout(self._buttons())
@@ -268,7 +268,7 @@ class PredictTab(ReadingTab):
         """Scroll the last row revealed, and the one asked about next, into view."""
         keys = [k for k in ORDER[max(0, shown - 1):shown + 1] if k in self.rows]
         for key in keys:
-            self._scroll.ensureWidgetVisible(self.rows[key].cells[-1]
+            self.scroll_area.ensureWidgetVisible(self.rows[key].cells[-1]
                                              if self.rows[key].cells[-1].isVisible()
                                              else self.rows[key].name)
 

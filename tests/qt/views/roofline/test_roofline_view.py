@@ -103,8 +103,8 @@ def test_compare_arrows_and_what_a_dram_only_roofline_hides(qtbot, expected) -> 
 def test_the_arrow_heads_point_from_a_to_b(qtbot) -> None:
     view = shown(qtbot, [read_report(NAIVE), read_report(TILED)])
     chart = view.chart
-    assert chart is not None and len(chart._heads) == 3
-    for head, start, end in chart._heads:
+    assert chart is not None and len(chart.arrow_heads()) == 3
+    for head, start, end in chart.arrow_heads():
         assert head.pos().x() == pytest.approx(math.log10(end[0]))
         assert end[1] > start[1]  # tiled does more work per second: the arrows go up
 
@@ -169,7 +169,7 @@ def test_projector_mode_is_big_and_thick(qtbot) -> None:
             if item.opts.get("pen") is not None]
     assert pens and min(p.width() for p in pens) >= 4
     # big: it takes most of what the view shows (and no more: it fits the screen)
-    assert chart.height() >= view._scroll_area.viewport().height() * 0.6
+    assert chart.height() >= view.scroll_area.viewport().height() * 0.6
     view.set_style(Style())
     assert view.chart is not None and view.chart.points[(1, "l1")][1] / TERA > 1
 
@@ -191,7 +191,7 @@ def test_in_projector_mode_the_chart_and_its_key_fit_the_view(qtbot, size) -> No
     def fits() -> None:
         chart, key = view.chart, view.key_label
         assert chart is not None and key is not None
-        viewport = view._scroll_area.viewport()
+        viewport = view.scroll_area.viewport()
         bottom = key.mapTo(viewport, key.rect().bottomLeft()).y()
         assert 0 < bottom <= viewport.height()  # axes, lines and key at once, no scrolling
         top = chart.mapTo(viewport, chart.rect().topLeft()).y()

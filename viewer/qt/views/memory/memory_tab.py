@@ -173,7 +173,7 @@ class MemoryTab(ReadingTab):
         if on_chart and not in_tables:
             view = self.findChild(MemoryChartView)
             if view is not None:
-                self._scroll.ensureWidgetVisible(view)
+                self.scroll_area.ensureWidgetVisible(view)
         return in_tables or on_chart
 
     def chart_item(self) -> MemoryChartItem | None:

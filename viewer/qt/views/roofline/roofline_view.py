@@ -63,12 +63,12 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
         self.question.setWordWrap(True)
         self.progress = self.wanted.progress_bar()
         self.progress.hide()
-        self._scroll_area = QScrollArea()
-        self._scroll_area.setWidgetResizable(True)
-        self._scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         for widget in (self.question, self.progress):
             layout.addWidget(widget)
-        layout.addWidget(self._scroll_area, 1)
+        layout.addWidget(self.scroll_area, 1)
         self._render()
 
     @property
@@ -156,17 +156,17 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
             self.chart, self.key_label = answer.chart, answer.key_label
             self._fit_chart()
         column.addStretch(1)
-        old = self._scroll_area.takeWidget()
+        old = self.scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self._scroll_area.setWidget(content)
+        self.scroll_area.setWidget(content)
 
     def _fit_chart(self) -> None:
         """In projector mode the chart and its key fill what the view shows below its question,
         so the room sees the axes, the lines and the key at once; the words follow below."""
         if self.chart is None or self.key_label is None or not self._style.projector:
             return
-        viewport = self._scroll_area.viewport()
+        viewport = self.scroll_area.viewport()
         key = self.key_label.heightForWidth(viewport.width() - self._style.px(6))
         spare = viewport.height() - max(key, self.key_label.sizeHint().height())
         self.chart.setFixedHeight(max(self._style.px(120), spare - self._style.px(30)))

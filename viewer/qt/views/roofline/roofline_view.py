@@ -12,6 +12,7 @@ viewer.qt.views.roofline.roofline_answer, its words computed from the values dra
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import ClassVar
 
 from PySide6.QtCore import Signal
@@ -32,6 +33,15 @@ from viewer.qt.views.roofline.roofline_answer import RooflineAnswer, answer_labe
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
 from viewer.session import Need
 from viewer.session.shown import State
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    ANSWER = "answer"
+    PLACEHOLDER = "placeholder"
+    READING = "reading"
+
 
 NEED = Need.of(roofline.ROOFLINE_METRICS)
 
@@ -136,7 +146,7 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
         margin = style.px(10)
         self._outer.setContentsMargins(margin, margin, margin, margin)
         content = WrappedColumn()
-        content.setObjectName("answer")
+        content.setObjectName(Names.ANSWER)
         column = QVBoxLayout(content)
         column.setContentsMargins(0, 0, style.px(6), 0)
         column.setSpacing(style.px(8))
@@ -146,10 +156,11 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
         self.progress.setVisible(reading)
         self.progress.setValue(self.wanted.steps)
         if not self.kernels:
-            column.addWidget(self.label(NOTHING_SELECTED, color="secondary", name="placeholder"))
+            column.addWidget(self.label(NOTHING_SELECTED, color="secondary",
+                                        name=Names.PLACEHOLDER))
         elif reading:
             column.addWidget(self.label(words.reading_words(self.reports), color="secondary",
-                                        name="reading"))
+                                        name=Names.READING))
         else:
             answer = RooflineAnswer(style, self.kernels, self.names, self.rooflines)
             answer.build(column, self.error)

@@ -41,7 +41,9 @@ from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.plain_text import plain_label
+from viewer.qt.kit.reading_tab_names import Names
 from viewer.qt.kit.reflow import LayoutFit, stack_labels
 from viewer.qt.kit.row_pick import RowLabel, RowPicks, same_row
 from viewer.qt.kit.style import Role, Style
@@ -83,7 +85,7 @@ class ReadingTab(QWidget):
         self.setAutoFillBackground(True)
         layout = self._outer = QVBoxLayout(self)
         self._question = plain_label(self.QUESTION)
-        self._question.setObjectName("question")
+        self._question.setObjectName(Names.QUESTION)
         self._question.setWordWrap(True)
         self._question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.scroll_area = QScrollArea()
@@ -269,7 +271,7 @@ class ReadingTab(QWidget):
         self._outer.setContentsMargins(margin, margin, margin, margin)
         self._outer.setSpacing(style.px(8))
         content = WrappedColumn()
-        content.setObjectName("answer")
+        content.setObjectName(Names.ANSWER)
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, style.px(6), 0)
         layout.setSpacing(style.px(8))
@@ -285,7 +287,7 @@ class ReadingTab(QWidget):
                         stack_labels(grid)
         else:
             layout.addWidget(self.label(NOTHING_SELECTED, "body", color="secondary",
-                                        name="placeholder"))
+                                        name=Names.PLACEHOLDER))
         layout.addStretch(1)
         old = self.scroll_area.takeWidget()
         if old is not None:
@@ -339,17 +341,17 @@ class ReadingTab(QWidget):
             lead = [f"{self._names[c - 1]}: " if self.compare_mode else "" for c, _ in texts]
             words = "\n".join(prefix + text for prefix, (_, text) in zip(lead, texts,
                                                                          strict=True))
-            grid.addWidget(self.misread_label(words, f"misread_{key}"), row, 0, 1, -1)
+            grid.addWidget(self.misread_label(words, one_of(Names.MISREAD, key)), row, 0, 1, -1)
             row += 1
         elif texts:
             for column in sorted({c for c, _ in texts}):
                 words = "\n".join(text for c, text in texts if c == column)
-                grid.addWidget(self.misread_label(words, f"misread_{key}_{column}"), row,
+                grid.addWidget(self.misread_label(words, one_of(Names.MISREAD, key, column)), row,
                                column)
             row += 1
         notes = [m.text for m in self._notes if same_row(m.key, key)]
         if notes:
-            grid.addWidget(self.misread_label("\n".join(notes), f"note_{key}"), row,
+            grid.addWidget(self.misread_label("\n".join(notes), one_of(Names.NOTE, key)), row,
                            0 if span else 1, 1, -1)
             row += 1
         return row
@@ -365,7 +367,8 @@ class ReadingTab(QWidget):
         row.setSpacing(self._style.px(14))
         for column, (text, name) in enumerate(zip(texts, self._names, strict=True), 1):
             prefix = f"{name}: " if self.compare_mode else ""
-            row.addWidget(self.label(prefix + text, name=f"explanation_{column}", wrap=True), 1)
+            row.addWidget(self.label(prefix + text, name=one_of(Names.EXPLANATION, column),
+                                     wrap=True), 1)
         layout.addLayout(row)
 
     def grid(self) -> QGridLayout:
@@ -382,7 +385,7 @@ class ReadingTab(QWidget):
         shapes over the kernel columns; returns the next row."""
         for column, (kernel, name) in enumerate(zip(self._kernels, self._names, strict=True), 1):
             heading = ElidedName(name, self._names, kernel.display_name or kernel.name)
-            heading.setObjectName(f"kernel_name_{column}")
+            heading.setObjectName(one_of(Names.KERNEL_NAME, column))
             self._style.paint_label(heading, "heading", bold=True)
             grid.addWidget(heading, row, column)
             grid.addWidget(self.label(launch_text(kernel), "small", color="secondary",

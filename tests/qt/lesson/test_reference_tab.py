@@ -115,13 +115,13 @@ def test_without_the_pair_the_t4_stands_alone(qtbot, pair, t4) -> None:
     rows = t4_reference.cross_gpu(t4, t4)
     assert table(tab, len(rows), 2) == [
         [breakable(r.label), *(t4_reference.t4_figure(r, v) for v in r.t4)] for r in rows]
-    assert tab.findChild(QLabel, one_of(Names.VALUE, "2", 3)) is None
+    assert tab.findChild(QLabel, one_of(Names.VALUE, 2, 3)) is None
     assert tab.findChild(QLabel, Names.PROVENANCE) is not None
 
 
 def test_projector_mode_is_large_type(qtbot, pair) -> None:
     tab = make(qtbot, pair, NAMES, projector=True)
-    assert tab.findChild(QLabel, one_of(Names.VALUE, "2", 1)).font().pointSizeF() >= 20
+    assert tab.findChild(QLabel, one_of(Names.VALUE, 2, 1)).font().pointSizeF() >= 20
     assert tab.findChild(QLabel, one_of(Names.SUMMARY, 0)).font().pointSizeF() >= 20
 
 

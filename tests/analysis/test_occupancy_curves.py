@@ -62,9 +62,9 @@ def test_the_tiled_kernels_shared_memory_and_the_what_if() -> None:
     ys = dict(zip(shared.xs, shared.ys, strict=True))
     assert ys[3072] == 64 and ys[max(shared.xs)] < 64  # more shared memory: fewer warps
     # A setting between two points is allocated as the next one up.
-    between = oc._point_at(shared.xs, shared.ys, 3000.0)
+    between = oc.point_at(shared.xs, shared.ys, 3000.0)
     assert between == (3072.0, 64.0)
-    assert oc._point_at(shared.xs, shared.ys, 1e9) is None
+    assert oc.point_at(shared.xs, shared.ys, 1e9) is None
 
 
 def test_no_curves_where_the_report_holds_none() -> None:

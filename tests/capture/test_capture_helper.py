@@ -116,7 +116,7 @@ def test_the_report_check_matches_the_apps_container_walk():
     assert report.REPORT_MAX_FIELDS == c.MAX_FIELDS
     assert report.REPORT_MAX_PART == c.MAX_PART
     assert (report.BLOCK_RESULTS, report.BLOCK_SESSION_DETAILS, report.BLOCK_PAYLOAD_SIZE) == (
-        c._RESULTS, c._SESSION_DETAILS, c._PAYLOAD_SIZE)
+        c.RESULTS, c.SESSION_DETAILS, c.PAYLOAD_SIZE)
     assert report.SESSION_COMMAND_LINE == c.COMMAND_LINE
     argv = ncu_cmd.ncu_argv(protocol.Request("naive", 512, "full", "base"),
                            where.Layout(Path("ncu"), Path("python3"), Path("/"), None, None),

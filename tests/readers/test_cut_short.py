@@ -147,14 +147,14 @@ def test_a_details_text_rewritten_after_its_first_kernel_is_refused(
     """Before, the kernels read before the rewrite and those after it made one report."""
     path = tmp_path / MM3.name
     path.write_bytes(MM3.read_bytes())
-    line = details_text._Walk.line
+    line = details_text.Walk.line
 
-    def rewriting(walk: details_text._Walk, raw: str) -> None:
+    def rewriting(walk: details_text.Walk, raw: str) -> None:
         if len(walk.kernels) == 1 and raw.startswith("  mm3_kernel2"):
             path.write_text("".join(lines(MM3)[:200]), encoding="utf-8")
         line(walk, raw)
 
-    monkeypatch.setattr(details_text._Walk, "line", rewriting)
+    monkeypatch.setattr(details_text.Walk, "line", rewriting)
     with pytest.raises(ReportError, match=r"was rewritten while it was being read .*: open it"
                        r" again"):
         read_report(path)
@@ -165,13 +165,13 @@ def test_a_details_csv_rewritten_while_its_rows_are_taken_in_is_refused(
     source = H200 / "workloads-kernels-and-graph.details.csv"
     path = tmp_path / source.name
     path.write_bytes(source.read_bytes())
-    add = details_csv._Builder.add
+    add = details_csv.Builder.add
 
-    def rewriting(builder: details_csv._Builder, chunk: object) -> None:
+    def rewriting(builder: details_csv.Builder, chunk: object) -> None:
         if not builder.parts:
             path.write_text("".join(lines(source)[:30]), encoding="utf-8")
         add(builder, chunk)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(details_csv._Builder, "add", rewriting)
+    monkeypatch.setattr(details_csv.Builder, "add", rewriting)
     with pytest.raises(ReportError, match="was rewritten while it was being read"):
         read_report(path)

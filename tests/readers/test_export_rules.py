@@ -12,8 +12,9 @@ import pytest
 from PySide6.QtWidgets import QFrame, QLabel
 
 from viewer.analysis import advice
+from viewer.qt.kit.object_names import is_one_of
 from viewer.qt.kit.style import Style
-from viewer.qt.views.advice.advice_view import AdviceView
+from viewer.qt.views.advice.advice_view import AdviceView, Names
 from viewer.readers import read_report
 from viewer.readers.extras import read_extras
 from viewer.session import ReportSession
@@ -83,10 +84,10 @@ def test_the_advice_view_shows_an_exports_rules(qtbot) -> None:
     view.show()
     view.set_kernels([report.kernels[0]], None, [report])
     qtbot.waitUntil(lambda: view.ready, timeout=60_000)
-    cards = [c for c in view.findChildren(QFrame) if c.objectName().startswith("advice_")]
+    cards = [c for c in view.findChildren(QFrame) if is_one_of(c.objectName(), Names.ADVICE)]
     assert len(cards) == len(report.kernels[0].rules or [])
-    assert view.findChild(QLabel, "missing") is None
-    estimates = " ".join(c.findChild(QLabel, "estimate").text() for c in cards)
+    assert view.findChild(QLabel, Names.MISSING) is None
+    estimates = " ".join(c.findChild(QLabel, Names.ESTIMATE).text() for c in cards)
     text = (H200 / "numba-naive.details.txt").read_text(encoding="utf-8")
     top = max(_SPEEDUP.findall(text), key=lambda found: float(found[1]))[1]
     assert top in estimates

@@ -67,8 +67,8 @@ class OccupancyCurve:
         return max(self.ys)
 
 
-def _point_at(xs: tuple[float, ...], ys: tuple[float, ...], setting: float | None
-              ) -> tuple[float, float] | None:
+def point_at(xs: tuple[float, ...], ys: tuple[float, ...], setting: float | None
+             ) -> tuple[float, float] | None:
     """The point a setting is allocated as: hardware rounds block sizes, registers and shared
     memory up to its granularity, so the first x at or above the setting."""
     if setting is None or not xs:
@@ -87,5 +87,5 @@ def curves(kernel: Kernel, instances: Mapping[str, Series]) -> tuple[OccupancyCu
         points = sorted(zip(*series, strict=True))
         xs, ys = tuple(p[0] for p in points), tuple(p[1] for p in points)
         setting = kernel.metric(spec.setting)
-        out.append(OccupancyCurve(spec, xs, ys, setting, _point_at(xs, ys, setting)))
+        out.append(OccupancyCurve(spec, xs, ys, setting, point_at(xs, ys, setting)))
     return tuple(out)

@@ -50,6 +50,10 @@ class Metrics(Mapping[str, float]):
         self._slots = slots
         self._values = values
 
+    def shares_names_with(self, other: Metrics) -> bool:
+        """Whether `other` reads its values through this one's table of names."""
+        return self._slots is other._slots
+
     @classmethod
     def table(cls, rows: Iterable[Mapping[str, float]]) -> list[Metrics]:
         """One Metrics per mapping in `rows`, all sharing one table of names."""

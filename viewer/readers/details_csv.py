@@ -71,7 +71,7 @@ def read(path: Path) -> Report:
     if missing:
         raise ReportError(path, f"not a details CSV export: no {', '.join(missing)} column")
     columns = [c for c in header.columns if c in REQUIRED + OPTIONAL]
-    builder = _Builder()
+    builder = Builder()
     sections = Kept()
     for chunk in read_chunks(path, header, columns, dict.fromkeys(_REPEATED, "category")):
         builder.add(chunk)
@@ -239,7 +239,7 @@ def metric_rows(names: list[str], matrix: np.ndarray) -> list[Metrics]:
     return [Metrics(slots, row) for row in matrix]
 
 
-class _Builder:
+class Builder:
     """The kernels of a details CSV, taken in chunk by chunk."""
 
     def __init__(self) -> None:

@@ -103,7 +103,7 @@ class _Found:
 
 
 @dataclass
-class _Walk:
+class Walk:
     """The walk over a file's lines: the kernel, section and table each line belongs to."""
 
     kernels: list[_Found] = field(default_factory=list)
@@ -232,7 +232,7 @@ def _available(text: str) -> bool:
 
 
 def _read(path: Path) -> Report:
-    walk = _Walk()
+    walk = Walk()
     with open_text(path, "a details text export") as f:
         lines = Lines(f)
         for line in lines:

@@ -55,7 +55,7 @@ CUT = "cut short"
 DAMAGED = "damaged"
 STOPPED = "stopped"  # by a cap, the deadline or a read that failed: nothing is known past it
 
-_RESULTS, _SESSION_DETAILS, _PAYLOAD_SIZE = 2, 3, 5
+RESULTS, SESSION_DETAILS, PAYLOAD_SIZE = 2, 3, 5  # block numbers (the capture helper copies them)
 ATTRIBUTE, COMMAND_LINE = 8, 11  # SessionDetails fields
 
 
@@ -247,15 +247,15 @@ def _header(f: BinaryIO, window: _Window, end: int, budget: _Budget
         if wire == 0:
             value = data[i] if i < len(data) else 0x80
             value, i = (value, i + 1) if value < 0x80 else _varint_at(data, i)
-            if number == _RESULTS:
+            if number == RESULTS:
                 results = value
-            elif number == _PAYLOAD_SIZE:
+            elif number == PAYLOAD_SIZE:
                 payload = value
         elif wire == 2:
             size, i = _varint_at(data, i)
             if at + i + size > end:
                 raise Damaged
-            if number == _SESSION_DETAILS and size <= MAX_PART \
+            if number == SESSION_DETAILS and size <= MAX_PART \
                     and budget.session + size <= MAX_SESSION:
                 part = data[i:i + size] if i + size <= len(data) else _read_at(f, at + i, size)
                 budget.session += size

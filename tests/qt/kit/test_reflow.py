@@ -9,12 +9,16 @@ from PySide6.QtWidgets import QApplication, QGridLayout, QLabel, QWidget
 
 from tests.qt.grids import grid_position
 from viewer.core.model import Kernel
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.reading_tab import ReadingTab
+from viewer.qt.kit.reading_tab_names import Names as TabNames
 from viewer.qt.kit.reflow import LayoutFit, stack_labels
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.views.memory.memory_tab import MemoryTab
+from viewer.qt.views.memory.memory_tab import Names as MemoryNames
 from viewer.qt.views.occupancy.occupancy_tab import OccupancyTab
+from viewer.qt.views.sol.sol_tab import Names as SolNames
 from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 
 # The PyTorch capture's cuBLAS pair as the window names them (viewer.core.names: 40 characters).
@@ -39,7 +43,7 @@ def settle() -> None:
 
 
 def sideways(tab: ReadingTab) -> bool:
-    return tab._scroll.widget().width() > tab._scroll.viewport().width()
+    return tab.scroll_area.widget().width() > tab.scroll_area.viewport().width()
 
 
 def row_label(tab: QWidget, text: str) -> QLabel:
@@ -51,15 +55,16 @@ def test_narrow_speed_of_light_puts_each_label_over_its_bars(qtbot, naive: Kerne
     tab = shown(qtbot, SpeedOfLightTab, [naive, tiled], 900)
     assert tab.reflow == 1 and not sideways(tab)
     label = row_label(tab, "Compute (SM) Throughput")
-    bars = [tab.findChild(ValueBar, f"bar_compute_sm_throughput_pct_{c}") for c in (1, 2)]
+    bars = [tab.findChild(ValueBar, one_of(SolNames.BAR, "compute_sm_throughput_pct", c))
+            for c in (1, 2)]
     row, column = grid_position(tab, label)
     assert [grid_position(tab, b) for b in bars] == [(row + 1, 0), (row + 1, 1)]
     assert column == 0
-    misread = tab.findChild(QLabel, "misread_memory_throughput_pct_1")
-    bar = tab.findChild(ValueBar, "bar_memory_throughput_pct_1")
+    misread = tab.findChild(QLabel, one_of(TabNames.MISREAD, "memory_throughput_pct", 1))
+    bar = tab.findChild(ValueBar, one_of(SolNames.BAR, "memory_throughput_pct", 1))
     below_bar = (grid_position(tab, bar)[0] + 1, 0)
     assert grid_position(tab, misread) == below_bar  # still right under it
-    explanations = [tab.findChild(QLabel, f"explanation_{c}") for c in (1, 2)]
+    explanations = [tab.findChild(QLabel, one_of(TabNames.EXPLANATION, c)) for c in (1, 2)]
     assert explanations[1].y() > explanations[0].y() + explanations[0].height() // 2
 
 
@@ -71,7 +76,7 @@ def test_the_width_back_puts_the_labels_beside_again(qtbot, naive: Kernel,
     settle()
     assert tab.reflow == 0 and not sideways(tab)
     label = row_label(tab, "Compute (SM) Throughput")
-    bar = tab.findChild(ValueBar, "bar_compute_sm_throughput_pct_1")
+    bar = tab.findChild(ValueBar, one_of(SolNames.BAR, "compute_sm_throughput_pct", 1))
     assert grid_position(tab, label) == (grid_position(tab, bar)[0], 0)
 
 
@@ -79,7 +84,7 @@ def test_long_names_put_which_has_more_under_the_values(qtbot, naive: Kernel,
                                                         tiled: Kernel) -> None:
     tab = shown(qtbot, MemoryTab, [naive, tiled], 900, names=LONG)
     assert tab.reflow == 2 and not sideways(tab)
-    words = tab.findChild(QLabel, "ratio_global_load_sectors")
+    words = tab.findChild(QLabel, one_of(MemoryNames.RATIO, "global_load_sectors"))
     assert "8.00x" in words.text()
     label = row_label(tab, "Sectors moved (global loads)")
     row, _ = grid_position(tab, label)

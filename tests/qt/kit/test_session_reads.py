@@ -10,9 +10,11 @@ from pathlib import Path
 from PySide6.QtWidgets import QLabel
 
 from viewer.analysis import roofline
+from viewer.qt.kit.on_demand import Names
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.views.metrics.metrics_view import MetricsView
+from viewer.qt.views.roofline.roofline_answer import Names as RooflineNames
 from viewer.qt.views.roofline.roofline_view import RooflineView
 from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report
@@ -72,7 +74,7 @@ def test_a_failed_read_is_said_in_every_view_that_waited(qtbot, tmp_path: Path) 
         view.show()
         view.set_kernels([report.kernels[0]], ["naive"], [report])
     qtbot.waitUntil(lambda: not reads.busy, timeout=60_000)
-    qtbot.waitUntil(lambda: roof.findChild(QLabel, "error") is not None, timeout=10_000)
-    for text in (stalls_view.findChild(QLabel, "status").text(),
-                 roof.findChild(QLabel, "error").text()):
+    qtbot.waitUntil(lambda: roof.findChild(QLabel, RooflineNames.ERROR) is not None, timeout=10_000)
+    for text in (stalls_view.findChild(QLabel, Names.STATUS).text(),
+                 roof.findChild(QLabel, RooflineNames.ERROR).text()):
         assert str(path) in text

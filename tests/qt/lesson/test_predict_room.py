@@ -31,7 +31,7 @@ def tab(request, qapp, tmp_path_factory) -> Iterator[PredictTab]:
 
 def in_area(tab: PredictTab, widget: QWidget) -> QRect:
     """`widget`'s rectangle in the scroll area's coordinates."""
-    return QRect(widget.mapTo(tab._scroll, QPoint(0, 0)), widget.size())
+    return QRect(widget.mapTo(tab.scroll_area, QPoint(0, 0)), widget.size())
 
 
 def test_each_rows_question_marks_are_on_its_labels_line(tab) -> None:
@@ -51,14 +51,14 @@ def test_each_rows_question_marks_are_on_its_labels_line(tab) -> None:
             at = in_area(tab, cell)
             for line in lines:
                 assert line.top() <= at.center().y() <= line.bottom(), (key, cell.objectName())
-    area = tab._scroll
+    area = tab.scroll_area
     assert area.widget().width() <= area.viewport().width()  # and nothing scrolls sideways
 
 
 def test_the_pinned_headings_never_cover_a_revealed_row(tab) -> None:
     tab.start_over()
     settle()
-    area = tab._scroll
+    area = tab.scroll_area
     pinned = 0
     while tab.reveal_next():
         settle()

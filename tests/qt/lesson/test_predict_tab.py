@@ -15,8 +15,12 @@ from viewer.core import shipped
 from viewer.core.model import Kernel
 from viewer.lesson import predict_text
 from viewer.lesson.reveal import Guess, SpeedGuess, reveal, speed
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.style import Style
-from viewer.qt.lesson.predict_tab import ORDER, PredictTab
+from viewer.qt.lesson.exercise_lines import Names as LineNames
+from viewer.qt.lesson.predict_grid import Names as GridNames
+from viewer.qt.lesson.predict_tab import ORDER, Names, PredictTab
+from viewer.qt.lesson.sticky_header import Names as StickyNames
 from viewer.qt.shell.main_window import MainWindow
 from viewer.readers import read_report
 
@@ -80,13 +84,13 @@ def test_nothing_measured_or_derived_is_on_the_page_before_reveal(tab, pair) -> 
 
 
 def test_typed_predictions_are_revealed_beside_the_lessons_values(tab, pair, qtbot) -> None:
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.requests"), "8,000,000")
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_tiled.sectors"), "2.1e6")
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.dram_bytes"), "4.7 MB")
-    box = child(tab, QComboBox, "faster")
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests")), "8,000,000")
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "tiled.sectors")), "2.1e6")
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "naive.dram_bytes")), "4.7 MB")
+    box = child(tab, QComboBox, GridNames.FASTER)
     box.setCurrentIndex(box.findData("tiled"))
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_speed"), "2x")
-    qtbot.mouseClick(child(tab, QPushButton, "reveal"), Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "speed")), "2x")
+    qtbot.mouseClick(child(tab, QPushButton, Names.REVEAL), Qt.MouseButton.LeftButton)
 
     assert tab.shown == len(ORDER)  # at the desk, Reveal uncovers every row
     guesses = {"naive": Guess(requests=8e6, dram_bytes=4.7e6), "tiled": Guess(sectors=2.1e6)}
@@ -103,16 +107,17 @@ def test_typed_predictions_are_revealed_beside_the_lessons_values(tab, pair, qtb
     assert cells(tab, "speed")[1] == f"matmul_tiled {expected.duration_ratio:.2f}x"
     assert cells(tab, "speed")[-1] == expected.reading
     assert tab.rows["speed"].typed.text() == "matmul_tiled, 2.00x"
-    assert not child(tab, QLineEdit, "guess_naive.requests").isVisible()  # locked, shown as typed
-    assert not child(tab, QPushButton, "reveal").isEnabled()
+    # locked, shown as typed
+    assert not child(tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests")).isVisible()
+    assert not child(tab, QPushButton, Names.REVEAL).isEnabled()
 
 
 def test_the_dram_floor_is_checked_as_a_floor(tab, qtbot) -> None:
     """3.15 MB typed is the derived floor (>= 3.15 MB): right as derived, never "off by"; a
     lower figure the measured 2.10 MB is above is consistent with it."""
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.dram_bytes"), "3.15 MB")
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_tiled.dram_bytes"), "1 MB")
-    qtbot.mouseClick(child(tab, QPushButton, "reveal"), Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "naive.dram_bytes")), "3.15 MB")
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "tiled.dram_bytes")), "1 MB")
+    qtbot.mouseClick(child(tab, QPushButton, Names.REVEAL), Qt.MouseButton.LeftButton)
     assert cells(tab, "naive.dram_bytes")[2] == (
         "\u2713 the floor as derived; measured 0.67x of it, below it")
     assert cells(tab, "tiled.dram_bytes")[2] == (
@@ -120,10 +125,10 @@ def test_the_dram_floor_is_checked_as_a_floor(tab, qtbot) -> None:
 
 
 def test_the_speed_row_says_you_vs_measured_in_its_cell(tab, qtbot) -> None:
-    box = child(tab, QComboBox, "faster")
+    box = child(tab, QComboBox, GridNames.FASTER)
     box.setCurrentIndex(box.findData("naive"))
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_speed"), "1.43x")
-    qtbot.mouseClick(child(tab, QPushButton, "reveal"), Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "speed")), "1.43x")
+    qtbot.mouseClick(child(tab, QPushButton, Names.REVEAL), Qt.MouseButton.LeftButton)
     assert cells(tab, "speed")[2] == (
         "\u2717 matmul_naive is not the faster; ratio \u2713 within 1 %")
     assert "wrong" in cells(tab, "speed")[-1]  # the reading says it too, and the cell agrees
@@ -131,7 +136,7 @@ def test_the_speed_row_says_you_vs_measured_in_its_cell(tab, qtbot) -> None:
 
 def test_projector_mode_reveals_one_row_at_a_time(tab, qtbot) -> None:
     tab.set_style(Style(projector=True))
-    button = child(tab, QPushButton, "reveal")
+    button = child(tab, QPushButton, Names.REVEAL)
     assert button.font().pointSizeF() >= 20
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert tab.shown == 1
@@ -147,26 +152,27 @@ def test_projector_mode_reveals_one_row_at_a_time(tab, qtbot) -> None:
 
 def test_enter_in_a_field_reveals_its_row_in_projector_mode(tab, qtbot) -> None:
     tab.set_style(Style(projector=True))
-    field = child(tab, QLineEdit, "guess_naive.requests")
+    field = child(tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests"))
     field.setFocus()
     qtbot.keyClicks(field, "8e6")
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert tab.shown == 1
     assert tab.rows["naive.requests"].typed.text() == "8,000,000"
-    assert child(tab, QLineEdit, "guess_tiled.requests").hasFocus()  # the row asked about next
+    # the row asked about next
+    assert child(tab, QLineEdit, one_of(GridNames.GUESS, "tiled.requests")).hasFocus()
 
 
 def test_a_prediction_that_is_not_a_number_is_refused_with_a_sentence(tab, qtbot) -> None:
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.requests"), "lots")
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests")), "lots")
     assert not tab.reveal_next()
     assert tab.shown == 0
-    message = child(tab, QLabel, "message").text()
+    message = child(tab, QLabel, Names.MESSAGE).text()
     assert message.startswith("matmul_naive, Global load requests: 'lots' is not a number")
     assert cells(tab, ORDER[0])[0] == "?"
 
 
 def test_swapping_keeps_the_predictions_and_other_kernels_clear_them(tab, pair, qtbot) -> None:
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_naive.requests"), "123")
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests")), "123")
     tab.reveal_next()
     tab.set_kernels(pair[::-1], NAMES[::-1])
     assert tab.shown == 1 and tab.state.texts["naive.requests"] == "123"
@@ -182,21 +188,21 @@ def test_kernels_of_unknown_size_take_a_typed_size(qtbot, pair) -> None:
     tab = PredictTab(Style())
     qtbot.addWidget(tab)
     tab.set_kernels(foreign, ["sgemm_0", "sgemm_1"])
-    assert "order picked" in child(tab, QLabel, "order_note").text()
+    assert "order picked" in child(tab, QLabel, Names.ORDER_NOTE).text()
     assert not tab.reveal_next()
-    assert "size" in child(tab, QLabel, "message").text()
-    qtbot.keyClicks(child(tab, QLineEdit, "guess_size"), "512")
+    assert "size" in child(tab, QLabel, Names.MESSAGE).text()
+    qtbot.keyClicks(child(tab, QLineEdit, one_of(GridNames.GUESS, "size")), "512")
     assert tab.reveal_next()
     row = reveal(*foreign, dim=512)[0]
     assert cells(tab, ORDER[0]) == expected_cells(row)
-    assert child(tab, QLineEdit, "guess_size").isReadOnly()
+    assert child(tab, QLineEdit, one_of(GridNames.GUESS, "size")).isReadOnly()
 
 
 def test_one_kernel_asks_for_the_pair(qtbot, pair) -> None:
     tab = PredictTab(Style())
     qtbot.addWidget(tab)
     tab.set_kernels(pair[:1], NAMES[:1])
-    assert child(tab, QLabel, "needs_pair").text() == predict_text.NEEDS_PAIR
+    assert child(tab, QLabel, Names.NEEDS_PAIR).text() == predict_text.NEEDS_PAIR
     assert tab.row_count == 0 and not tab.reveal_next()
 
 
@@ -249,7 +255,7 @@ def test_space_reveals_one_row_at_a_time_in_projector_mode(window, qtbot) -> Non
 def test_typing_a_prediction_is_not_a_shortcut(window, qtbot) -> None:
     w = window
     w.tabs.setCurrentWidget(w.predict_tab)
-    field = child(w.predict_tab, QLineEdit, "guess_naive.requests")
+    field = child(w.predict_tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests"))
     field.setFocus()
     qtbot.keyClicks(field, "1 2 3 STPR")
     assert field.text() == "1 2 3 STPR"
@@ -282,7 +288,7 @@ def test_f1_lists_predict_reveal_and_the_t4(window, qtbot) -> None:
 def test_a_field_is_checked_as_it_is_typed_with_its_rows_unit(window, qtbot) -> None:
     w = window
     w.tabs.setCurrentWidget(w.predict_tab)
-    field = child(w.predict_tab, QLineEdit, "guess_naive.requests")
+    field = child(w.predict_tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests"))
     field.setFocus()
     qtbot.keyClicks(field, "banana")
     assert "'banana' is not a number" in field.toolTip() and field.styleSheet()
@@ -297,12 +303,13 @@ def test_a_field_is_checked_as_it_is_typed_with_its_rows_unit(window, qtbot) -> 
 def test_enter_in_a_field_reveals_its_row_and_moves_on(window, qtbot) -> None:
     w = window
     w.tabs.setCurrentWidget(w.predict_tab)
-    field = child(w.predict_tab, QLineEdit, "guess_naive.requests")
+    field = child(w.predict_tab, QLineEdit, one_of(GridNames.GUESS, "naive.requests"))
     field.setFocus()
     qtbot.keyClicks(field, "8,388,608")
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert w.predict_tab.shown == 1
-    assert QApplication.focusWidget() is child(w.predict_tab, QLineEdit, "guess_tiled.requests")
+    assert (QApplication.focusWidget()
+            is child(w.predict_tab, QLineEdit, one_of(GridNames.GUESS, "tiled.requests")))
 
 
 def test_right_and_wrong_predictions_differ_by_more_than_colour(window, qtbot) -> None:
@@ -324,17 +331,17 @@ def test_the_column_headings_stay_in_view_after_reveal(tab, qtbot, projector) ->
     tab.set_style(Style(projector=projector))
     tab.resize(1366, 360)
     tab.reveal_to(len(ORDER))
-    area = tab._scroll
+    area = tab.scroll_area
     bar = area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0)
     for _ in range(5):
         QApplication.processEvents()
-    sticky = tab.findChild(QWidget, "sticky_header")
+    sticky = tab.findChild(QWidget, StickyNames.STICKY_HEADER)
     assert sticky is not None
     assert bar.value() > 0  # Reveal scrolled down to the last row, the headings above the top
     assert sticky.isVisible()  # pinned right above the viewport, never over it
     assert sticky.geometry().bottom() + 1 == area.viewport().geometry().top()
-    derived = child(tab, QLabel, "cell_speed_3")
+    derived = child(tab, QLabel, one_of(GridNames.CELL, "speed", 3))
     shown = {copy.text(): copy for copy in sticky.findChildren(QLabel) if copy.isVisible()}
     assert {"Derived", "Measured"} <= set(shown)
     right = derived.mapToGlobal(derived.rect().topRight()).x()
@@ -353,18 +360,18 @@ def test_the_revealed_requests_name_their_lines_of_code(window, qtbot) -> None:
 
     tab = window.predict_tab
     window.tabs.setCurrentWidget(tab)
-    assert tab.reveal_to(1) and tab.findChild(QLabel, "source_lines") is None  # naive's alone
+    assert tab.reveal_to(1) and tab.findChild(QLabel, Names.SOURCE_LINES) is None  # naive's alone
     assert tab.reveal_to(2)
 
     def words() -> str:
-        label = tab.findChild(QLabel, "source_lines")
+        label = tab.findChild(QLabel, Names.SOURCE_LINES)
         return label.text() if label is not None else ""
 
     qtbot.waitUntil(lambda: "lines 75-82" in words(), timeout=60_000)
     assert "matmul_naive's 8,388,608 requests are its warp-level global load instructions" in \
         words()
     assert "matmul_tiled's 524,288 requests" in words() and "lines 112" in words()
-    button = tab.findChild(QPushButton, "source_line_button")
+    button = tab.findChild(QPushButton, LineNames.SOURCE_LINE_BUTTON)
     assert button is not None and "matmul.py:75" in button.text()
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     source = window.tabs.currentWidget()

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QToolButton
 from viewer import cli
 from viewer.qt.kernel_list.kernel_list import NAME_ROOM, PERCENT_COLUMNS
 from viewer.qt.kernel_list.kernel_table import NAME_COLUMN
+from viewer.qt.kit.object_names import one_of
+from viewer.qt.kit.reading_tab_names import Names as TabNames
 from viewer.qt.kit.style import Style
 from viewer.qt.shell import app as shell_app
 from viewer.qt.shell.keys_dialog import every_action, key_rows
@@ -72,7 +74,7 @@ def test_the_compared_names_are_elided_apart_and_whole_on_hover(window) -> None:
     tip = window.reading.compare_line.toolTip()
     assert all(e.kernel.display_name in tip for e in window.picks)
     sol = window.tab_pages[0]
-    names = [sol.findChild(QLabel, f"kernel_name_{c}") for c in (1, 2)]
+    names = [sol.findChild(QLabel, one_of(TabNames.KERNEL_NAME, c)) for c in (1, 2)]
     assert [n.toolTip() for n in names] == [e.kernel.display_name for e in window.picks]
     assert names[0].shown_text() != names[1].shown_text()
     assert all(n.minimumSizeHint().width() < 200 for n in names)

@@ -25,6 +25,7 @@ from viewer.qt.shell import exporting
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 from viewer.qt.shell.recent import KEY, LIMIT, RecentFiles
 from viewer.qt.shell.tab_titles import whole_title
+from viewer.qt.views.sol.sol_tab import Names as SolNames
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 NAIVE = CORPUS / "h200" / "numba-naive.ncu-rep"
@@ -567,8 +568,8 @@ def test_the_status_bar_states_the_current_tabs_thresholds(pair_window) -> None:
         w.set_tab(i)
         shown.append(w.status_line.thresholds.text())
         full.append(w.status_line.thresholds.toolTip())
-    assert full[0] == w.tab_pages[0].findChild(QLabel, "threshold").text()
-    assert full[2] == w.tab_pages[2].findChild(QLabel, "threshold").text()
+    assert full[0] == w.tab_pages[0].findChild(QLabel, SolNames.THRESHOLD).text()
+    assert full[2] == w.tab_pages[2].findChild(QLabel, SolNames.THRESHOLD).text()
     assert shown[0] == "High means at or above 60 % of peak (the dashed line)"  # HIGH_PCT
     assert shown[2].startswith("A gap of 5 points or more")  # OCCUPANCY_GAP_PCT
     assert shown[1] != shown[0]

@@ -21,10 +21,13 @@ from viewer.core.elide import wrappable_names
 from viewer.core.model import Kernel, Report
 from viewer.lesson.misreads import compare_misreads, misreads, profiled_duration_note
 from viewer.qt.kernel_list.kernel_list import kernel_entries
+from viewer.qt.kit.object_names import one_of
+from viewer.qt.kit.reading_tab_names import Names as TabNames
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.shell.compare_line import SHORT_HEIGHT, CompareLine, first_sentence
 from viewer.qt.shell.main_window import MainWindow
+from viewer.qt.views.sol.sol_tab import Names as SolNames
 from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.readers import read_report
 
@@ -52,38 +55,38 @@ def test_memory_throughput_misread_sits_under_its_row(qtbot, naive: Kernel,
     tab = sol_tab(qtbot, [naive, tiled])
     for column, kernel in enumerate((naive, tiled), 1):
         (expected,) = [m for m in misreads(kernel) if m.key == "memory_throughput_pct"]
-        label = tab.findChild(QLabel, f"misread_memory_throughput_pct_{column}")
+        label = tab.findChild(QLabel, one_of(TabNames.MISREAD, "memory_throughput_pct", column))
         assert label.text() == wrappable_names(expected.text)  # a metric name may break
         assert "not DRAM bandwidth" in label.text()
-        bar = tab.findChild(ValueBar, f"bar_memory_throughput_pct_{column}")
+        bar = tab.findChild(ValueBar, one_of(SolNames.BAR, "memory_throughput_pct", column))
         bar_row, bar_column = grid_position(tab, bar)
         assert grid_position(tab, label) == (bar_row + 1, bar_column)  # right under the number
     # worded from the values: this kernel's own percentages, not a fixed sentence
-    assert "21.79 %" in text_of(tab, "misread_memory_throughput_pct_1")
-    assert "0.20 %" in text_of(tab, "misread_memory_throughput_pct_1")
-    assert "70.97 %" in text_of(tab, "misread_memory_throughput_pct_2")
+    assert "21.79 %" in text_of(tab, one_of(TabNames.MISREAD, "memory_throughput_pct", 1))
+    assert "0.20 %" in text_of(tab, one_of(TabNames.MISREAD, "memory_throughput_pct", 1))
+    assert "70.97 %" in text_of(tab, one_of(TabNames.MISREAD, "memory_throughput_pct", 2))
 
 
 def test_on_the_p40_where_dram_is_busiest_the_rows_agree(qtbot) -> None:
     (vadd,) = read_report(P40).kernels
     tab = sol_tab(qtbot, [vadd])
-    words = text_of(tab, "misread_memory_throughput_pct_1")
+    words = text_of(tab, one_of(TabNames.MISREAD, "memory_throughput_pct", 1))
     assert "82.65 %" in words and "agree" in words
     assert "not DRAM bandwidth" not in words
-    assert text_of(tab, "busiest_1") == "DRAM at 82.65 %"
+    assert text_of(tab, one_of(SolNames.BUSIEST, 1)) == "DRAM at 82.65 %"
 
 
 def test_the_profiled_duration_note_sits_under_duration(qtbot, naive: Kernel) -> None:
     tab = sol_tab(qtbot, [naive])
-    assert tab.findChild(QLabel, "note_duration_ns") is None
+    assert tab.findChild(QLabel, one_of(TabNames.NOTE, "duration_ns")) is None
     note = profiled_duration_note(True)
     tab.set_notes([note])
-    label = tab.findChild(QLabel, "note_duration_ns")
+    label = tab.findChild(QLabel, one_of(TabNames.NOTE, "duration_ns"))
     assert label.text() == note.text
-    duration_row, _ = grid_position(tab, tab.findChild(QLabel, "duration_1"))
+    duration_row, _ = grid_position(tab, tab.findChild(QLabel, one_of(SolNames.DURATION, 1)))
     assert grid_position(tab, label) == (duration_row + 1, 1)
     tab.set_notes([])
-    assert tab.findChild(QLabel, "note_duration_ns") is None
+    assert tab.findChild(QLabel, one_of(TabNames.NOTE, "duration_ns")) is None
 
 
 def test_the_t4_tables_busiest_unit_is_not_guessed(qtbot) -> None:
@@ -91,9 +94,9 @@ def test_the_t4_tables_busiest_unit_is_not_guessed(qtbot) -> None:
     is the only unit row, when Memory Throughput reads 60.78 %."""
     naive_t4 = read_report(T4).kernels[0]
     tab = sol_tab(qtbot, [naive_t4])
-    busiest = text_of(tab, "busiest_1")
+    busiest = text_of(tab, one_of(SolNames.BUSIEST, 1))
     assert "not in this report" in busiest and "60.78 %" in busiest
-    assert not tab.findChild(ValueBar, "bar_dram_throughput_pct_1").emphasis
+    assert not tab.findChild(ValueBar, one_of(SolNames.BAR, "dram_throughput_pct", 1)).emphasis
 
 
 # ---------------------------------------------------------------- the compare line
@@ -182,9 +185,10 @@ def test_the_window_warns_of_the_request_ratio_on_the_shipped_pair(window, qtbot
 def test_durations_are_marked_profiled_once_the_timing_tab_can_time(window, qtbot) -> None:
     load(window, qtbot, NAIVE, TILED)
     sol = window.tab_pages[0]
-    assert sol.findChild(QLabel, "note_duration_ns") is None
+    assert sol.findChild(QLabel, one_of(TabNames.NOTE, "duration_ns")) is None
     window.timing_panel.probe.done.emit(DeviceCheck(device="NVIDIA H200"))
-    assert text_of(sol, "note_duration_ns") == profiled_duration_note(True).text
-    assert len(sol.findChildren(QLabel, "note_duration_ns")) == 1  # once for both kernels
+    assert text_of(sol, one_of(TabNames.NOTE, "duration_ns")) == profiled_duration_note(True).text
+    assert (len(sol.findChildren(QLabel, one_of(TabNames.NOTE, "duration_ns")))
+            == 1)  # once for both kernels
     window.timing_panel.probe.done.emit(DeviceCheck(problem="no GPU"))
-    assert sol.findChild(QLabel, "note_duration_ns") is None
+    assert sol.findChild(QLabel, one_of(TabNames.NOTE, "duration_ns")) is None

@@ -153,7 +153,7 @@ def test_a_failure_while_showing_the_files_ends_a_screenshot(tmp_path):
             "from viewer.qt.shell import main_window\n"
             "def boom(*args):\n"
             "    raise RuntimeError('planted failure')\n"
-            "main_window.MainWindow._show_loaded = boom\n"
+            "main_window.MainWindow.show_entries = boom\n"
             "from viewer.__main__ import main\n"
             f"sys.exit(main(['--screenshot', {str(out)!r}]))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -16,11 +16,16 @@ from PySide6.QtWidgets import QLabel, QWidget
 from viewer.analysis import occupancy_reading, reading
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.reading_tab import NOTHING_SELECTED, ReadingTab
+from viewer.qt.kit.reading_tab_names import Names as TabNames
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.value_bar import ValueBar
 from viewer.qt.views.memory.memory_tab import MemoryTab
+from viewer.qt.views.memory.memory_tab import Names as MemoryNames
+from viewer.qt.views.occupancy.occupancy_tab import Names as OccupancyNames
 from viewer.qt.views.occupancy.occupancy_tab import OccupancyTab
+from viewer.qt.views.sol.sol_tab import Names as SolNames
 from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.readers import read_report
 
@@ -86,8 +91,8 @@ def test_each_tab_names_its_step_and_question(cls: type[ReadingTab], qtbot) -> N
     tab = cls()
     qtbot.addWidget(tab)
     assert cls.TITLE.split()[0] == str(TABS.index(cls) + 1)
-    assert text_of(tab, "question") == cls.QUESTION
-    assert text_of(tab, "placeholder") == NOTHING_SELECTED
+    assert text_of(tab, TabNames.QUESTION) == cls.QUESTION
+    assert text_of(tab, TabNames.PLACEHOLDER) == NOTHING_SELECTED
 
 
 def test_titles_are_the_reading_order() -> None:
@@ -105,7 +110,7 @@ def test_clear_empties_the_tab(cls: type[ReadingTab], qtbot, naive: Kernel,
     assert tab.kernels == [] and tab.names == []
     assert "matmul_naive" not in all_text(tab)
     assert tab.findChildren(ValueBar) == []
-    assert text_of(tab, "placeholder") == NOTHING_SELECTED
+    assert text_of(tab, TabNames.PLACEHOLDER) == NOTHING_SELECTED
 
 
 @pytest.mark.parametrize("cls", TABS)
@@ -126,8 +131,8 @@ def test_names_label_the_kernels(cls: type[ReadingTab], qtbot, naive: Kernel,
     tab = make(qtbot, cls, [naive, tiled], names=["before", "after"])
     assert tab.names == ["before", "after"]
     if cls is not MemoryTab:
-        assert text_of(tab, "kernel_name_1") == "before"
-        assert text_of(tab, "kernel_name_2") == "after"
+        assert text_of(tab, one_of(TabNames.KERNEL_NAME, 1)) == "before"
+        assert text_of(tab, one_of(TabNames.KERNEL_NAME, 2)) == "after"
     assert "matmul_naive" not in all_text(tab)
 
 
@@ -141,15 +146,15 @@ def test_the_same_kernel_twice_gets_two_names(qtbot, naive: Kernel) -> None:
 def test_set_style_switches_sizes_and_keeps_the_kernels(cls: type[ReadingTab], qtbot,
                                                         naive: Kernel) -> None:
     tab = make(qtbot, cls, [naive])
-    desk = tab.findChild(QLabel, "question").font().pointSizeF()
+    desk = tab.findChild(QLabel, TabNames.QUESTION).font().pointSizeF()
     tab.set_style(Style(projector=True))
-    projected = tab.findChild(QLabel, "question").font().pointSizeF()
+    projected = tab.findChild(QLabel, TabNames.QUESTION).font().pointSizeF()
     assert projected > desk
     assert tab.kernels == [naive]
     body = [label.font().pointSizeF() for label in tab.findChildren(QLabel)]
     assert min(body) >= 20
     tab.set_style(Style(projector=False))
-    assert tab.findChild(QLabel, "question").font().pointSizeF() == desk
+    assert tab.findChild(QLabel, TabNames.QUESTION).font().pointSizeF() == desk
 
 
 def test_projector_style_is_large_and_high_contrast() -> None:
@@ -181,10 +186,11 @@ def test_a_tab_takes_the_styles_palette_focused_or_not(qtbot) -> None:
 
 def test_a_styled_label_is_painted_and_selectable(qtbot) -> None:
     style = Style()
-    label = style.label("busiest", "heading", bold=True, color="warning", name="x", wrap=True,
-                        highlight=True)
+    made_up = "x"
+    label = style.label("busiest", "heading", bold=True, color="warning", name=made_up,
+                        wrap=True, highlight=True)
     qtbot.addWidget(label)
-    assert label.objectName() == "x" and label.wordWrap() and label.font().bold()
+    assert label.objectName() == made_up and label.wordWrap() and label.font().bold()
     assert label.font().pointSizeF() == style.points("heading")
     assert style.colors.warning in label.styleSheet()
     assert style.colors.highlight in label.styleSheet()
@@ -196,20 +202,23 @@ def test_a_styled_label_is_painted_and_selectable(qtbot) -> None:
 
 def test_sol_naive_is_compute_bound_and_l1tex_is_busiest(qtbot, naive: Kernel) -> None:
     tab = make(qtbot, SpeedOfLightTab, [naive])
-    assert text_of(tab, "verdict_1") == "compute-bound"
-    assert text_of(tab, "busiest_1") == "L1/TEX at 23.14 % of its active cycles"  # > 21.79
-    assert bar(tab, "bar_compute_sm_throughput_pct_1").text == "67.17 %"
-    assert bar(tab, "bar_memory_throughput_pct_1").text == "21.79 %"
-    assert bar(tab, "bar_dram_throughput_pct_1").text == "0.20 %"
-    assert bar(tab, "bar_l1tex_throughput_pct_1").emphasis
-    assert not bar(tab, "bar_l2_throughput_pct_1").emphasis
-    assert text_of(tab, "duration_1") == "219.14 us"
-    assert f"{reading.HIGH_PCT:.0f} %" in text_of(tab, "threshold")
-    assert bar(tab, "bar_compute_sm_throughput_pct_1").threshold == reading.HIGH_PCT
-    warning = text_of(tab, "misread_memory_throughput_pct_1")  # under its row
+    assert text_of(tab, one_of(SolNames.VERDICT, 1)) == "compute-bound"
+    assert (text_of(tab, one_of(SolNames.BUSIEST, 1))
+            == "L1/TEX at 23.14 % of its active cycles")  # > 21.79
+    assert bar(tab, one_of(SolNames.BAR, "compute_sm_throughput_pct", 1)).text == "67.17 %"
+    assert bar(tab, one_of(SolNames.BAR, "memory_throughput_pct", 1)).text == "21.79 %"
+    assert bar(tab, one_of(SolNames.BAR, "dram_throughput_pct", 1)).text == "0.20 %"
+    assert bar(tab, one_of(SolNames.BAR, "l1tex_throughput_pct", 1)).emphasis
+    assert not bar(tab, one_of(SolNames.BAR, "l2_throughput_pct", 1)).emphasis
+    assert text_of(tab, one_of(SolNames.DURATION, 1)) == "219.14 us"
+    assert f"{reading.HIGH_PCT:.0f} %" in text_of(tab, SolNames.THRESHOLD)
+    assert (bar(tab, one_of(SolNames.BAR, "compute_sm_throughput_pct", 1)).threshold
+            == reading.HIGH_PCT)
+    warning = text_of(tab, one_of(TabNames.MISREAD, "memory_throughput_pct", 1))  # under its row
     assert "busiest memory unit against its own peak" in warning
     assert "not DRAM bandwidth" in warning
-    assert text_of(tab, "explanation_1") == reading.speed_of_light(naive).explanation
+    assert (text_of(tab, one_of(TabNames.EXPLANATION, 1))
+            == reading.speed_of_light(naive).explanation)
 
 
 def test_rows_are_labelled_as_the_report_prints_them(qtbot, naive: Kernel) -> None:
@@ -225,53 +234,53 @@ def test_rows_are_labelled_as_the_report_prints_them(qtbot, naive: Kernel) -> No
                                 ("launch__registers_per_thread", "Registers Per Thread", "28"),
                                 ("launch__waves_per_multiprocessor", "Waves Per SM", "0.97")):
         assert label in lines
-        assert text_of(occupancy, f"launch_{metric}_1") == text
+        assert text_of(occupancy, one_of(OccupancyNames.LAUNCH, metric, 1)) == text
 
 
 def test_sol_compare_shows_both_verdicts_and_the_duration_ratio(qtbot, naive: Kernel,
                                                                 tiled: Kernel) -> None:
     tab = make(qtbot, SpeedOfLightTab, [naive, tiled])
-    assert text_of(tab, "verdict_1") == "compute-bound"
-    assert text_of(tab, "verdict_2") == "memory-bound"
-    assert text_of(tab, "busiest_2") == "L1/TEX at 70.97 % of its active cycles"
-    assert text_of(tab, "duration_2") == "47.78 us"
-    ratio = text_of(tab, "duration_ratio")
+    assert text_of(tab, one_of(SolNames.VERDICT, 1)) == "compute-bound"
+    assert text_of(tab, one_of(SolNames.VERDICT, 2)) == "memory-bound"
+    assert text_of(tab, one_of(SolNames.BUSIEST, 2)) == "L1/TEX at 70.97 % of its active cycles"
+    assert text_of(tab, one_of(SolNames.DURATION, 2)) == "47.78 us"
+    ratio = text_of(tab, SolNames.DURATION_RATIO)
     assert "matmul_naive takes 4.59x as long as matmul_tiled" in ratio
     assert "219.14 us against 47.78 us" in ratio
     reverse = make(qtbot, SpeedOfLightTab, [tiled, naive])
     assert "matmul_naive takes 4.59x as long as matmul_tiled" in text_of(reverse,
-                                                                          "duration_ratio")
+                                                                          SolNames.DURATION_RATIO)
 
 
 def test_sol_small_grid_and_dram_busiest_from_other_generations(qtbot) -> None:
     hotspot = kernel(PUBLIC / "old-spelling-2020-csv-sm-pct-memory-pct-v100-hotspot.csv")
     copy = kernel(PUBLIC / "new-2025-csv-details-with-rule-columns-base-units-copy-blocked.csv")
     tab = make(qtbot, SpeedOfLightTab, [hotspot, copy])
-    assert text_of(tab, "verdict_1") == "small grid"  # 36 blocks, 0.07 waves per SM
+    assert text_of(tab, one_of(SolNames.VERDICT, 1)) == "small grid"  # 36 blocks, 0.07 waves per SM
     assert "36 blocks: 0.07 waves per SM — the grid does not fill the GPU" in text_of(
-        tab, "explanation_1")
-    assert "small grid" in text_of(tab, "threshold")
-    assert text_of(tab, "verdict_2") == "memory-bound"
-    assert text_of(tab, "busiest_2") == "DRAM at 61.84 %"
-    assert bar(tab, "bar_dram_throughput_pct_2").emphasis
+        tab, one_of(TabNames.EXPLANATION, 1))
+    assert "small grid" in text_of(tab, SolNames.THRESHOLD)
+    assert text_of(tab, one_of(SolNames.VERDICT, 2)) == "memory-bound"
+    assert text_of(tab, one_of(SolNames.BUSIEST, 2)) == "DRAM at 61.84 %"
+    assert bar(tab, one_of(SolNames.BAR, "dram_throughput_pct", 2)).emphasis
 
 
 def test_sol_latency_without_stall_data_says_which_capture_has_it(qtbot) -> None:
     scale = read_report(CORPUS / "h200" / "workloads-kernels-and-graph.ncu-rep").kernels[0]
     tab = make(qtbot, SpeedOfLightTab, [scale])
-    assert text_of(tab, "verdict_1") == "latency-bound"
-    explanation = text_of(tab, "explanation_1")
+    assert text_of(tab, one_of(SolNames.VERDICT, 1)) == "latency-bound"
+    explanation = text_of(tab, one_of(TabNames.EXPLANATION, 1))
     assert "holds no warp stall metrics" in explanation and "--set full" in explanation
 
 
 def test_sol_missing_rows_say_so_and_give_no_verdict(qtbot) -> None:
     vadd = kernel(PUBLIC / "old-spelling-pascal-p40-nan-values-details.txt")
     tab = make(qtbot, SpeedOfLightTab, [vadd])
-    assert text_of(tab, "verdict_1") == "no verdict"
-    compute = bar(tab, "bar_compute_sm_throughput_pct_1")
+    assert text_of(tab, one_of(SolNames.VERDICT, 1)) == "no verdict"
+    compute = bar(tab, one_of(SolNames.BAR, "compute_sm_throughput_pct", 1))
     assert compute.value is None and compute.text == NOT_IN_REPORT and compute.fraction is None
-    assert bar(tab, "bar_l1tex_throughput_pct_1").text == NOT_IN_REPORT
-    assert bar(tab, "bar_dram_throughput_pct_1").text == "0.03 %"
+    assert bar(tab, one_of(SolNames.BAR, "l1tex_throughput_pct", 1)).text == NOT_IN_REPORT
+    assert bar(tab, one_of(SolNames.BAR, "dram_throughput_pct", 1)).text == "0.03 %"
 
 
 # ---------------------------------------------------------------- 2. The memory chart
@@ -287,8 +296,8 @@ def test_memory_tab_draws_the_naive_chart(qtbot, naive: Kernel) -> None:
     assert "hit 87.96 %" in texts and "hit 92.78 %" in texts
     assert "floor 3.15 MB" in texts and "1,686,206 sectors" in texts
     assert item.dashed == set()
-    assert text_of(tab, "value_global_load_sectors") == "16,777,216"
-    assert text_of(tab, "value_sectors_per_request") == "2.00"
+    assert text_of(tab, one_of(MemoryNames.VALUE, "global_load_sectors")) == "16,777,216"
+    assert text_of(tab, one_of(MemoryNames.VALUE, "sectors_per_request")) == "2.00"
 
 
 def test_memory_tab_says_what_a_details_export_lacks(qtbot) -> None:
@@ -298,7 +307,7 @@ def test_memory_tab_says_what_a_details_export_lacks(qtbot) -> None:
         assert item.dashed == {(0, "shared"), (0, "l1_to_l2")}
         assert NOT_IN_REPORT in item.texts
         assert "524,288 requests" in item.texts and "4.00 per request" in item.texts
-        assert text_of(tab, "value_shared_load_instructions") == NOT_IN_REPORT
+        assert text_of(tab, one_of(MemoryNames.VALUE, "shared_load_instructions")) == NOT_IN_REPORT
 
 
 def test_memory_compare_shares_one_width_scale(qtbot, naive: Kernel, tiled: Kernel) -> None:
@@ -317,12 +326,15 @@ def test_memory_compare_shares_one_width_scale(qtbot, naive: Kernel, tiled: Kern
 def test_memory_compare_rows_give_ratio_and_direction(qtbot, naive: Kernel,
                                                       tiled: Kernel) -> None:
     tab = make(qtbot, MemoryTab, [naive, tiled])
-    assert text_of(tab, "ratio_global_load_sectors") == "matmul_naive 8.00x matmul_tiled"
-    assert text_of(tab, "ratio_global_load_requests") == "matmul_naive 16.00x matmul_tiled"
-    assert text_of(tab, "ratio_sectors_per_request") == "matmul_tiled 2.00x matmul_naive"
-    assert text_of(tab, "ratio_shared_load_instructions") == (
+    assert (text_of(tab, one_of(MemoryNames.RATIO, "global_load_sectors"))
+            == "matmul_naive 8.00x matmul_tiled")
+    assert (text_of(tab, one_of(MemoryNames.RATIO, "global_load_requests"))
+            == "matmul_naive 16.00x matmul_tiled")
+    assert (text_of(tab, one_of(MemoryNames.RATIO, "sectors_per_request"))
+            == "matmul_tiled 2.00x matmul_naive")
+    assert text_of(tab, one_of(MemoryNames.RATIO, "shared_load_instructions")) == (
         "matmul_tiled has some, matmul_naive none")
-    assert "one scale for both kernels" in text_of(tab, "legend")
+    assert "one scale for both kernels" in text_of(tab, MemoryNames.LEGEND)
 
 
 # ---------------------------------------------------------------- 3. Occupancy
@@ -330,26 +342,28 @@ def test_memory_compare_rows_give_ratio_and_direction(qtbot, naive: Kernel,
 
 def test_occupancy_naive_binding_limits_and_gap(qtbot, naive: Kernel) -> None:
     tab = make(qtbot, OccupancyTab, [naive])
-    assert bar(tab, "bar_theoretical_pct_1").text == "100.00 %"
-    assert bar(tab, "bar_achieved_pct_1").text == "60.24 %"
-    assert text_of(tab, "gap_1") == "39.76 points below theoretical"
-    assert text_of(tab, "binding_1") == "Registers, Warps"
+    assert bar(tab, one_of(OccupancyNames.BAR, "theoretical_pct", 1)).text == "100.00 %"
+    assert bar(tab, one_of(OccupancyNames.BAR, "achieved_pct", 1)).text == "60.24 %"
+    assert text_of(tab, one_of(OccupancyNames.GAP, 1)) == "39.76 points below theoretical"
+    assert text_of(tab, one_of(OccupancyNames.BINDING, 1)) == "Registers, Warps"
     for limit, blocks, binds in (("SM", "32", False), ("Registers", "8  binds", True),
                                  ("Shared Mem", "32", False), ("Warps", "8  binds", True),
                                  ("Barriers", "32", False)):
-        found = bar(tab, f"limit_{limit}_1")
+        found = bar(tab, one_of(OccupancyNames.LIMIT, limit, 1))
         assert (found.text, found.emphasis) == (blocks, binds)
-    assert bar(tab, "limit_Registers_1").fraction == pytest.approx(8 / 32)
-    assert text_of(tab, "explanation_1") == occupancy_reading.occupancy(naive).explanation
-    assert f"{occupancy_reading.OCCUPANCY_GAP_PCT:.0f} points" in text_of(tab, "threshold")
-    assert text_of(tab, "launch_launch__registers_per_thread_1") == "28"
+    assert bar(tab, one_of(OccupancyNames.LIMIT, "Registers", 1)).fraction == pytest.approx(8 / 32)
+    assert (text_of(tab, one_of(TabNames.EXPLANATION, 1))
+            == occupancy_reading.occupancy(naive).explanation)
+    assert (f"{occupancy_reading.OCCUPANCY_GAP_PCT:.0f} points"
+            in text_of(tab, OccupancyNames.THRESHOLD))
+    assert text_of(tab, one_of(OccupancyNames.LAUNCH, "launch__registers_per_thread", 1)) == "28"
 
 
 def test_occupancy_compare_side_by_side(qtbot, naive: Kernel, tiled: Kernel) -> None:
     tab = make(qtbot, OccupancyTab, [naive, tiled])
-    assert bar(tab, "bar_achieved_pct_2").text == "81.48 %"
-    assert bar(tab, "limit_Shared Mem_2").text == "21"
-    assert text_of(tab, "achieved_comparison") == (
+    assert bar(tab, one_of(OccupancyNames.BAR, "achieved_pct", 2)).text == "81.48 %"
+    assert bar(tab, one_of(OccupancyNames.LIMIT, "Shared Mem", 2)).text == "21"
+    assert text_of(tab, OccupancyNames.ACHIEVED_COMPARISON) == (
         "Achieved Occupancy: matmul_tiled 81.48 % against matmul_naive 60.24 %, "
         "21.24 points higher.")
 
@@ -364,9 +378,9 @@ def test_occupancy_barriers_row_says_it_counts_hardware_barriers(qtbot, naive: K
     from viewer.readers.source import read_source
 
     tab = make(qtbot, OccupancyTab, [naive, tiled])
-    row = f"launch_{BARRIER_COUNT}"
+    row = one_of(OccupancyNames.LAUNCH, BARRIER_COUNT)
     assert text_of(tab, row) == "Barriers used (hardware)"
-    assert [text_of(tab, f"{row}_{n}") for n in (1, 2)] == ["0", "1"]
+    assert [text_of(tab, one_of(row, n)) for n in (1, 2)] == ["0", "1"]
     syncs = [i.text for i in read_source(H200 / "numba-tiled.ncu-rep")[0].instructions
              if i.base_opcode == "BAR"]
     assert len(syncs) == 2 and all(s.split()[-1] == "0x0" for s in syncs)
@@ -387,16 +401,16 @@ def test_occupancy_barriers_row_says_it_counts_hardware_barriers(qtbot, naive: K
 def test_occupancy_without_barriers_row(qtbot) -> None:
     hotspot = kernel(PUBLIC / "old-spelling-2020-csv-sm-pct-memory-pct-v100-hotspot.csv")
     tab = make(qtbot, OccupancyTab, [hotspot])
-    assert tab.findChild(ValueBar, "limit_Barriers_1") is None
-    assert text_of(tab, "binding_1") == "Registers"
-    assert text_of(tab, "gap_1") == "62.65 points below theoretical"
+    assert tab.findChild(ValueBar, one_of(OccupancyNames.LIMIT, "Barriers", 1)) is None
+    assert text_of(tab, one_of(OccupancyNames.BINDING, 1)) == "Registers"
+    assert text_of(tab, one_of(OccupancyNames.GAP, 1)) == "62.65 points below theoretical"
 
 
 def test_occupancy_missing_limits_say_so(qtbot) -> None:
     vadd = kernel(PUBLIC / "old-spelling-pascal-p40-nan-values-details.txt")
     tab = make(qtbot, OccupancyTab, [vadd])
-    assert text_of(tab, "binding_1") == f"block limits {NOT_IN_REPORT}"
-    assert bar(tab, "bar_achieved_pct_1").text == NOT_IN_REPORT
+    assert text_of(tab, one_of(OccupancyNames.BINDING, 1)) == f"block limits {NOT_IN_REPORT}"
+    assert bar(tab, one_of(OccupancyNames.BAR, "achieved_pct", 1)).text == NOT_IN_REPORT
 
 
 # ---------------------------------------------------------------- fitting the screen
@@ -412,10 +426,10 @@ def test_tabs_fit_1280_by_800(cls: type[ReadingTab], projector: bool, qtbot, nai
     tab.resize(1280, 800)
     tab.show()
     qtbot.waitExposed(tab)
-    scroll = tab._scroll
+    scroll = tab.scroll_area
     assert scroll.horizontalScrollBar().maximum() == 0
     if not projector:  # the reading fits; the derivation against the card may follow below
-        below = tab.findChild(QLabel, "derivation_title")
+        below = tab.findChild(QLabel, MemoryNames.DERIVATION_TITLE)
         if below is None:
             assert scroll.verticalScrollBar().maximum() == 0
         else:
@@ -433,11 +447,11 @@ def look_at_the_picture(tab: ReadingTab, pixels: np.ndarray) -> None:
     style = tab.style_
     assert pixels.shape == (800, 1280)
     assert pixels[1, 1] == style.color("background").rgb() & 0xFFFFFF
-    question = area(tab, tab.findChild(QLabel, "question"))
+    question = area(tab, tab.findChild(QLabel, TabNames.QUESTION))
     rows = pixels[question.top():question.bottom() + 1, question.left():question.right() + 1]
     dark = ((rows >> 16) & 0xFF) + ((rows >> 8) & 0xFF) + (rows & 0xFF) < 3 * 80
     assert dark.sum() > question.width(), "the question's text is not in the picture"
-    on_screen = area(tab, tab._scroll.viewport())
+    on_screen = area(tab, tab.scroll_area.viewport())
     bars = [b for b in tab.findChildren(ValueBar) if on_screen.contains(area(tab, b))]
     assert bars or isinstance(tab, MemoryTab), "no bar lies on screen"
     for shown in bars:
@@ -450,10 +464,15 @@ def look_at_the_picture(tab: ReadingTab, pixels: np.ndarray) -> None:
         assert (highlighted > 0) == (shown.emphasis and shown.value is not None), (
             shown.objectName())
     if isinstance(tab, MemoryTab):
-        chart = area(tab, tab.findChild(QWidget, "chart"))
+        chart = area(tab, tab.findChild(QWidget, MemoryNames.CHART))
         assert on_screen.intersects(chart)
         for arrows in ("memory", "shared"):
             assert count(pixels, chart & on_screen, style.color(arrows)) > 100, arrows
+
+
+def derivation(kernel: str, row: str, column: int) -> str:
+    """The object name of a cell of the memory tab's derivation table."""
+    return one_of(MemoryNames.DERIVATION, kernel, row, column)
 
 
 def test_memory_tab_sets_the_derivation_against_the_card(qtbot) -> None:
@@ -463,10 +482,10 @@ def test_memory_tab_sets_the_derivation_against_the_card(qtbot) -> None:
     qtbot.addWidget(tab)
     tab.set_kernels(kernels, ["matmul_naive", "matmul_tiled"])
     found = {w.objectName(): w.text() for w in tab.findChildren(QLabel) if w.objectName()}
-    assert found["derivation_matmul_naive_global_load_requests_2"] == "8,388,608"
-    assert found["derivation_matmul_naive_global_load_requests_3"] == "8,388,608"
-    assert found["derivation_matmul_tiled_shared_load_instructions_4"] == "62.50 %"
-    assert "merged" in found["derivation_note"]
+    assert found[derivation("matmul_naive", "global_load_requests", 2)] == "8,388,608"
+    assert found[derivation("matmul_naive", "global_load_requests", 3)] == "8,388,608"
+    assert found[derivation("matmul_tiled", "shared_load_instructions", 4)] == "62.50 %"
+    assert "merged" in found[MemoryNames.DERIVATION_NOTE]
 
 
 def test_memory_tab_has_no_derivation_for_foreign_kernels(qtbot) -> None:
@@ -475,7 +494,7 @@ def test_memory_tab_has_no_derivation_for_foreign_kernels(qtbot) -> None:
     tab = MemoryTab()
     qtbot.addWidget(tab)
     tab.set_kernels([kernel])
-    assert all(w.objectName() != "derivation_title" for w in tab.findChildren(QLabel))
+    assert all(w.objectName() != MemoryNames.DERIVATION_TITLE for w in tab.findChildren(QLabel))
 
 
 def test_memory_tab_says_what_the_dram_counters_show_against_the_floor(qtbot) -> None:
@@ -490,7 +509,7 @@ def test_memory_tab_says_what_the_dram_counters_show_against_the_floor(qtbot) ->
         tab.set_kernels(shown, names)
         found = {w.objectName(): w.text() for w in tab.findChildren(QLabel) if w.objectName()}
         for kernel, name in zip(shown, names, strict=True):
-            text = found[f"floor_note_{name}"]
+            text = found[one_of(MemoryNames.FLOOR_NOTE, name)]
             read = kernel.metric("dram__bytes_read.sum")
             assert read is not None and read > 2_097_152 * 1.001  # an exact count
             assert f"DRAM read {read:,.0f} B against A and B's 2,097,152 B" in text

@@ -10,6 +10,7 @@ it arrives.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import ClassVar
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
@@ -21,6 +22,13 @@ from viewer.qt.kit.style import Style
 from viewer.qt.kit.view_reads import ViewReads
 from viewer.session import Need
 from viewer.session.shown import State
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    STATUS = "status"
+
 
 
 class OnDemandTab(ReadingTab):
@@ -73,10 +81,10 @@ class OnDemandTab(ReadingTab):
         state = self.wanted.state
         if state is State.ERROR:
             layout.addWidget(self.label(self.wanted.error, color="warning", wrap=True,
-                                        name="status"))
+                                        name=Names.STATUS))
         elif state is not State.READY:
             layout.addWidget(self.label(self._progress(), color="secondary", wrap=True,
-                                        name="status"))
+                                        name=Names.STATUS))
         else:
             self._build_read(layout)
 
@@ -90,7 +98,7 @@ class OnDemandTab(ReadingTab):
 
     def _reads_changed(self, whole: bool) -> None:
         """A read of the kernels shown moved on (`whole`: arrived or failed)."""
-        status = self.findChild(QLabel, "status")
+        status = self.findChild(QLabel, Names.STATUS)
         if whole or status is None:
             self._render()
         else:

@@ -41,7 +41,9 @@ from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
 from viewer.lesson.misreads import Misread, misreads
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.plain_text import plain_label
+from viewer.qt.kit.reading_tab_names import Names
 from viewer.qt.kit.reflow import LayoutFit, stack_labels
 from viewer.qt.kit.row_pick import RowLabel, RowPicks, same_row
 from viewer.qt.kit.style import Role, Style
@@ -83,16 +85,16 @@ class ReadingTab(QWidget):
         self.setAutoFillBackground(True)
         layout = self._outer = QVBoxLayout(self)
         self._question = plain_label(self.QUESTION)
-        self._question.setObjectName("question")
+        self._question.setObjectName(Names.QUESTION)
         self._question.setWordWrap(True)
         self._question.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._scroll = QScrollArea()
-        self._scroll.setWidgetResizable(True)
-        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         layout.addWidget(self._question)
-        layout.addWidget(self._scroll, 1)
-        self._scroll.installEventFilter(self)
+        layout.addWidget(self.scroll_area, 1)
+        self.scroll_area.installEventFilter(self)
         self._render()
 
     @property
@@ -196,7 +198,7 @@ class ReadingTab(QWidget):
             self._ensure_rendered()
         found = self._picks.mark(key)
         if found:
-            self._scroll.ensureWidgetVisible(found[0])
+            self.scroll_area.ensureWidgetVisible(found[0])
         return bool(found)
 
     @property
@@ -241,7 +243,7 @@ class ReadingTab(QWidget):
         tab is not shown (its width is not yet the one it will be shown at)."""
         if not self.isVisible():
             return None
-        return self._scroll.width() - self._scroll.verticalScrollBar().sizeHint().width()
+        return self.scroll_area.width() - self.scroll_area.verticalScrollBar().sizeHint().width()
 
     def _refit(self) -> None:
         """Lay the answer out again where the width given now calls for another layout."""
@@ -251,7 +253,7 @@ class ReadingTab(QWidget):
             self._fits.fit(self._room(), self._fill)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._scroll and event.type() == QEvent.Type.Resize:
+        if watched is self.scroll_area and event.type() == QEvent.Type.Resize:
             self._refit()
         return super().eventFilter(watched, event)
 
@@ -269,7 +271,7 @@ class ReadingTab(QWidget):
         self._outer.setContentsMargins(margin, margin, margin, margin)
         self._outer.setSpacing(style.px(8))
         content = WrappedColumn()
-        content.setObjectName("answer")
+        content.setObjectName(Names.ANSWER)
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, style.px(6), 0)
         layout.setSpacing(style.px(8))
@@ -285,12 +287,12 @@ class ReadingTab(QWidget):
                         stack_labels(grid)
         else:
             layout.addWidget(self.label(NOTHING_SELECTED, "body", color="secondary",
-                                        name="placeholder"))
+                                        name=Names.PLACEHOLDER))
         layout.addStretch(1)
-        old = self._scroll.takeWidget()
+        old = self.scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self._scroll.setWidget(content)
+        self.scroll_area.setWidget(content)
         if self._picks.marked is not None:
             self.mark_row(self._picks.marked)
         return content.minimumSizeHint().width()
@@ -339,17 +341,17 @@ class ReadingTab(QWidget):
             lead = [f"{self._names[c - 1]}: " if self.compare_mode else "" for c, _ in texts]
             words = "\n".join(prefix + text for prefix, (_, text) in zip(lead, texts,
                                                                          strict=True))
-            grid.addWidget(self.misread_label(words, f"misread_{key}"), row, 0, 1, -1)
+            grid.addWidget(self.misread_label(words, one_of(Names.MISREAD, key)), row, 0, 1, -1)
             row += 1
         elif texts:
             for column in sorted({c for c, _ in texts}):
                 words = "\n".join(text for c, text in texts if c == column)
-                grid.addWidget(self.misread_label(words, f"misread_{key}_{column}"), row,
+                grid.addWidget(self.misread_label(words, one_of(Names.MISREAD, key, column)), row,
                                column)
             row += 1
         notes = [m.text for m in self._notes if same_row(m.key, key)]
         if notes:
-            grid.addWidget(self.misread_label("\n".join(notes), f"note_{key}"), row,
+            grid.addWidget(self.misread_label("\n".join(notes), one_of(Names.NOTE, key)), row,
                            0 if span else 1, 1, -1)
             row += 1
         return row
@@ -365,7 +367,8 @@ class ReadingTab(QWidget):
         row.setSpacing(self._style.px(14))
         for column, (text, name) in enumerate(zip(texts, self._names, strict=True), 1):
             prefix = f"{name}: " if self.compare_mode else ""
-            row.addWidget(self.label(prefix + text, name=f"explanation_{column}", wrap=True), 1)
+            row.addWidget(self.label(prefix + text, name=one_of(Names.EXPLANATION, column),
+                                     wrap=True), 1)
         layout.addLayout(row)
 
     def grid(self) -> QGridLayout:
@@ -382,7 +385,7 @@ class ReadingTab(QWidget):
         shapes over the kernel columns; returns the next row."""
         for column, (kernel, name) in enumerate(zip(self._kernels, self._names, strict=True), 1):
             heading = ElidedName(name, self._names, kernel.display_name or kernel.name)
-            heading.setObjectName(f"kernel_name_{column}")
+            heading.setObjectName(one_of(Names.KERNEL_NAME, column))
             self._style.paint_label(heading, "heading", bold=True)
             grid.addWidget(heading, row, column)
             grid.addWidget(self.label(launch_text(kernel), "small", color="secondary",

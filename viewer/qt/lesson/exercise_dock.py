@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
@@ -21,6 +22,12 @@ from viewer.lesson.exercise import (
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view import RowTarget
 from viewer.qt.lesson.exercise_panel import KEY, ExercisePanel
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    EXERCISE_DOCK = "exercise_dock"
 
 
 @dataclass(frozen=True)
@@ -40,7 +47,7 @@ def install(window: QMainWindow, targets: Sequence[RowTarget],
     go to `navigate(view, row)`; it takes `style_of()` whenever `restyled` is emitted."""
     panel = ExercisePanel(load_exercise(), style_of())
     dock = QDockWidget("Exercise", window)
-    dock.setObjectName("exercise_dock")
+    dock.setObjectName(Names.EXERCISE_DOCK)
     dock.setWidget(panel)
     dock.setAllowedAreas(Qt.DockWidgetArea.RightDockWidgetArea
                          | Qt.DockWidgetArea.LeftDockWidgetArea)

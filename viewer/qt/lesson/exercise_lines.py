@@ -12,6 +12,7 @@ emitted when the read of the pair last asked for is taken in or fails.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from typing import Final
 
 from PySide6.QtCore import QObject, Signal
@@ -28,6 +29,13 @@ from viewer.readers import sniff
 from viewer.readers.source import KernelSource
 from viewer.session import Need
 from viewer.session.shown import State
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    SOURCE_LINE_BUTTON = "source_line_button"
+
 
 NEED = Need.of(source=True)
 READING: Final = "Reading the kernels' source lines from the reports…"
@@ -77,7 +85,7 @@ def line_button(found: LoadLines, style: Style, show: Callable[[str, str], objec
     if row is None:
         return None
     button = QPushButton(plain_mnemonic(f"Show {found.place}"))
-    button.setObjectName("source_line_button")
+    button.setObjectName(Names.SOURCE_LINE_BUTTON)
     button.setFont(style.font("body"))
     button.setToolTip(plain_tip(f"{found.place} framed in the Source view (C)"))
     button.clicked.connect(lambda _checked=False: show("source", row))

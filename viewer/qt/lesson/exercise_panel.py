@@ -45,6 +45,7 @@ from viewer.lesson.exercise_progress import Progress
 from viewer.lesson.exercise_report import lead_words, report_words
 from viewer.lesson.lesson_pair import LessonPair, lesson_pair
 from viewer.qt.kit.flow_layout import FlowLayout
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.row_pick import row_name, same_row
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Role, Style
@@ -52,6 +53,7 @@ from viewer.qt.kit.view import Selection
 from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.lesson import exercise_rows as rows
 from viewer.qt.lesson.exercise_lines import SourceLines, line_button
+from viewer.qt.lesson.exercise_panel_names import Names
 
 KEY = "E"
 HOW = ("Answer by picking the row or counter in the report that settles it: click it, or Tab "
@@ -75,7 +77,7 @@ class ExercisePanel(QWidget):
     def __init__(self, exercise: Exercise, style: Style | None = None,
                  parent: QWidget | None = None, reads: SessionReads | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("exercise_panel")
+        self.setObjectName(Names.EXERCISE_PANEL)
         self.exercise = exercise
         self._style = style or Style()
         self.index = 0
@@ -87,13 +89,13 @@ class ExercisePanel(QWidget):
         self.lines = SourceLines(reads, self)  # question 2's loads at their lines of code
         self.lines.changed.connect(self._render)
         self.setAutoFillBackground(True)
-        self._scroll = QScrollArea(self)
-        self._scroll.setWidgetResizable(True)
-        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self._scroll)
+        outer.addWidget(self.scroll_area)
         self._render()
 
     # ------------------------------------------------------------------ the state
@@ -169,7 +171,7 @@ class ExercisePanel(QWidget):
                               state.part)
             state.pick = None  # Check asks the next part for a row of its own
         self._render()
-        self._reveal("verdict")
+        self._reveal(Names.VERDICT)
         option = state.verdict.option
         if state.verdict.correct and option is not None and option.target.step != "none":
             self.jump_requested.emit(option.target.step, option.target.key)
@@ -195,7 +197,7 @@ class ExercisePanel(QWidget):
         state.verdict = choose(self.question, option)
         state.tally.answered(state.verdict.correct)
         self._render()
-        self._reveal("verdict")
+        self._reveal(Names.VERDICT)
         return state.verdict
 
     def score_text(self) -> str:
@@ -211,14 +213,14 @@ class ExercisePanel(QWidget):
             return False
         self.state.hints += 1
         self._render()
-        self._reveal(f"hint_{self.state.hints}")
+        self._reveal(one_of(Names.HINT, self.state.hints))
         return True
 
     def show_solution(self) -> None:
         self.state.solution = True
         self.state.tally.solution_shown()
         self._render()
-        self._reveal("solution")
+        self._reveal(Names.SOLUTION)
 
     def go_to(self, option: Option) -> None:
         """Ask the window to show the row `option` names."""
@@ -227,13 +229,13 @@ class ExercisePanel(QWidget):
 
     def _reveal(self, name: str) -> None:
         """Scroll what was just shown into view (in a room, the verdict under a long question)."""
-        content = self._scroll.widget()
+        content = self.scroll_area.widget()
         shown = content.findChild(QLabel, name) if content is not None else None
         if shown is not None and content is not None:
             layout = content.layout()
             if layout is not None:
                 layout.activate()
-            self._scroll.ensureWidgetVisible(shown, 0, self._style.px(40))
+            self.scroll_area.ensureWidgetVisible(shown, 0, self._style.px(40))
 
     def _option_key(self, key: str | None) -> str | None:
         """The picked row in the spelling the question's options use (a summary key and its
@@ -272,13 +274,13 @@ class ExercisePanel(QWidget):
         lead = lead_words(question.report, self.pair)
         if lead:
             layout.addWidget(self._label(self._rich("Counts:", "text", lead),
-                                         name="question_lead", rich=True))
+                                         name=Names.QUESTION_LEAD, rich=True))
         machine = machine_words(question)
         if machine:
             layout.addWidget(self._label(self._rich("This machine:", "text", machine),
-                                         name="machine_answer", rich=True))
+                                         name=Names.MACHINE_ANSWER, rich=True))
         how = HOW_CHOICES if question.choices else HOW_PARTS if question.parts else HOW
-        layout.addWidget(self._label(how, "small", color="secondary", name="how"))
+        layout.addWidget(self._label(how, "small", color="secondary", name=Names.HOW))
         if question.choices:
             rows.choices(self._draw, layout, question, self.choose)
         if question.parts:
@@ -288,45 +290,45 @@ class ExercisePanel(QWidget):
         layout.addLayout(self._navigation())
         for number, hint in enumerate(question.hints[:state.hints], 1):
             layout.addWidget(self._label(self._rich(f"Hint {number}:", "text", hint),
-                                         name=f"hint_{number}", rich=True))
+                                         name=one_of(Names.HINT, number), rich=True))
         if state.verdict is not None:
             layout.addWidget(self._verdict_label(state))
         if state.solution:
             layout.addWidget(self._label(self._rich("Solution:", "text", question.solution),
-                                         name="solution", rich=True))
+                                         name=Names.SOLUTION, rich=True))
         here = report_words(question.report, self.pair)
         if here and (state.verdict is not None or state.solution):
             layout.addWidget(self._label(self._rich("This report:", "text", here),
-                                         name="report_words", rich=True))
+                                         name=Names.REPORT_WORDS, rich=True))
             if question.report == "loads":
                 self._source_lines(layout)
         if state.solution or self.answered_right:
             rows.options(self._draw, layout, question, self.go_to)
         layout.addWidget(self._label(self.score_text(), "small", color="secondary",
-                                     name="score"))
+                                     name=Names.SCORE))
         layout.addStretch(1)
-        old = self._scroll.takeWidget()
+        old = self.scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self._scroll.setWidget(content)
+        self.scroll_area.setWidget(content)
 
     def _heading(self, layout: QVBoxLayout) -> None:
         """The exercise's title, the question's number, the end summary once every question is
         settled, and the question."""
         count = len(self.exercise.questions)
         layout.addWidget(self._label(self.exercise.title, "small", color="secondary",
-                                     name="exercise_title"))
+                                     name=Names.EXERCISE_TITLE))
         layout.addWidget(self._label(f"Question {self.index + 1} of {count}", "heading",
-                                     bold=True, name="question_number"))
+                                     bold=True, name=Names.QUESTION_NUMBER))
         done = exercise_score.end_summary(
             [q.id for q in self.exercise.questions], [p.tally for p in self.progress],
             [q.reread for q in self.exercise.questions])
         if done:  # where it is seen, above the question, once every question is settled
-            layout.addWidget(self._label("\n".join(done), name="end_summary"))
+            layout.addWidget(self._label("\n".join(done), name=Names.END_SUMMARY))
         # in a room the question is read once and the verdict often: body size keeps both near
         layout.addWidget(self._label(self.question.text,
                                      "body" if self._style.projector else "heading",
-                                     bold=True, name="question_text"))
+                                     bold=True, name=Names.QUESTION_TEXT))
 
     def _source_lines(self, layout: QVBoxLayout) -> None:
         """Question 2 at its lines of code, with a button to the line in the Source view."""
@@ -334,10 +336,11 @@ class ExercisePanel(QWidget):
         if found is None:
             return
         if isinstance(found, str):
-            layout.addWidget(self._label(found, "small", color="secondary", name="source_lines"))
+            layout.addWidget(self._label(found, "small", color="secondary",
+                                         name=Names.SOURCE_LINES))
             return
         layout.addWidget(self._label(self._rich("In the source:", "text", found.text),
-                                     name="source_lines"))
+                                     name=Names.SOURCE_LINES))
         button = line_button(found, self._style, self.jump_requested.emit)
         if button is not None:
             layout.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -345,9 +348,9 @@ class ExercisePanel(QWidget):
     def _navigation(self) -> FlowLayout:
         row = FlowLayout(spacing=self._style.px(6))
         count = len(self.exercise.questions)
-        row.addWidget(self._button("&Previous", "previous_button", self.previous_question,
+        row.addWidget(self._button("&Previous", Names.PREVIOUS_BUTTON, self.previous_question,
                                    self.index > 0))
-        row.addWidget(self._button("&Next", "next_button", self.next_question,
+        row.addWidget(self._button("&Next", Names.NEXT_BUTTON, self.next_question,
                                    self.index < count - 1))
         return row
 
@@ -358,10 +361,10 @@ class ExercisePanel(QWidget):
         left = len(question.hints) - state.hints
         hint = (f"H&int ({state.hints + 1} of {len(question.hints)})" if left else
                 "No more hints" if question.hints else "No hints")
-        row.addWidget(self._button(hint, "hint_button", self.show_hint, left > 0))
-        row.addWidget(self._button("&Solution", "solution_button", self.show_solution,
+        row.addWidget(self._button(hint, Names.HINT_BUTTON, self.show_hint, left > 0))
+        row.addWidget(self._button("&Solution", Names.SOLUTION_BUTTON, self.show_solution,
                                    not state.solution))
-        row.addWidget(self._button("&Check", "check_button", self.check))
+        row.addWidget(self._button("&Check", Names.CHECK_BUTTON, self.check))
         return row
 
     def _verdict_label(self, state: Progress) -> QLabel:
@@ -387,7 +390,7 @@ class ExercisePanel(QWidget):
             if verdict.correct and self.answered_right:
                 count = len(self.question.parts)
                 lead += " Both parts right." if count == 2 else f" All {count} parts right."
-        return self._label(self._rich(lead, color, verdict.explanation), name="verdict",
+        return self._label(self._rich(lead, color, verdict.explanation), name=Names.VERDICT,
                            rich=True)
 
     def _row_words(self, key: str) -> str:

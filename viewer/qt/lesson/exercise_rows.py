@@ -9,13 +9,28 @@ import functools
 import html
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout
 
 from viewer.lesson.exercise import Option, Part, Question
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.row_pick import row_name
 from viewer.qt.kit.style import Role, Style
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    CHOICE = "choice"
+    CHOICE_TEXT = "choice_text"
+    GO = "go"
+    OPTION = "option"
+    OPTIONS_PART = "options_part"
+    OPTIONS_TITLE = "options_title"
+    PART = "part"
+    PART_TEXT = "part_text"
 
 
 @dataclass(frozen=True)
@@ -62,8 +77,8 @@ def choices(draw: Draw, layout: QVBoxLayout, question: Question,
             choose: Callable[[Option], object]) -> None:
     """The answers of a question no row settles, one button each."""
     for number, option in enumerate(question.choices, 1):
-        _row(layout, draw.label(f"{number}. {option.text}", name=f"choice_text_{number}"),
-             draw.button(f"Choose {number}", f"choice_{number}",
+        _row(layout, draw.label(f"{number}. {option.text}", name=one_of(Names.CHOICE_TEXT, number)),
+             draw.button(f"Choose {number}", one_of(Names.CHOICE, number),
                          functools.partial(choose, option)), True)
 
 
@@ -74,7 +89,7 @@ def parts(draw: Draw, layout: QVBoxLayout, question: Question, marked: int,
     (`marked`), and the row it was answered right with (`right`, named by `row_words`)."""
     for index, part in enumerate(question.parts):
         number = index + 1
-        button = draw.button(f"Answer part {number}", f"part_{number}",
+        button = draw.button(f"Answer part {number}", one_of(Names.PART, number),
                              functools.partial(answer_part, index))
         button.setCheckable(True)
         button.setChecked(index == marked)
@@ -82,21 +97,22 @@ def parts(draw: Draw, layout: QVBoxLayout, question: Question, marked: int,
             said = f"right: {row_words(right[index])}"
         else:
             said = "open" + (", the row you pick answers it" if index == marked else "")
-        _row(layout, draw.label(f"{number}. {part.text}: {said}.", name=f"part_text_{number}",
-                                bold=index == marked), button, True)
+        _row(layout, draw.label(f"{number}. {part.text}: {said}.",
+                                name=one_of(Names.PART_TEXT, number), bold=index == marked),
+             button, True)
 
 
 def options(draw: Draw, layout: QVBoxLayout, question: Question,
             go_to: Callable[[Option], object]) -> None:
     """Every option (under its part's name, in a question in parts): whether it settles the
     question, why, and a button to its row."""
-    layout.addWidget(draw.label("Every option", "heading", bold=True, name="options_title"))
+    layout.addWidget(draw.label("Every option", "heading", bold=True, name=Names.OPTIONS_TITLE))
     numbered = list(enumerate(question.options, 1))
     each: list[Part | None] = [*question.parts] or [None]
     for index, part in enumerate(each):
         if part is not None:
             layout.addWidget(draw.label(f"Part {index + 1}: {part.text}", bold=True,
-                                        name=f"options_part_{index + 1}"))
+                                        name=one_of(Names.OPTIONS_PART, index + 1)))
         for number, option in numbered:
             if part is None or option.part == part.id:
                 _option(draw, layout, number, option, go_to)
@@ -110,7 +126,7 @@ def _option(draw: Draw, layout: QVBoxLayout, number: int, option: Option,
     lead = f"{mark}: {named}." if named else f"{mark}:"
     words = draw.label(f"{draw.rich(lead, color, '')}<b>{html.escape(option.text, False)}</b>"
                        f"<br>{html.escape(option.explanation, False)}",
-                       name=f"option_{number}", rich=True)
-    button = draw.button("Show", f"go_{number}", functools.partial(go_to, option)) if row \
-        else None
+                       name=one_of(Names.OPTION, number), rich=True)
+    button = (draw.button("Show", one_of(Names.GO, number), functools.partial(go_to, option))
+              if row else None)
     _row(layout, words, button, False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFontMetrics
@@ -19,9 +20,23 @@ from viewer.lesson import predict_text as text
 from viewer.lesson import reveal as lesson
 from viewer.lesson.lesson_pair import ROLES, LessonPair
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Style
 from viewer.qt.lesson.guess_inputs import FasterBox, GuessEdit
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    CELL = "cell"
+    FASTER = "faster"
+    GUESS = "guess"
+    HEAD = "head"
+    NAME = "name"
+    NAME_SPEED = "name_speed"
+    TYPED = "typed"
+
 
 SPEED = "speed"
 ORDER: tuple[str, ...] = (*(f"{role}.{q}" for q in lesson.QUANTITIES for role in ROLES), SPEED)
@@ -63,7 +78,7 @@ def guess_edit(style: Style, texts: dict[str, str], key: str, hint: str,
     `enter(field)` (default: on to the next field)."""
     edit = GuessEdit()
     edit.returnPressed.connect(lambda: (enter or _next_field)(edit))
-    edit.setObjectName(f"guess_{key}")
+    edit.setObjectName(one_of(Names.GUESS, key))
     edit.setFont(style.font("body"))
     edit.setFixedWidth(_width(style, sample))
     edit.setPlaceholderText(hint)
@@ -93,7 +108,7 @@ def faster_box(style: Style, pair: LessonPair, chosen: str | None,
                choose: Callable[[str | None], None]) -> FasterBox:
     """'?' or one of the two kernels by the names shown."""
     box = FasterBox()
-    box.setObjectName("faster")
+    box.setObjectName(Names.FASTER)
     box.setFont(style.font("body"))
     # as wide as a short name: a long one is elided in the box and whole in its list
     box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -123,11 +138,11 @@ def build_grid(label: Label, style: Style, pair: LessonPair, texts: dict[str, st
     row = 1
     for key in ORDER:
         role, _, quantity = key.partition(".")
-        typed = label("", bold=True, name=f"typed_{key}")
+        typed = label("", bold=True, name=one_of(Names.TYPED, key))
         typed.hide()
         if key == SPEED:
             name = _quantity(label, style, text.SPEED_LABEL)  # the box names the kernel
-            name.setObjectName("name_speed")
+            name.setObjectName(Names.NAME_SPEED)
             grid.addWidget(name, row, 0)
             ratio = guess_edit(style, texts, SPEED, "by how much", "by how much", enter)
             grid.addWidget(box, row, 1)
@@ -153,7 +168,8 @@ def _headings(label: Label, grid: QGridLayout, headers: tuple[str, ...]) -> list
     headings: list[QLabel] = []
     for column, head in enumerate(headers):
         align = Qt.AlignmentFlag.AlignRight if 2 < column < READING else Qt.AlignmentFlag.AlignLeft
-        heading = label(head, "small", bold=True, color="secondary", name=f"head_{column}")
+        heading = label(head, "small", bold=True, color="secondary",
+                        name=one_of(Names.HEAD, column))
         heading.setAlignment(align | Qt.AlignmentFlag.AlignBottom)
         grid.addWidget(heading, 0, column, align | Qt.AlignmentFlag.AlignBottom)
         headings.append(heading)
@@ -168,7 +184,7 @@ def _hidden_cells(label: Label, style: Style, grid: QGridLayout, key: str,
     projector = style.projector
     cells = []
     for column, sample in enumerate(_SAMPLES, 3):
-        cell = label(HIDDEN, color="secondary", name=f"cell_{key}_{column}")
+        cell = label(HIDDEN, color="secondary", name=one_of(Names.CELL, key, column))
         cell.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         cell.setMinimumWidth(_width(style, sample, bold=column == 4))
         if projector and column == VERDICT:  # its words wrap (the speed row's are long)
@@ -176,7 +192,7 @@ def _hidden_cells(label: Label, style: Style, grid: QGridLayout, key: str,
             cell.setMaximumWidth(cell.minimumWidth())
         grid.addWidget(cell, row, column)
         cells.append(cell)
-    reading = label("", name=f"cell_{key}_{READING}", wrap=True)
+    reading = label("", name=one_of(Names.CELL, key, READING), wrap=True)
     if projector:
         reading.setMinimumHeight(reading.fontMetrics().lineSpacing())
         grid.addWidget(reading, row + 1, 1, 1, READING - 1)
@@ -195,7 +211,7 @@ def _kernel_name(style: Style, pair: LessonPair, role: str, key: str) -> ElidedN
     whole = name.fontMetrics().horizontalAdvance(name.text()) + style.px(12)
     name.setMinimumWidth(min(whole, _width(style, _NAME_SAMPLE)))
     name.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)  # to that
-    name.setObjectName(f"name_{key}")
+    name.setObjectName(one_of(Names.NAME, key))
     return name
 
 

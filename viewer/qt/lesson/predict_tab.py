@@ -17,6 +17,7 @@ button to the first in the Source view.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent
@@ -43,6 +44,20 @@ from viewer.qt.lesson.predict_grid import (
 from viewer.qt.lesson.predict_grid import mark_next as mark_next_row
 from viewer.qt.lesson.sticky_header import StickyHeader
 from viewer.readers.source import KernelSource
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    HOW_TO = "how_to"
+    MESSAGE = "message"
+    NEEDS_PAIR = "needs_pair"
+    ORDER_NOTE = "order_note"
+    REVEAL = "reveal"
+    SHAPE = "shape"
+    SOURCE_LINES = "source_lines"
+    START_OVER = "start_over"
+
 
 __all__ = ["ORDER", "PredictState", "PredictTab"]
 
@@ -115,20 +130,20 @@ class PredictTab(ReadingTab):
         self._drop_sticky()
         self.pair = pair = lesson_pair(self.kernels, self.names)
         if pair is None:
-            layout.addWidget(self.label(text.NEEDS_PAIR, wrap=True, name="needs_pair"))
+            layout.addWidget(self.label(text.NEEDS_PAIR, wrap=True, name=Names.NEEDS_PAIR))
             return
         layout.addLayout(self._shape_row(pair))
         if pair.order_note:
             layout.addWidget(self.label(pair.order_note, color="secondary", wrap=True,
-                                        name="order_note"))
+                                        name=Names.ORDER_NOTE))
         layout.addWidget(self.label(text.how_to(self.style_.projector), color="secondary",
-                                    wrap=True, name="how_to"))
+                                    wrap=True, name=Names.HOW_TO))
         box = faster_box(self.style_, pair, self.state.faster,
                          lambda role: setattr(self.state, "faster", role))
         grid, self.rows, headings = build_grid(self.label, self.style_, pair, self.state.texts,
                                                box, self._enter)
         layout.addLayout(grid)
-        self.sticky = StickyHeader(self._scroll, headings, self.style_)  # Derived, Measured
+        self.sticky = StickyHeader(self.scroll_area, headings, self.style_)  # Derived, Measured
         self.lines_box = QVBoxLayout()
         layout.addLayout(self.lines_box)
         layout.addLayout(self._buttons())
@@ -162,9 +177,10 @@ class PredictTab(ReadingTab):
             return
         if isinstance(found, str):
             box.addWidget(self.label(found, "small", color="secondary", wrap=True,
-                                     name="source_lines"))
+                                     name=Names.SOURCE_LINES))
             return
-        box.addWidget(self.label(f"In the source: {found.text}", wrap=True, name="source_lines"))
+        box.addWidget(self.label(f"In the source: {found.text}", wrap=True,
+                                 name=Names.SOURCE_LINES))
         button = line_button(found, self.style_, self.navigate.emit) if self.navigable else None
         if button is not None:
             box.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -183,9 +199,9 @@ class PredictTab(ReadingTab):
         row.setSpacing(self.style_.px(8))
         if pair.dim is not None:
             words = text.shape_text(pair.dim, pair.tile, launch_text(pair.naive))
-            row.addWidget(self.label(words, bold=True, wrap=True, name="shape"), 1)
+            row.addWidget(self.label(words, bold=True, wrap=True, name=Names.SHAPE), 1)
             return row
-        row.addWidget(self.label(text.SIZE_PROMPT, bold=True, wrap=True, name="shape"), 1)
+        row.addWidget(self.label(text.SIZE_PROMPT, bold=True, wrap=True, name=Names.SHAPE), 1)
         for key, hint in (("size", "N"), ("tile", str(pair.tile))):
             row.addWidget(self.label(key, bold=True))
             edit = guess_edit(self.style_, self.state.texts, key, hint, "00000")
@@ -198,15 +214,15 @@ class PredictTab(ReadingTab):
         row = QHBoxLayout()
         row.setSpacing(self.style_.px(10))
         self.reveal_button = QPushButton()
-        self.reveal_button.setObjectName("reveal")
+        self.reveal_button.setObjectName(Names.REVEAL)
         self.reveal_button.clicked.connect(self.press_reveal)
         again = QPushButton("Start over")
-        again.setObjectName("start_over")
+        again.setObjectName(Names.START_OVER)
         again.clicked.connect(self.start_over)
         for button in (self.reveal_button, again):
             button.setFont(self.style_.font("body", bold=True))
             row.addWidget(button)
-        self.message = self.label("", wrap=True, name="message")
+        self.message = self.label("", wrap=True, name=Names.MESSAGE)
         row.addWidget(self.message, 1)
         return row
 
@@ -268,7 +284,7 @@ class PredictTab(ReadingTab):
         """Scroll the last row revealed, and the one asked about next, into view."""
         keys = [k for k in ORDER[max(0, shown - 1):shown + 1] if k in self.rows]
         for key in keys:
-            self._scroll.ensureWidgetVisible(self.rows[key].cells[-1]
+            self.scroll_area.ensureWidgetVisible(self.rows[key].cells[-1]
                                              if self.rows[key].cells[-1].isVisible()
                                              else self.rows[key].name)
 

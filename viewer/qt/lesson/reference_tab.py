@@ -11,6 +11,7 @@ a report lacks is missing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QVBoxLayout, QWidget
@@ -22,9 +23,25 @@ from viewer.lesson import t4_reference
 from viewer.lesson.lesson_pair import ROLES, LessonPair, lesson_pair
 from viewer.lesson.t4_reference import CrossRow
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Role, Style
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    DEVICE = "device"
+    LABEL = "label"
+    MOVED = "moved"
+    NEEDS_PAIR = "needs_pair"
+    ORDER_NOTE = "order_note"
+    PROVENANCE = "provenance"
+    SAME_TABLE = "same_table"
+    SUMMARY = "summary"
+    VALUE = "value"
+
 
 NEEDS_PAIR = ("Open the naive and the tiled kernel side by side (the app opens the shipped pair "
               "when no file is named) to set this report's rows beside the T4's.")
@@ -74,19 +91,19 @@ class ReferenceTab(ReadingTab):
             same = t4_reference.is_reference(self.kernels)
             layout.addWidget(self.label(t4_reference.SAME_TABLE if same else NEEDS_PAIR, "heading",
                                         bold=True, wrap=True,
-                                        name="same_table" if same else "needs_pair"))
+                                        name=Names.SAME_TABLE if same else Names.NEEDS_PAIR))
         else:
             lead: Role = "body" if self.style_.projector else "heading"  # the table must fit too
             for number, words in enumerate(t4_reference.summary_words(rows)):
                 layout.addWidget(self.label(wrappable(words), lead if number < 2 else "body",
                                             bold=number < 2, wrap=True,
-                                            name=f"summary_{number}"))
+                                            name=one_of(Names.SUMMARY, number)))
             if pair.order_note:
                 layout.addWidget(self.label(pair.order_note, color="secondary", wrap=True,
-                                            name="order_note"))
+                                            name=Names.ORDER_NOTE))
         layout.addLayout(self._table(rows, pair))
         layout.addWidget(self.label(t4_reference.provenance_text(self.t4()), "small",
-                                    color="secondary", wrap=True, name="provenance"))
+                                    color="secondary", wrap=True, name=Names.PROVENANCE))
 
     def _name(self, name: str, names: Sequence[str]) -> ElidedName:
         """A kernel's name over its column, elided to a short name's width, whole on hover."""
@@ -113,7 +130,7 @@ class ReferenceTab(ReadingTab):
             sides.append(((pair.naive.device_label or "this report") + at(here_n),
                           (pair.naive_name, pair.tiled_name)))
         for side, (device, names) in enumerate(sides):
-            grid.addWidget(self.label(device, bold=True, name=f"device_{side}"), 0,
+            grid.addWidget(self.label(device, bold=True, name=one_of(Names.DEVICE, side)), 0,
                            1 + 2 * side, 1, 2, Qt.AlignmentFlag.AlignHCenter)
             for offset, name in enumerate(names):
                 grid.addWidget(self._name(name, names), 1, 1 + 2 * side + offset)
@@ -125,7 +142,7 @@ class ReferenceTab(ReadingTab):
             held = pair is not None and row.moved is False
             tip = plain_tip(row.words) if pair is not None else ""
             heading = self.label(breakable(row.label), bold=held, wrap=True,
-                                 name=f"label_{number}")
+                                 name=one_of(Names.LABEL, number))
             heading.setToolTip(tip)
             grid.addWidget(heading, number, 0)
             values = (*row.t4, *row.here) if pair is not None else row.t4
@@ -134,13 +151,13 @@ class ReferenceTab(ReadingTab):
                          else fmt.by_unit(value, row.unit))
                 cell = self.label(shown, bold=held,
                                   color="text" if value is not None else "missing",
-                                  name=f"value_{number}_{column}")
+                                  name=one_of(Names.VALUE, number, column))
                 cell.setToolTip(tip)
                 grid.addWidget(cell, number, column, right)
             if pair is not None:
                 verdict = self.label(MOVED[row.moved], bold=held, highlight=held,
                                      color="text" if row.moved is not None else "missing",
-                                     name=f"moved_{number}")
+                                     name=one_of(Names.MOVED, number))
                 verdict.setToolTip(tip)
                 grid.addWidget(verdict, number, last,
                                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)

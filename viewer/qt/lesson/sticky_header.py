@@ -6,11 +6,21 @@ scrolled into view is in view whole."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QScrollArea, QWidget
 
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.style import Style
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    STICKY = "sticky"
+    STICKY_HEADER = "sticky_header"
+
 
 
 class StickyHeader(QWidget):
@@ -20,13 +30,13 @@ class StickyHeader(QWidget):
 
     def __init__(self, area: QScrollArea, headings: Sequence[QLabel], style: Style) -> None:
         super().__init__(area)
-        self.setObjectName("sticky_header")
+        self.setObjectName(Names.STICKY_HEADER)
         self._area, self._headings = area, list(headings)
         self.copies: list[QLabel] = []
         for column, heading in enumerate(self._headings):
             copy = QLabel(heading.text(), self)
             copy.setTextFormat(heading.textFormat())  # shows the text as the heading does
-            copy.setObjectName(f"sticky_{column}")
+            copy.setObjectName(one_of(Names.STICKY, column))
             copy.setFont(heading.font())
             copy.setStyleSheet(heading.styleSheet())
             copy.setAlignment(heading.alignment())

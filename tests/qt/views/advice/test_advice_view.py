@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QFrame, QLabel, QWidget
 
 from viewer.analysis import advice
 from viewer.core.model import Report
+from viewer.qt.kit.object_names import is_one_of, one_of
 from viewer.qt.kit.style import Style
 from viewer.qt.views.advice import advice_view
-from viewer.qt.views.advice.advice_view import AdviceView, estimate_text
+from viewer.qt.views.advice.advice_view import AdviceView, Names, estimate_text
 from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report
 from viewer.readers.extras import read_extras
@@ -44,7 +45,7 @@ def shown(qtbot, reports: list[Report], projector: bool = False,
 
 
 def cards(view: QWidget) -> list[QFrame]:
-    found = [c for c in view.findChildren(QFrame) if c.objectName().startswith("advice_")]
+    found = [c for c in view.findChildren(QFrame) if is_one_of(c.objectName(), Names.ADVICE)]
     return sorted(found, key=lambda c: int(c.objectName().split("_")[1]))
 
 
@@ -61,7 +62,7 @@ def test_the_advice_is_ncus_ranked_with_its_estimates(qtbot, path: Path) -> None
     view = shown(qtbot, [read_report(path)])
     expected = ranked(path)
     assert expected
-    assert [(field(c, "heading"), field(c, "estimate")) for c in cards(view)] == [
+    assert [(field(c, Names.HEADING), field(c, Names.ESTIMATE)) for c in cards(view)] == [
         (a.heading, estimate_text(a)) for a in expected]
     words = every_text(view)
     assert "@section:" not in words and "@url:" not in words
@@ -69,7 +70,7 @@ def test_the_advice_is_ncus_ranked_with_its_estimates(qtbot, path: Path) -> None
 
 def test_links_are_rendered_not_raw(qtbot) -> None:
     view = shown(qtbot, [read_report(NAIVE)])
-    messages = [c.findChild(QLabel, "message").text() for c in cards(view)]
+    messages = [c.findChild(QLabel, Names.MESSAGE).text() for c in cards(view)]
     assert any('href="view:stalls"' in m for m in messages)  # Warp State Statistics
     assert any('href="https://docs.nvidia.com/' in m for m in messages)
     assert not any("@" in m.replace("&#x27;", "") and "@section" in m for m in messages)
@@ -80,8 +81,8 @@ def test_a_link_to_our_view_asks_the_window_for_it_and_a_web_link_opens_the_brow
     view = shown(qtbot, [read_report(NAIVE)])
     asked: list[tuple[str, str]] = []
     view.navigate.connect(lambda name, row: asked.append((name, row)))
-    message = next(c.findChild(QLabel, "message") for c in cards(view)
-                   if "view:stalls" in c.findChild(QLabel, "message").text())
+    message = next(c.findChild(QLabel, Names.MESSAGE) for c in cards(view)
+                   if "view:stalls" in c.findChild(QLabel, Names.MESSAGE).text())
     message.linkActivated.emit("view:stalls")
     assert asked == [("stalls", "")]  # the window shows it (test_in_the_window_...)
     opened = []
@@ -96,62 +97,62 @@ def test_compare_says_what_appeared_went_away_and_changed(qtbot) -> None:
     expected = advice.compare(ranked(NAIVE), ranked(TILED))
     shown_cards = cards(view)
     assert [c.property("status") for c in shown_cards] == [c.status for c in expected]
-    assert [field(c, "heading") for c in shown_cards] == [c.advice.heading for c in expected]
-    summary = view.findChild(QLabel, "summary").text()
+    assert [field(c, Names.HEADING) for c in shown_cards] == [c.advice.heading for c in expected]
+    summary = view.findChild(QLabel, Names.SUMMARY).text()
     for status, words in ((advice.WENT_AWAY, "went away"), (advice.CHANGED, "changed")):
         assert f"{sum(c.status == status for c in expected)} {words}" in summary
     statuses = {c.status for c in expected}
     assert statuses & {advice.APPEARED, advice.WENT_AWAY, advice.CHANGED}
     for status in statuses:
-        assert view.findChild(QLabel, f"status_{status}") is not None
+        assert view.findChild(QLabel, one_of(Names.STATUS, status)) is not None
     changed = [(card, c) for card, c in zip(shown_cards, expected, strict=True)
                if c.status == advice.CHANGED]
     for card, change in changed:
-        assert estimate_text(change.first) in field(card, "estimate")
-        assert estimate_text(change.second) in field(card, "estimate")
+        assert estimate_text(change.first) in field(card, Names.ESTIMATE)
+        assert estimate_text(change.second) in field(card, Names.ESTIMATE)
 
 
 def test_the_same_is_said_only_of_estimates_equal_as_shown(qtbot) -> None:
     view = shown(qtbot, [read_report(NAIVE), read_report(TILED)])
     for card in cards(view):
-        estimate = field(card, "estimate")
+        estimate = field(card, Names.ESTIMATE)
         if card.property("status") == advice.SAME:
             assert estimate.startswith("A and B: ") and "points" not in estimate
-    low = next(c for c in cards(view) if field(c, "heading") == "Low Compression Rate")
+    low = next(c for c in cards(view) if field(c, Names.HEADING) == "Low Compression Rate")
     assert low.property("status") == advice.CHANGED
-    assert "(+0.29 points)" in field(low, "estimate")
+    assert "(+0.29 points)" in field(low, Names.ESTIMATE)
 
 
 def test_the_lessons_reading_stands_beside_ncus_coalescing_advice(qtbot) -> None:
     report = read_report(NAIVE)
     view = shown(qtbot, [report])
     top = cards(view)[0]
-    assert field(top, "heading") == "L1TEX Global Load Access Pattern"
+    assert field(top, Names.HEADING) == "L1TEX Global Load Access Pattern"
     access = ranked(NAIVE)[0]
-    assert field(top, "lesson") == advice.lesson_reading(access, report.kernels[0])
-    assert "2.00 sectors per request" in field(top, "lesson")
-    assert [c for c in cards(view)[1:] if c.findChild(QLabel, "lesson") is not None] == []
+    assert field(top, Names.LESSON) == advice.lesson_reading(access, report.kernels[0])
+    assert "2.00 sectors per request" in field(top, Names.LESSON)
+    assert [c for c in cards(view)[1:] if c.findChild(QLabel, Names.LESSON) is not None] == []
     both = shown(qtbot, [read_report(NAIVE), read_report(TILED)])  # went away: A's card
-    went = next(c for c in cards(both) if field(c, "heading") == access.heading)
-    assert "2.00 sectors per request" in field(went, "lesson")
+    went = next(c for c in cards(both) if field(c, Names.HEADING) == access.heading)
+    assert "2.00 sectors per request" in field(went, Names.LESSON)
 
 
 def test_an_export_holds_no_rules_and_says_so(qtbot) -> None:
     view = shown(qtbot, [read_report(EXPORT)])
-    assert advice.RULES_MISSING in view.findChild(QLabel, "missing").text()
+    assert advice.RULES_MISSING in view.findChild(QLabel, Names.MISSING).text()
     assert not cards(view)
     both = shown(qtbot, [read_report(NAIVE), read_report(EXPORT)])
-    missing = both.findChild(QLabel, "missing").text()
+    missing = both.findChild(QLabel, Names.MISSING).text()
     assert advice.RULES_MISSING in missing and "naive" in missing
     assert len(cards(both)) == len(ranked(NAIVE))
 
 
 def test_projector_mode_is_larger(qtbot) -> None:
     view = shown(qtbot, [read_report(NAIVE)], projector=True)
-    heading = cards(view)[0].findChild(QLabel, "heading")
+    heading = cards(view)[0].findChild(QLabel, Names.HEADING)
     assert heading.font().pointSizeF() >= 20
     view.set_style(Style())
-    assert cards(view)[0].findChild(QLabel, "heading").font().pointSizeF() < 20
+    assert cards(view)[0].findChild(QLabel, Names.HEADING).font().pointSizeF() < 20
 
 
 def test_in_the_window_a_link_jumps_to_our_tab(qtbot, tmp_path) -> None:

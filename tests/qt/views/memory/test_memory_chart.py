@@ -143,7 +143,7 @@ def test_item_bounding_rect_is_the_painted_picture(qtbot, bands: list[cl.ChartBa
     item = MemoryChartItem()
     assert item.boundingRect().isEmpty()
     item.set_bands(bands, Style())
-    rect, painted = item.boundingRect(), item._picture.boundingRect()
+    rect, painted = item.boundingRect(), item.painted_rect()
     assert rect.topLeft().toTuple() == (0, 0)
     assert rect.contains(painted.toRectF())
     margin = 8
@@ -239,7 +239,7 @@ def test_the_wrapped_chart_shows_every_number_of_the_one_row_chart(
 def test_a_long_name_breaks_over_lines_within_the_wrapped_chart(qtbot) -> None:
     item = MemoryChartItem()
     item.set_bands(torch_bands(), Style(projector=True), 600, wrap=True)
-    painted = item._picture.boundingRect()
+    painted = item.painted_rect()
     assert painted.right() <= item.boundingRect().right()
 
 

@@ -226,9 +226,10 @@ def test_the_metrics_held_by_one_kernel_only_can_be_listed(qtbot, pair) -> None:
     box.setChecked(True)
     assert view.model.total() == both + 21
     view.search.setText(only[0].name)
-    line = next(line for line in view.model._shown if line.item.name == only[0].name)
-    assert line.cells[3] == f"only in {only[0].side}"
-    assert "not in this report" in line.cells[1:3]
+    row = next(r for r, item in enumerate(view.model.shown()) if item.name == only[0].name)
+    cells = [view.model.index(row, column).data() for column in range(4)]
+    assert cells[3] == f"only in {only[0].side}"
+    assert "not in this report" in cells[1:3]
     box.setChecked(False)
     assert view.model.total() == both
 

@@ -12,9 +12,11 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 from tests.analysis.test_occupancy_curves import with_curves
 from viewer.analysis import occupancy_curves as oc
 from viewer.core.model import Report
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.style import Style
 from viewer.qt.views.occupancy.occupancy_tab import STALLS_TITLE, OccupancyTab
-from viewer.qt.views.occupancy.occupancy_whatif import CurveChart, setting_words
+from viewer.qt.views.occupancy.occupancy_tab import Names as OccupancyNames
+from viewer.qt.views.occupancy.occupancy_whatif import CurveChart, Names, setting_words
 from viewer.readers import read_report
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -52,7 +54,7 @@ def shown(qtbot, reports: list[Report], projector: bool = False, stalls: bool = 
 
 
 def charts(tab: OccupancyTab) -> dict[str, CurveChart]:
-    return {c.objectName().removeprefix("curve_"): c for c in tab.findChildren(CurveChart)}
+    return {c.key: c for c in tab.findChildren(CurveChart)}
 
 
 def label(tab: OccupancyTab, name: str) -> str:
@@ -80,9 +82,9 @@ def test_the_curves_drawn_are_the_plain_layers_with_the_setting_marked(qtbot, ex
         assert (column, xs, ys, at) == (0, curve.xs, curve.ys, curve.at)
     block = next(c for c in expected[0] if c.spec.key == "block_size")
     assert block.at == (256.0, block.best)  # why 256 threads: the top of the curve
-    assert label(tab, "setting_block_size_1") == setting_words(block, "naive")
+    assert label(tab, one_of(Names.SETTING, "block_size", 1)) == setting_words(block, "naive")
     assert "256 threads per block: 64 active warps per SM, the most" in label(
-        tab, "setting_block_size_1")
+        tab, one_of(Names.SETTING, "block_size", 1))
 
 
 def test_the_curves_are_read_only_when_the_tab_is_shown(qtbot) -> None:
@@ -91,7 +93,7 @@ def test_the_curves_are_read_only_when_the_tab_is_shown(qtbot) -> None:
     qtbot.addWidget(tab)
     tab.set_kernels([report.kernels[0]], ["naive"], [report])
     assert not tab.curve_reader.reading and not tab.curve_reader.curves
-    assert label(tab, "whatif_reading")
+    assert label(tab, Names.WHATIF_READING)
     tab.show()
     assert tab.curve_reader.reading
     qtbot.waitUntil(lambda: len(charts(tab)) == 3, timeout=60_000)
@@ -103,7 +105,7 @@ def test_compare_draws_both_kernels_settings(qtbot, expected) -> None:
     for column, curves in enumerate(expected):
         for curve in curves:
             assert drawn[curve.spec.key].drawn[column] == (column, curve.xs, curve.ys, curve.at)
-            assert label(tab, f"setting_{curve.spec.key}_{column + 1}").startswith(
+            assert label(tab, one_of(Names.SETTING, curve.spec.key, column + 1)).startswith(
                 ("naive", "tiled")[column])
     shared = {c: v for c, _x, _y, v in drawn["shared_mem"].drawn}
     assert shared[0] != shared[1]  # the tiles' shared memory moves the tiled kernel's mark
@@ -112,18 +114,18 @@ def test_compare_draws_both_kernels_settings(qtbot, expected) -> None:
 def test_a_report_without_curves_says_so(qtbot) -> None:
     tab, _tabs = shown(qtbot, [read_report(BASIC)])
     assert not charts(tab)
-    assert label(tab, "whatif_missing").lower().rstrip(".") == oc.MISSING_TEXT.lower()
+    assert label(tab, Names.WHATIF_MISSING).lower().rstrip(".") == oc.MISSING_TEXT.lower()
 
 
 def test_an_export_has_no_curves_and_is_not_read_again(qtbot) -> None:
     tab, _tabs = shown(qtbot, [read_report(ROOT / "profiles" / "naive.details.csv")])
     assert not charts(tab) and not tab.curve_reader.reading
-    assert "exports never carry them" in label(tab, "whatif_missing")
+    assert "exports never carry them" in label(tab, Names.WHATIF_MISSING)
 
 
 def test_the_gap_explanation_links_to_warp_stalls(qtbot) -> None:
     tab, tabs = shown(qtbot, [read_report(NAIVE)])
-    link = tab.findChild(QLabel, "stalls_link")
+    link = tab.findChild(QLabel, OccupancyNames.STALLS_LINK)
     assert link is not None and STALLS_TITLE in link.text()
     link.linkActivated.emit("stalls")
     assert tabs.currentWidget().TITLE == STALLS_TITLE  # type: ignore[attr-defined]
@@ -131,7 +133,7 @@ def test_the_gap_explanation_links_to_warp_stalls(qtbot) -> None:
 
 def test_no_link_without_a_warp_stalls_tab(qtbot) -> None:
     tab, _tabs = shown(qtbot, [read_report(NAIVE)], stalls=False)
-    assert tab.findChild(QLabel, "stalls_link") is None and not tab.show_stalls()
+    assert tab.findChild(QLabel, OccupancyNames.STALLS_LINK) is None and not tab.show_stalls()
 
 
 def test_projector_charts_are_big(qtbot) -> None:
@@ -143,4 +145,4 @@ def test_projector_charts_are_big(qtbot) -> None:
         assert min(item.opts["pen"].width() for item in chart.getPlotItem().listDataItems()
                    if item.opts.get("pen") is not None) >= 6
         assert chart.minimumHeight() >= 380
-    assert tab.findChild(QLabel, "setting_registers_2").font().pointSizeF() >= 20
+    assert tab.findChild(QLabel, one_of(Names.SETTING, "registers", 2)).font().pointSizeF() >= 20

@@ -15,9 +15,12 @@ from tests.analysis.test_roofline import with_roofline_metrics
 from viewer.analysis import roofline
 from viewer.core import formatting as fmt
 from viewer.core.model import Report
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.style import Style
 from viewer.qt.shell.view_registry import VIEWS
+from viewer.qt.views.roofline.roofline_answer import Names
 from viewer.qt.views.roofline.roofline_chart import TERA, RooflineChart
+from viewer.qt.views.roofline.roofline_view import Names as ViewNames
 from viewer.qt.views.roofline.roofline_view import RooflineView
 from viewer.readers import read_report
 
@@ -34,7 +37,7 @@ def shown(qtbot, reports: list[Report], projector: bool = False,
     view.resize(1280, 900)
     view.show()
     view.set_kernels([r.kernels[0] for r in reports], list(names[:len(reports)]), reports)
-    qtbot.waitUntil(lambda: not view.reading and view.findChild(QLabel, "reading") is None,
+    qtbot.waitUntil(lambda: not view.reading and view.findChild(QLabel, ViewNames.READING) is None,
                     timeout=60_000)
     return view
 
@@ -90,21 +93,21 @@ def test_compare_arrows_and_what_a_dram_only_roofline_hides(qtbot, expected) -> 
         assert chart.arrows[level] == (chart.points[(0, level)], chart.points[(1, level)])
     change = roofline.intensity_change(*expected)
     assert abs(change["dram"] - 1) < 0.05 and 12 < change["l1"] < 18
-    hidden = text(view, "hidden")
+    hidden = text(view, Names.HIDDEN)
     assert "DRAM-only roofline hides" in hidden
     assert f"rises {change['l1']:.1f}-fold" in hidden
     for rf in expected:
         assert fmt.intensity(rf.level("dram").intensity) in hidden
         assert fmt.intensity(rf.level("l1").intensity) in hidden
-    assert "the same" in text(view, "change_0")  # DRAM
-    assert f"{change['l1']:.1f}-fold" in text(view, "change_2")  # L1
+    assert "the same" in text(view, one_of(Names.CHANGE, 0))  # DRAM
+    assert f"{change['l1']:.1f}-fold" in text(view, one_of(Names.CHANGE, 2))  # L1
 
 
 def test_the_arrow_heads_point_from_a_to_b(qtbot) -> None:
     view = shown(qtbot, [read_report(NAIVE), read_report(TILED)])
     chart = view.chart
-    assert chart is not None and len(chart._heads) == 3
-    for head, start, end in chart._heads:
+    assert chart is not None and len(chart.arrow_heads()) == 3
+    for head, start, end in chart.arrow_heads():
         assert head.pos().x() == pytest.approx(math.log10(end[0]))
         assert end[1] > start[1]  # tiled does more work per second: the arrows go up
 
@@ -115,31 +118,32 @@ def test_the_day_thirty_count_beside_the_chart(qtbot, expected) -> None:
     assert day is not None and view.chart is not None
     assert view.chart.hand_point == (day.hand_intensity, expected[0].achieved_fp32_flop_per_s)
     assert view.chart.points[(0, "dram")][0] == pytest.approx(day.measured_intensity, rel=0.02)
-    hand, measured = text(view, "day_thirty_0"), text(view, "day_thirty_1")
+    hand, measured = (text(view, one_of(Names.DAY_THIRTY, n)) for n in (0, 1))
     assert fmt.size(day.hand_bytes) in hand and "left of the DRAM ridge" in hand
     assert fmt.size(day.measured_bytes) in measured and "right of the DRAM ridge" in measured
-    assert f"{day.times_measured:,.0f} times" in text(view, "day_thirty_3")
+    assert f"{day.times_measured:,.0f} times" in text(view, one_of(Names.DAY_THIRTY, 3))
     assert any("day 30" in words for _color, _glyph, words in view.chart.key)
 
 
 def test_the_tiled_kernel_alone_has_no_hand_count(qtbot) -> None:
     view = shown(qtbot, [read_report(TILED)], names=("tiled",))
     assert view.chart is not None and view.chart.hand_point is None
-    assert "naive matmul" in text(view, "day_thirty_none")
+    assert "naive matmul" in text(view, Names.DAY_THIRTY_NONE)
     assert not view.chart.arrows
 
 
 def test_a_basic_capture_says_which_set_would_have_the_metrics(qtbot) -> None:
     view = shown(qtbot, [read_report(BASIC)], names=("scale",))
     assert view.chart is None
-    words = text(view, "missing_0")
+    words = text(view, one_of(Names.MISSING, 0))
     assert words.lower().rstrip(".") == roofline.MISSING_TEXT.lower()
     assert "--set full" in words
 
 
 def test_compare_with_a_basic_capture_draws_only_what_is_held(qtbot, expected) -> None:
     view = shown(qtbot, [read_report(NAIVE), read_report(BASIC)], names=("naive", "scale"))
-    assert text(view, "missing_0").startswith("scale: This report holds no roofline metrics")
+    missing = text(view, one_of(Names.MISSING, 0))
+    assert missing.startswith("scale: This report holds no roofline metrics")
     assert view.chart is not None and set(view.chart.points) == {(0, lv) for lv in LEVELS}
     assert not view.chart.arrows
 
@@ -153,14 +157,15 @@ def test_an_export_holding_the_metrics_draws_them(qtbot, expected) -> None:
 
 def test_an_export_lacking_some_says_so(qtbot) -> None:
     view = shown(qtbot, [read_report(ROOT / "profiles" / "naive.details.csv")])
-    assert "only some of the roofline's metrics" in text(view, "missing_0")
+    assert "only some of the roofline's metrics" in text(view, one_of(Names.MISSING, 0))
 
 
 def test_projector_mode_is_big_and_thick(qtbot) -> None:
     style = Style(projector=True)
     view = shown(qtbot, [read_report(NAIVE), read_report(TILED)], projector=True)
-    assert view.findChild(QLabel, "hidden").font().pointSizeF() >= 20
-    assert text(view, "change_0") and view.findChild(QLabel, "key").font().pointSizeF() >= 20
+    assert view.findChild(QLabel, Names.HIDDEN).font().pointSizeF() >= 20
+    assert text(view, one_of(Names.CHANGE, 0))
+    assert view.findChild(QLabel, Names.KEY).font().pointSizeF() >= 20
     chart = view.chart
     assert chart is not None
     axis = chart.getPlotItem().getAxis("bottom")
@@ -169,7 +174,7 @@ def test_projector_mode_is_big_and_thick(qtbot) -> None:
             if item.opts.get("pen") is not None]
     assert pens and min(p.width() for p in pens) >= 4
     # big: it takes most of what the view shows (and no more: it fits the screen)
-    assert chart.height() >= view._scroll_area.viewport().height() * 0.6
+    assert chart.height() >= view.scroll_area.viewport().height() * 0.6
     view.set_style(Style())
     assert view.chart is not None and view.chart.points[(1, "l1")][1] / TERA > 1
 
@@ -191,7 +196,7 @@ def test_in_projector_mode_the_chart_and_its_key_fit_the_view(qtbot, size) -> No
     def fits() -> None:
         chart, key = view.chart, view.key_label
         assert chart is not None and key is not None
-        viewport = view._scroll_area.viewport()
+        viewport = view.scroll_area.viewport()
         bottom = key.mapTo(viewport, key.rect().bottomLeft()).y()
         assert 0 < bottom <= viewport.height()  # axes, lines and key at once, no scrolling
         top = chart.mapTo(viewport, chart.rect().topLeft()).y()

@@ -13,8 +13,10 @@ from PySide6.QtCore import Qt
 from viewer.analysis import source as analysis
 from viewer.analysis.source import row_key
 from viewer.analysis.source_columns import COLUMNS, HOT, PROJECTOR_HIDDEN, PROJECTOR_OPTIONAL
+from viewer.qt.kit.object_names import is_one_of, one_of
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
+from viewer.qt.views.source.load_rows import Names
 from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.stalls.stalls_view import StallsView
 from viewer.readers import read_report
@@ -165,11 +167,11 @@ def test_compare_lines_up_the_loads_against_the_lessons_derivation(qtbot) -> Non
     view = shown(qtbot, [NAIVE, TILED])
     assert view.loads is not None and view.loads.isVisible()
     comparison = analysis.compare(read_source(NAIVE)[0], read_source(TILED)[0])
-    sentences = [view.loads.findChild(type(view.status), f"sentence_{n}").text()
+    sentences = [view.loads.findChild(type(view.status), one_of(Names.SENTENCE, n)).text()
                  for n in range(len(comparison.sentences))]
     assert sentences == list(comparison.sentences)
     assert any("LDS.128" in s and "vector" in s for s in sentences)
-    totals = [view.loads.findChild(type(view.status), f"loads_total_{n}").text()
+    totals = [view.loads.findChild(type(view.status), one_of(Names.LOADS_TOTAL, n)).text()
               for n in range(3)]
     assert totals[0] == "1,024 global loads / thread (the lesson: 1,024)"
     assert totals[1] == "64 global loads / thread (the lesson: 64)"
@@ -177,7 +179,7 @@ def test_compare_lines_up_the_loads_against_the_lessons_derivation(qtbot) -> Non
     assert totals[2].endswith("(the lesson: 1,024)")
     for number, rows in enumerate((comparison.naive_global, comparison.tiled_global,
                                    comparison.tiled_shared)):
-        found = [view.loads.findChild(type(view.status), f"loads_{number}_{n}")
+        found = [view.loads.findChild(type(view.status), one_of(Names.LOADS, number, n))
                  for n in range(len(rows) + 1)]
         assert all(found[:-1]) and found[-1] is None
         assert all(" loads / thread" in label.text() for label in found[:-1])
@@ -206,12 +208,12 @@ def test_a_kernel_off_the_lessons_layout_has_no_lesson_figure_beside_it(qtbot) -
     rows = ROOT / "tests" / "data" / "corpus" / "h200" / "layout-naive-rows.ncu-rep"
     view = shown(qtbot, [rows, TILED])
     assert view.loads is not None
-    totals = [view.loads.findChild(type(view.status), f"loads_total_{n}").text()
+    totals = [view.loads.findChild(type(view.status), one_of(Names.LOADS_TOTAL, n)).text()
               for n in range(3)]
     assert totals[:2] == ["1,024 global loads / thread",
                           "64 global loads / thread (the lesson: 64)"]
     sentences = [label.text() for label in view.loads.findChildren(type(view.status))
-                 if label.objectName().startswith("sentence_")]
+                 if is_one_of(label.objectName(), Names.SENTENCE)]
     assert not any("as the lesson derives" in s for s in sentences if "naive" in s)
     assert any("8.50 sectors per request" in s for s in sentences)
 

@@ -30,7 +30,13 @@ from viewer.core.formatting import milliseconds as ms_text
 from viewer.core.jobs import Job
 from viewer.kernels.runner import KernelTiming, TimingResult
 from viewer.qt.kit.style import Style
+from viewer.qt.views.timing.record_view import Names as RecordNames
+from viewer.qt.views.timing.record_view import recorded_cell_name
+from viewer.qt.views.timing.run_numbers import Names as NumberNames
+from viewer.qt.views.timing.run_numbers import cell_name
+from viewer.qt.views.timing.timing_pages import Names as PageNames
 from viewer.qt.views.timing.timing_panel import TimingPanel
+from viewer.qt.views.timing.timing_panel_names import Names
 
 # Measured on an NVIDIA H200 by viewer.kernels.runner.time_kernels(512, Job()) (the JSON of
 # `python -m viewer.kernels time --dim 512 --json`), rounded to the nanosecond.
@@ -145,30 +151,30 @@ def test_without_a_gpu_the_panel_says_so_in_one_line(make_panel, qtbot) -> None:
     check = find_device(Job())
     assert check.device is None and reason in check.problem
     panel = ready(qtbot, make_panel())
-    status = label(panel, "status").text()
+    status = label(panel, Names.STATUS).text()
     assert status == check.problem
     assert NEEDS_GPU in status and "\n" not in status
     assert panel.status_kind == "problem"
     assert not panel.run_button.isEnabled()
-    intro = label(panel, "intro").text()
+    intro = label(panel, PageNames.INTRO).text()
     assert "1 correctness launch" in intro and "3 warm-ups" in intro
     assert "10 timed launches" in intro
     panel.run_action.trigger()
     panel.run()
     assert panel.worker.generation == 0
-    assert label(panel, "status").text() == status
+    assert label(panel, Names.STATUS).text() == status
     assert panel.result is None
 
 
 def test_first_show_looks_for_the_gpu(make_panel, qtbot) -> None:
     panel = make_panel(find_device=found_made_up_device)
     assert panel.device_check is None
-    assert label(panel, "status").text() == "Looking for a CUDA GPU..."
+    assert label(panel, Names.STATUS).text() == "Looking for a CUDA GPU..."
     assert not panel.run_button.isEnabled()
     panel.show()
     qtbot.waitUntil(lambda: panel.device_check == MADE_UP_DEVICE, timeout=10_000)
     assert panel.run_button.isEnabled()
-    assert label(panel, "status").text() == "Ready to time on made-up device (display test)."
+    assert label(panel, Names.STATUS).text() == "Ready to time on made-up device (display test)."
 
 
 def test_a_gpu_missing_at_run_time_is_the_same_one_line(make_panel, qtbot) -> None:
@@ -177,7 +183,7 @@ def test_a_gpu_missing_at_run_time_is_the_same_one_line(make_panel, qtbot) -> No
     panel = ready(qtbot, make_panel(find_device=found_made_up_device))
     panel.run()
     qtbot.waitUntil(lambda: panel.status_kind == "problem", timeout=30_000)
-    status = label(panel, "status").text()
+    status = label(panel, Names.STATUS).text()
     assert reason in status and NEEDS_GPU in status
     assert "Traceback" not in status and "\n" not in status
     assert not panel.run_button.isEnabled()
@@ -205,20 +211,20 @@ def test_a_measured_result_is_displayed(make_panel) -> None:
     legend = [text.text for _sample, text in panel.plot.legend.items]
     assert legend == ["naive", "tiled", "naive median", "tiled median"]
 
-    assert label(panel, "median_naive").text() == "0.05894 ms"
-    assert label(panel, "median_tiled").text() == "0.04179 ms"
-    assert label(panel, "min_naive").text() == "0.05856 ms"
-    assert label(panel, "max_naive").text() == "0.06019 ms"
-    assert label(panel, "GFLOP_s_naive").text() == "4,554"
-    assert label(panel, "GFLOP_s_tiled").text() == "6,423"
-    assert label(panel, "check_tiled").text() == "ok"
-    assert label(panel, "ratio").text() == "naive / tiled: 1.41x"
-    assert label(panel, "device").text() == "NVIDIA H200, 512 x 512 x 512 float32"
-    assert label(panel, "dispatch").text() == (
+    assert label(panel, cell_name("median", "naive")).text() == "0.05894 ms"
+    assert label(panel, cell_name("median", "tiled")).text() == "0.04179 ms"
+    assert label(panel, cell_name("min", "naive")).text() == "0.05856 ms"
+    assert label(panel, cell_name("max", "naive")).text() == "0.06019 ms"
+    assert label(panel, cell_name("GFLOP/s", "naive")).text() == "4,554"
+    assert label(panel, cell_name("GFLOP/s", "tiled")).text() == "6,423"
+    assert label(panel, cell_name("check", "tiled")).text() == "ok"
+    assert label(panel, NumberNames.RATIO).text() == "naive / tiled: 1.41x"
+    assert label(panel, NumberNames.DEVICE).text() == "NVIDIA H200, 512 x 512 x 512 float32"
+    assert label(panel, NumberNames.DISPATCH).text() == (
         "Timed without dispatch: each launch queued behind a hold kernel; dispatch costs "
         "0.1421 ms per launch on the host (median host time of one launch call).")
-    assert label(panel, "warnings").isHidden()
-    note = label(panel, "plain_run_note").text()
+    assert label(panel, NumberNames.WARNINGS).isHidden()
+    note = label(panel, Names.PLAIN_RUN_NOTE).text()
     assert "Timings come from a plain run, counters from a profiled run, never mixed" in note
 
 
@@ -234,13 +240,13 @@ def test_unqueued_launches_and_a_wrong_product_are_flagged(make_panel, qtbot) ->
     panel = ready(qtbot, make_panel(find_device=found_made_up_device, run_timing=run_flawed))
     with qtbot.waitSignal(panel.worker.done, timeout=10_000):
         panel.run()
-    assert label(panel, "check_naive").text() == "FAILED: relative error 5.0e-01"
-    assert label(panel, "check_tiled").text() == "ok"
-    assert label(panel, "warnings").text() == (
+    assert label(panel, cell_name("check", "naive")).text() == "FAILED: relative error 5.0e-01"
+    assert label(panel, cell_name("check", "tiled")).text() == "ok"
+    assert label(panel, NumberNames.WARNINGS).text() == (
         "2 tiled launches were not queued behind the hold: their times may include dispatch.")
-    assert not label(panel, "warnings").isHidden()
+    assert not label(panel, NumberNames.WARNINGS).isHidden()
     assert panel.status_kind == "problem"
-    assert "naive computed a wrong product" in label(panel, "status").text()
+    assert "naive computed a wrong product" in label(panel, Names.STATUS).text()
 
 
 # ---------------------------------------------------------------------------- running
@@ -260,7 +266,7 @@ def test_a_run_reports_progress_then_shows_its_result(make_panel, qtbot) -> None
         panel.run()
     assert seen == [(0.5, "naive at 1024: timed launch")]
     assert panel.result.dim == 1024
-    assert label(panel, "status").text() == "Timed both kernels at 1024 x 1024 x 1024."
+    assert label(panel, Names.STATUS).text() == "Timed both kernels at 1024 x 1024 x 1024."
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     assert panel.progress.isHidden()
 
@@ -294,7 +300,7 @@ def test_cancel_stops_a_run_that_takes_a_while(make_panel, qtbot) -> None:
     panel.show()
     panel.run()
     assert started.wait(5)
-    qtbot.waitUntil(lambda: label(panel, "status").text() == (
+    qtbot.waitUntil(lambda: label(panel, Names.STATUS).text() == (
         "Timing on made-up device (display test): naive at 512: timed launch"), timeout=5_000)
     assert panel.progress.value() == 100  # 0.1 of 1000
     assert panel.cancel_button.isEnabled()
@@ -302,7 +308,7 @@ def test_cancel_stops_a_run_that_takes_a_while(make_panel, qtbot) -> None:
     assert panel.progress.isVisible()
     with qtbot.waitSignal(panel.worker.cancelled, timeout=5_000):
         qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
-    assert label(panel, "status").text() == "Cancelled."
+    assert label(panel, Names.STATUS).text() == "Cancelled."
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     assert panel.worker.wait(5_000)
     qtbot.waitUntil(lambda: panel.worker.dropped == 1, timeout=5_000)  # the run's own end
@@ -345,7 +351,7 @@ def test_a_stale_result_is_dropped_and_runs_never_overlap(make_panel, qtbot) -> 
     assert panel.result.dim == 2048
     assert panel.worker.dropped == 1
     assert most[0] == 1  # the second run waited for the cancelled one to return
-    assert label(panel, "device").text().endswith("2048 x 2048 x 2048 float32")
+    assert label(panel, NumberNames.DEVICE).text().endswith("2048 x 2048 x 2048 float32")
 
 
 def test_a_failure_is_one_line_and_the_last_result_stays(make_panel, qtbot) -> None:
@@ -356,7 +362,7 @@ def test_a_failure_is_one_line_and_the_last_result_stays(make_panel, qtbot) -> N
     panel.show_result(H200_512)
     with qtbot.waitSignal(panel.worker.failed, timeout=10_000):
         panel.run()
-    assert label(panel, "status").text() == (
+    assert label(panel, Names.STATUS).text() == (
         "Timing failed: RuntimeError: CUDA_ERROR_LAUNCH_FAILED unspecified launch failure. "
         "The plot still shows the run at 512 x 512 x 512.")
     assert panel.status_kind == "problem"
@@ -370,20 +376,22 @@ def test_a_failure_is_one_line_and_the_last_result_stays(make_panel, qtbot) -> N
 def test_projector_mode_is_larger_and_keeps_to_the_medians(make_panel) -> None:
     panel = make_panel()
     panel.show_result(H200_512)
-    assert label(panel, "status").font().pointSizeF() == Style().points("body")
+    assert label(panel, Names.STATUS).font().pointSizeF() == Style().points("body")
     panel.set_style(Style(projector=True))
     projector = Style(projector=True)
-    assert label(panel, "status").font().pointSizeF() == projector.points("body")
-    assert label(panel, "ratio").font().pointSizeF() == projector.points("headline")
-    assert label(panel, "median_naive").font().pointSizeF() == projector.points("body")
-    assert label(panel, "min_naive").isHidden() and label(panel, "max_tiled").isHidden()
-    assert not label(panel, "median_tiled").isHidden()
+    assert label(panel, Names.STATUS).font().pointSizeF() == projector.points("body")
+    assert label(panel, NumberNames.RATIO).font().pointSizeF() == projector.points("headline")
+    assert (label(panel, cell_name("median", "naive")).font().pointSizeF()
+            == projector.points("body"))
+    assert label(panel, cell_name("min", "naive")).isHidden()
+    assert label(panel, cell_name("max", "tiled")).isHidden()
+    assert not label(panel, cell_name("median", "tiled")).isHidden()
     pen = panel.plot.median_curves["naive"].opts["pen"]
     assert pen.widthF() == projector.px(2)
     assert panel.plot.getPlotItem().getAxis("left").style["tickFont"].pointSizeF() == (
         projector.points("small"))
     panel.set_style(Style())
-    assert not label(panel, "min_naive").isHidden()
+    assert not label(panel, cell_name("min", "naive")).isHidden()
     assert panel.plot.median_curves["naive"].opts["pen"].widthF() == Style().px(2)
 
 
@@ -421,18 +429,19 @@ def test_without_a_run_the_recorded_times_are_shown_as_recorded(make_panel) -> N
     record = load_record()
     panel = make_panel()
     assert panel.showing_record and panel.record == record
-    heading = label(panel, "recorded_heading").text()
+    heading = label(panel, RecordNames.RECORDED_HEADING).text()
     assert heading.startswith(f"Recorded on {record.gpu}") and record.date in heading
     assert "not run on this machine" in heading
-    source = label(panel, "recorded_provenance").text()
+    source = label(panel, RecordNames.RECORDED_PROVENANCE).text()
     assert record.section in source and record.script in source and record.command in source
     for number, row in enumerate(record.at(512), 1):
-        shown = tuple(label(panel, f"recorded_{c}_{number}").text()
+        shown = tuple(label(panel, recorded_cell_name(c, number)).text()
                       for c in ("implementation", "median", "GFLOP_s", "vs_twin", "rel_error"))
         assert shown == recorded_cells(row)
     panel.set_dim(4096)
-    assert label(panel, "recorded_median_1").text() == recorded_cells(record.at(4096)[0])[1]
-    assert label(panel, "recorded_ratio").text().startswith("naive / tiled: ")
+    assert (label(panel, recorded_cell_name("median", 1)).text()
+            == recorded_cells(record.at(4096)[0])[1])
+    assert label(panel, RecordNames.RECORDED_RATIO).text().startswith("naive / tiled: ")
     assert panel.record_button.isHidden()
 
 
@@ -444,7 +453,7 @@ def test_a_run_here_replaces_the_record_with_a_way_back(make_panel, qtbot) -> No
     assert not panel.record_button.isHidden()
     assert panel.record_button.text() == "Show the recorded times"
     qtbot.mouseClick(panel.record_button, Qt.MouseButton.LeftButton)
-    assert panel.showing_record and label(panel, "recorded_heading").isVisible()
+    assert panel.showing_record and label(panel, RecordNames.RECORDED_HEADING).isVisible()
     assert panel.record_button.text() == "Show this machine's run"
     qtbot.mouseClick(panel.record_button, Qt.MouseButton.LeftButton)
     assert not panel.showing_record and panel.plot.isVisible()

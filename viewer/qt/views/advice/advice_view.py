@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from enum import StrEnum
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -22,8 +23,25 @@ from viewer.analysis import advice
 from viewer.analysis.advice import Advice, AdviceChange, Part, Text, UrlLink, ViewLink
 from viewer.core import formatting as fmt
 from viewer.core.elide import breakable
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.on_demand import OnDemandTab
 from viewer.session import Need
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    ADVICE = "advice"
+    ESTIMATE = "estimate"
+    FOCUS = "focus"
+    HEADING = "heading"
+    LESSON = "lesson"
+    MESSAGE = "message"
+    MISSING = "missing"
+    NONE = "none"
+    STATUS = "status"
+    SUMMARY = "summary"
+
 
 VIEW_LINK = "view:"
 READING = "Reading ncu's advice from the report…"
@@ -88,7 +106,7 @@ class AdviceView(OnDemandTab):
         if missing:
             who = f" ({', '.join(missing)})" if len(missing) < len(held) else ""
             layout.addWidget(self.label(advice.RULES_MISSING + who + ".", "heading", wrap=True,
-                                        name="missing"))
+                                        name=Names.MISSING))
         found = [a for a in held if a is not None]
         if len(found) == 2:
             self._compare(layout, advice.compare(found[0], found[1]))
@@ -97,10 +115,10 @@ class AdviceView(OnDemandTab):
                 name = self.names[held.index(found[0])]
                 layout.addWidget(self.label(f"{name} alone:", "heading", bold=True))
             if not found[0]:
-                layout.addWidget(self.label(NO_ADVICE, wrap=True, name="none"))
+                layout.addWidget(self.label(NO_ADVICE, wrap=True, name=Names.NONE))
             kernel = self.kernels[held.index(found[0])]
             for number, item in enumerate(found[0]):
-                layout.addWidget(self._card(item, estimate_text(item), f"advice_{number}",
+                layout.addWidget(self._card(item, estimate_text(item), one_of(Names.ADVICE, number),
                                             advice.lesson_reading(item, kernel)))
 
     def _compare(self, layout: QVBoxLayout, changes: Sequence[AdviceChange]) -> None:
@@ -111,13 +129,13 @@ class AdviceView(OnDemandTab):
                                    (advice.SAME, "the same"))]
         layout.addWidget(self.label(f"From A ({a}) to B ({b}): "
                                     + ", ".join(f"{n} {words}" for n, words in counts) + ".",
-                                    bold=True, wrap=True, name="summary"))
+                                    bold=True, wrap=True, name=Names.SUMMARY))
         status = None
         for number, change in enumerate(changes):
             if change.status != status:
                 status = change.status
                 layout.addWidget(self.label(STATUS_WORDS[status], "heading", bold=True,
-                                            name=f"status_{status}"))
+                                            name=one_of(Names.STATUS, status)))
             if change.status == advice.SAME:
                 estimate = f"A and B: {estimate_text(change.second)}"
             elif change.status == advice.CHANGED:
@@ -129,7 +147,7 @@ class AdviceView(OnDemandTab):
                 side = "B" if change.status == advice.APPEARED else "A"
                 estimate = f"{side}: {estimate_text(change.advice)}"
             kernel = self.kernels[1 if change.second is not None else 0]
-            card = self._card(change.advice, estimate, f"advice_{number}",
+            card = self._card(change.advice, estimate, one_of(Names.ADVICE, number),
                               advice.lesson_reading(change.advice, kernel))
             card.setProperty("status", change.status)
             layout.addWidget(card)
@@ -146,12 +164,12 @@ class AdviceView(OnDemandTab):
         column.setSpacing(style.px(3))
         strong = item.speedup_pct is not None and item.kind in ("optimization", "warning")
         column.addWidget(self.label(item.heading, "heading", bold=True, wrap=True,
-                                    name="heading"))
+                                    name=Names.HEADING))
         column.addWidget(self.label(estimate, bold=strong, highlight=strong,
                                     color="text" if item.speedup_pct is not None
-                                    else "secondary", wrap=True, name="estimate"))
+                                    else "secondary", wrap=True, name=Names.ESTIMATE))
         message = QLabel(parts_html(item.parts))
-        message.setObjectName("message")
+        message.setObjectName(Names.MESSAGE)
         style.paint_label(message, "body")
         message.setTextFormat(Qt.TextFormat.RichText)
         message.setWordWrap(True)
@@ -162,12 +180,12 @@ class AdviceView(OnDemandTab):
         column.addWidget(message)
         if lesson:
             column.addWidget(self.label(lesson, "body", bold=True, color="warning", wrap=True,
-                                        name="lesson"))
+                                        name=Names.LESSON))
         if item.focus:
             focus = "; ".join(f"{breakable(f.metric)} = {fmt.count(f.value)}"
                               for f in item.focus)
             column.addWidget(self.label(f"ncu looked at: {focus}", "small", color="secondary",
-                                        wrap=True, name="focus"))
+                                        wrap=True, name=Names.FOCUS))
         return card
 
     def follow(self, link: str) -> None:

@@ -9,16 +9,31 @@ report for every view that asks; an export, or a capture without them, says so i
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
 from viewer.analysis import instruction_mix as analysis
 from viewer.analysis.instruction_mix import Mix, MixRow
 from viewer.core import formatting as fmt
 from viewer.core.model import Kernel, Report
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.on_demand import OnDemandTab
 from viewer.readers import sniff
 from viewer.readers.source import KernelSource
 from viewer.session import Need
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    BAR = "bar"
+    KERNEL = "kernel"
+    MISSING = "missing"
+    OPCODE = "opcode"
+    RATIO = "ratio"
+    SENTENCE = "sentence"
+
 
 READING = "Reading the source counters from the report…"
 EXPORT = ("this file is an export ({format}), which holds no per-instruction counters: open "
@@ -81,19 +96,19 @@ class InstructionMixView(OnDemandTab):
                 ", ".join("AB"[c] for c, _ in lacking) + ": "
             text = "; ".join(sorted(texts))
             layout.addWidget(self.label(f"{lead}{text[0].upper()}{text[1:]}.", "heading",
-                                        wrap=True, name="missing"))
+                                        wrap=True, name=Names.MISSING))
         found = self.mix()
         if found.empty:
             return
         sentence = analysis.sentence(found)
         if sentence:
             layout.addWidget(self.label(sentence, "heading", bold=True, wrap=True,
-                                        name="sentence"))
+                                        name=Names.SENTENCE))
         if self.compare_mode:
             for column, name in enumerate(self.names):
                 layout.addWidget(self.label(f"{'AB'[column]}: {name}", "small",
                                             color="secondary", wrap=True,
-                                            name=f"kernel_{column + 1}"))
+                                            name=one_of(Names.KERNEL, column + 1)))
         layout.addLayout(self._table(found))
 
     def _table(self, found: Mix) -> QGridLayout:
@@ -119,15 +134,15 @@ class InstructionMixView(OnDemandTab):
               first: bool) -> None:
         opcode = mix_row.opcode
         two = len(mix_row.counts) == 2
-        grid.addWidget(self.label(opcode, bold=first, name=f"opcode_{opcode}"), row, 0)
+        grid.addWidget(self.label(opcode, bold=first, name=one_of(Names.OPCODE, opcode)), row, 0)
         color = COLORS[analysis.family(opcode)]
         for column, share in enumerate(mix_row.shares):
             if two:
                 grid.addWidget(self.label("AB"[column], color="secondary"), row + column, 1)
-            grid.addWidget(self.bar(f"bar_{opcode}_{column + 1}", share, full,
+            grid.addWidget(self.bar(one_of(Names.BAR, opcode, column + 1), share, full,
                                     count_text(mix_row, column), color=color,
                                     text_sample="88,888,888 (100.00 %)"), row + column, 2)
         if two:
             grid.addWidget(self.label(ratio_text(mix_row), bold=first, color="secondary",
-                                      name=f"ratio_{opcode}"), row + 1, 0)
+                                      name=one_of(Names.RATIO, opcode)), row + 1, 0)
             grid.setRowMinimumHeight(row + 2, self.style_.px(4))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -60,6 +60,10 @@ class MemoryChartItem(QGraphicsObject):
 
     def boundingRect(self) -> QRectF:
         return QRectF(self._rect)
+
+    def painted_rect(self) -> QRect:
+        """Where the last set of bands painted, inside the bounding rect."""
+        return self._picture.boundingRect()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:

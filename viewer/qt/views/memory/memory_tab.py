@@ -9,6 +9,7 @@ that size, the band wraps onto more rows and the page scrolls down, never sidewa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QVBoxLayout
@@ -22,10 +23,26 @@ from viewer.analysis.memory_words import (
 )
 from viewer.lesson import derivation_check
 from viewer.qt.kit.elided_name import ElidedName
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Role
 from viewer.qt.views.memory.memory_chart_item import MemoryChartItem
 from viewer.qt.views.memory.memory_chart_view import MemoryChartView
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    CHART = "chart"
+    DERIVATION = "derivation"
+    DERIVATION_NOTE = "derivation_note"
+    DERIVATION_TITLE = "derivation_title"
+    FLOOR_NOTE = "floor_note"
+    LEGEND = "legend"
+    RATIO = "ratio"
+    RATIO_NAME = "ratio_name"
+    VALUE = "value"
+
 
 _NAME_COLUMN = 180  # the widest a kernel's name takes over its column of the table (desk px)
 
@@ -40,12 +57,12 @@ class MemoryTab(ReadingTab):
     def _build(self, layout: QVBoxLayout) -> None:
         bands = [chart_band(k, n) for k, n in zip(self.kernels, self.names, strict=True)]
         chart = MemoryChartView(bands, self.style_)
-        chart.setObjectName("chart")
+        chart.setObjectName(Names.CHART)
         chart.item.picked.connect(self.row_picked)
         chart.item.set_picking(self.picking)
         layout.addWidget(chart)
         layout.addWidget(self.label(legend_text(self.compare_mode), "small", color="secondary",
-                                    name="legend", wrap=True))
+                                    name=Names.LEGEND, wrap=True))
         layout.addLayout(self._ratio_table() if self.compare_mode else self._value_table())
         checks = [(name, derivation_check.predictions(k))
                   for k, name in zip(self.kernels, self.names, strict=True)]
@@ -61,7 +78,7 @@ class MemoryTab(ReadingTab):
             if not text:
                 continue
             layout.addWidget(self.label(text, "small", color="secondary", wrap=True,
-                                        name=f"floor_note_{name}"))
+                                        name=one_of(Names.FLOOR_NOTE, name)))
 
     def _value_table(self) -> QGridLayout:
         """The chart's numbers as the rows a text export prints them in."""
@@ -74,8 +91,8 @@ class MemoryTab(ReadingTab):
             headline = number < HEADLINE_ROWS
             role: Role = "heading" if headline else "body"
             grid.addWidget(self.label(label, role, bold=headline, row=key), row, 0)
-            grid.addWidget(self.label(text, role, bold=headline, name=f"value_{key}", row=key),
-                           row, 1, Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(self.label(text, role, bold=headline, name=one_of(Names.VALUE, key),
+                                      row=key), row, 1, Qt.AlignmentFlag.AlignRight)
             row = self._misread_rows(grid, row + 1, key)
         return grid
 
@@ -95,7 +112,7 @@ class MemoryTab(ReadingTab):
             heading = ElidedName(name, self.names)  # a long name never widens the table
             self.style_.paint_label(heading, bold=True)
             heading.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            heading.setObjectName(f"ratio_name_{column}")
+            heading.setObjectName(one_of(Names.RATIO_NAME, column))
             whole = heading.fontMetrics().horizontalAdvance(name) + self.style_.px(2)
             heading.setMinimumWidth(min(whole, self.style_.px(_NAME_COLUMN)))
             heading.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -114,8 +131,8 @@ class MemoryTab(ReadingTab):
             for column, text in enumerate((ratio.first, ratio.second), 1):
                 grid.addWidget(self.label(text, role, bold=headline, row=key), row, column,
                                Qt.AlignmentFlag.AlignRight)
-            direction = self.label(ratio.direction, role, bold=headline, name=f"ratio_{key}",
-                                   wrap=True, row=key)
+            direction = self.label(ratio.direction, role, bold=headline,
+                                   name=one_of(Names.RATIO, key), wrap=True, row=key)
             if beside:
                 grid.addWidget(direction, row, 3)
             else:  # on a line of its own, set in from the row's label over it
@@ -134,7 +151,7 @@ class MemoryTab(ReadingTab):
         grid.setVerticalSpacing(self.style_.px(2))
         grid.setColumnStretch(4, 1)  # the numbers stay together at the left
         grid.addWidget(self.label(derivation_check.TITLE, "heading", bold=True,
-                                  name="derivation_title"), 0, 0, 1, 5)
+                                  name=Names.DERIVATION_TITLE), 0, 0, 1, 5)
         for column, head in enumerate(derivation_check.HEADINGS, 1):
             grid.addWidget(self.label(head, bold=True), 1, column, Qt.AlignmentFlag.AlignRight)
         row = 2
@@ -146,17 +163,17 @@ class MemoryTab(ReadingTab):
             row += 1
             for check in rows:
                 grid.addWidget(self.label("    " + check.label, row=check.key), row, 0)
-                key = f"derivation_{name}_{check.label.replace(' ', '_')}"
+                key = one_of(Names.DERIVATION, name, check.label.replace(" ", "_"))
                 texts = (check.derived_text, check.measured_text, check.ratio_text)
                 for column, text in enumerate(texts, 1):
-                    grid.addWidget(self.label(text, name=f"{key}_{column + 1}", row=check.key),
+                    grid.addWidget(self.label(text, name=one_of(key, column + 1), row=check.key),
                                    row, column, Qt.AlignmentFlag.AlignRight)
                 fewer_shared |= check.fewer_shared_loads
                 row += 1
         if fewer_shared:
             grid.addWidget(self.label(derivation_check.SHARED_LOAD_NOTE, "small", color="secondary",
                                       wrap=True,
-                                      name="derivation_note"), row, 0, 1, 5)
+                                      name=Names.DERIVATION_NOTE), row, 0, 1, 5)
         return grid
 
     def set_picking(self, on: bool) -> None:
@@ -173,7 +190,7 @@ class MemoryTab(ReadingTab):
         if on_chart and not in_tables:
             view = self.findChild(MemoryChartView)
             if view is not None:
-                self._scroll.ensureWidgetVisible(view)
+                self.scroll_area.ensureWidgetVisible(view)
         return in_tables or on_chart
 
     def chart_item(self) -> MemoryChartItem | None:

@@ -11,6 +11,7 @@ read when the tab is shown.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
@@ -20,9 +21,24 @@ from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel, Report
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.row_pick import Pickable
 from viewer.qt.views.occupancy import occupancy_whatif
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    ACHIEVED_COMPARISON = "achieved_comparison"
+    BAR = "bar"
+    BINDING = "binding"
+    GAP = "gap"
+    LAUNCH = "launch"
+    LIMIT = "limit"
+    STALLS_LINK = "stalls_link"
+    THRESHOLD = "threshold"
+
 
 _STATIC_SHARED = metrics.LABELS[(metrics.LAUNCH, "Static Shared Memory Per Block")]
 # The launch facts: what the block limits are priced from, and what a gap is explained by (an
@@ -111,7 +127,7 @@ class OccupancyTab(ReadingTab):
             grid.addWidget(self.label(metrics.row_label(key), bold=True, row=key), row, 0)
             for column, occ in enumerate(occs, 1):
                 value = getattr(occ, attr)
-                grid.addWidget(self.bar(f"bar_{attr}_{column}", value, 100.0,
+                grid.addWidget(self.bar(one_of(Names.BAR, attr, column), value, 100.0,
                                         fmt.percent(value), color=color, row_key=key),
                                row, column)
             row = self.misread_rows(grid, row + 1, key)
@@ -120,19 +136,19 @@ class OccupancyTab(ReadingTab):
             wide = occ.gap_pct is not None and occ.gap_pct >= OCCUPANCY_GAP_PCT
             grid.addWidget(self.label(gap_text(occ), "heading", bold=True,
                                       color="warning" if wide else "text",
-                                      name=f"gap_{column}", wrap=True), row, column)
+                                      name=one_of(Names.GAP, column), wrap=True), row, column)
         row = self._limit_rows(grid, row + 1, occs)
         row = self._launch_rows(grid, row)
         layout.addLayout(grid)
         if self.compare_mode:
             words = achieved_comparison(occs[0], occs[1], self.names[0], self.names[1])
-            layout.addWidget(self.label(words, "heading", bold=True, name="achieved_comparison",
+            layout.addWidget(self.label(words, "heading", bold=True, name=Names.ACHIEVED_COMPARISON,
                                         wrap=True))
-        layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
+        layout.addWidget(self.label(threshold_text(), color="secondary", name=Names.THRESHOLD,
                                     wrap=True))
         self.explanations(layout, [occ.explanation for occ in occs])
         if self.navigable:
-            link = self.label(STALLS_LINK, name="stalls_link", wrap=True)
+            link = self.label(STALLS_LINK, name=Names.STALLS_LINK, wrap=True)
             link.setTextFormat(Qt.TextFormat.RichText)
             link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
             link.linkActivated.connect(lambda _href: self.show_stalls())
@@ -167,14 +183,14 @@ class OccupancyTab(ReadingTab):
             values = [k.metric(metric) for k in self.kernels]
             if all(v is None for v in values):
                 continue
-            label = self.label(text, wrap=True, row=metric, name=f"launch_{metric}")
+            label = self.label(text, wrap=True, row=metric, name=one_of(Names.LAUNCH, metric))
             if metric in LAUNCH_TIPS and isinstance(label, Pickable):
                 label.set_tip(LAUNCH_TIPS[metric])
             grid.addWidget(label, row, 0)
             for column, value in enumerate(values, 1):
                 shown = NOT_IN_REPORT if value is None else written(value)
                 grid.addWidget(self.label(shown, color="missing" if value is None else "text",
-                                          name=f"launch_{metric}_{column}", row=metric),
+                                          name=one_of(Names.LAUNCH, metric, column), row=metric),
                                row, column, Qt.AlignmentFlag.AlignLeft)
             row = self.misread_rows(grid, row + 1, metric)
         return row
@@ -196,7 +212,8 @@ class OccupancyTab(ReadingTab):
                 blocks = limit.blocks if limit is not None else None
                 binds = limit is not None and limit in occ.binding
                 text = fmt.count(blocks) + ("  binds" if binds else "")
-                grid.addWidget(self.bar(f"limit_{_short(name)}_{column}", blocks, full, text,
+                grid.addWidget(self.bar(one_of(Names.LIMIT, _short(name), column), blocks, full,
+                                        text,
                                         color="accent" if binds else "neutral",
                                         emphasis=binds, text_sample="88  binds",
                                         row_key=metric), row, column)
@@ -208,7 +225,8 @@ class OccupancyTab(ReadingTab):
                 text = ", ".join(_short(lim.name) for lim in binding)
             else:
                 text = f"block limits {NOT_IN_REPORT}"
-            grid.addWidget(self.label(text, "heading", bold=True, name=f"binding_{column}",
+            grid.addWidget(self.label(text, "heading", bold=True,
+                                      name=one_of(Names.BINDING, column),
                                       highlight=bool(binding)), row, column,
                            Qt.AlignmentFlag.AlignLeft)
         return row + 1

@@ -11,6 +11,7 @@ is shown (viewer.qt.kit.view_reads), and keeps them per kernel. A report without
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
@@ -18,11 +19,24 @@ from PySide6.QtWidgets import QBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from viewer.analysis import occupancy_curves as oc
 from viewer.core.model import Kernel, Report
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view_reads import ViewReads
 from viewer.session import Need
 from viewer.session.shown import State
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    CURVE = "curve"
+    SETTING = "setting"
+    WHATIF = "whatif"
+    WHATIF_ERROR = "whatif_error"
+    WHATIF_MISSING = "whatif_missing"
+    WHATIF_READING = "whatif_reading"
+
 
 HEADING = "What if: ncu's occupancy curves"
 READING_TEXT = "Reading ncu's occupancy curves..."
@@ -104,12 +118,14 @@ class CurveReader(QObject):
 
 class CurveChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no types
     """One curve of every kernel shown, its own setting marked with a dashed line and a dot.
-    `drawn`: (column, xs, ys, at) per kernel, for tests."""
+    `key`: the curve's setting (oc.CURVES); `drawn`: (column, xs, ys, at) per kernel, for
+    tests."""
 
     def __init__(self, key: str, curves: Sequence[oc.OccupancyCurve | None], style: Style
                  ) -> None:
         c = style.colors
         super().__init__(background=c.background)
+        self.key = key
         self.drawn: list[tuple[int, tuple[float, ...], tuple[float, ...],
                                tuple[float, float] | None]] = []
         item = self.getPlotItem()
@@ -141,7 +157,7 @@ class CurveChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no typ
             self.drawn.append((column, curve.xs, curve.ys, curve.at))
         top = max(cv.best for cv in curves if cv is not None)
         item.setYRange(0, top * 1.1, padding=0)
-        self.setObjectName(f"curve_{key}")
+        self.setObjectName(one_of(Names.CURVE, key))
         self.setMinimumHeight(style.px(190))
         self.setMinimumWidth(style.px(200))
 
@@ -150,7 +166,7 @@ def section(reader: CurveReader, kernels: Sequence[Kernel], names: Sequence[str]
             style: Style) -> QWidget:
     """The what-if part of the occupancy tab for `kernels` as `reader` knows them now."""
     widget = QWidget()
-    widget.setObjectName("whatif")
+    widget.setObjectName(Names.WHATIF)
     box = QVBoxLayout(widget)
     box.setContentsMargins(0, style.px(6), 0, 0)
     box.addWidget(style.label(HEADING, "heading", bold=True))
@@ -161,14 +177,14 @@ def section(reader: CurveReader, kernels: Sequence[Kernel], names: Sequence[str]
         box.addWidget(label)
 
     if reader.error:
-        words(reader.error, "whatif_error", "warning")
+        words(reader.error, Names.WHATIF_ERROR, "warning")
         return widget
     if not reader.known(kernels):
-        words(READING_TEXT, "whatif_reading", "secondary")
+        words(READING_TEXT, Names.WHATIF_READING, "secondary")
         return widget
     found = [reader.curves_of(k) or () for k in kernels]
     if not any(found):
-        words(oc.MISSING_TEXT[0].upper() + oc.MISSING_TEXT[1:] + ".", "whatif_missing",
+        words(oc.MISSING_TEXT[0].upper() + oc.MISSING_TEXT[1:] + ".", Names.WHATIF_MISSING,
               "secondary")
         return widget
     charts = QBoxLayout(QBoxLayout.Direction.TopToBottom if style.projector
@@ -181,8 +197,9 @@ def section(reader: CurveReader, kernels: Sequence[Kernel], names: Sequence[str]
     box.addLayout(charts)
     for column, (curves, name) in enumerate(zip(found, names, strict=True)):
         if not curves:
-            words(f"{name}: {oc.MISSING_TEXT}.", f"whatif_missing_{column + 1}", "secondary")
+            words(f"{name}: {oc.MISSING_TEXT}.", one_of(Names.WHATIF_MISSING, column + 1),
+                  "secondary")
         for curve in curves:
-            words(setting_words(curve, name), f"setting_{curve.spec.key}_{column + 1}",
+            words(setting_words(curve, name), one_of(Names.SETTING, curve.spec.key, column + 1),
                   COLORS[column] if len(kernels) == 2 else "text")
     return widget

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from enum import StrEnum
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
@@ -14,8 +15,25 @@ from PySide6.QtWidgets import QBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWid
 from viewer.analysis import roofline
 from viewer.analysis import roofline_words as words
 from viewer.core.model import Kernel
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    CEILINGS_NOTE = "ceilings_note"
+    CHANGE = "change"
+    CHART = "chart"
+    DAY_THIRTY = "day_thirty"
+    DAY_THIRTY_NONE = "day_thirty_none"
+    ERROR = "error"
+    HIDDEN = "hidden"
+    KERNEL = "kernel"
+    KEY = "key"
+    MISSING = "missing"
+
 
 
 def answer_label(style: Style, text: str, role: Role = "body", *, bold: bool = False,
@@ -48,14 +66,14 @@ class RooflineAnswer:
     def build(self, column: QVBoxLayout, error: str) -> None:
         """Lay the answer out in `column`; `error`: the line that stopped reading, if any."""
         if error:  # the metrics could not be read: nothing to say of what the file holds
-            column.addWidget(self.label(error, color="warning", name="error"))
+            column.addWidget(self.label(error, color="warning", name=Names.ERROR))
             return
         missing = [(name, rf.missing_text) for name, rf in zip(self.names, self.rooflines,
                                                                strict=True) if rf.missing_text]
         for number, (name, text) in enumerate(missing):
             column.addWidget(self.label(words.missing_words(text, name, self.compare_mode),
                                         "heading", bold=True, color="warning",
-                                        name=f"missing_{number}"))
+                                        name=one_of(Names.MISSING, number)))
         drawn = [(rf, n) for rf, n in zip(self.rooflines, self.names, strict=True)
                  if not rf.empty]
         if not drawn:
@@ -67,7 +85,7 @@ class RooflineAnswer:
                           else QBoxLayout.Direction.LeftToRight)
         body.setSpacing(self._style.px(14))
         self.chart = RooflineChart(self._style)
-        self.chart.setObjectName("chart")
+        self.chart.setObjectName(Names.CHART)
         day30 = roofline.shown_day_thirty(self.kernels, self.rooflines)
         shown = [rf for rf, _ in drawn]
         self.chart.show_rooflines(shown, [n for _, n in drawn], day30[0] if day30 else None,
@@ -82,9 +100,10 @@ class RooflineAnswer:
         body.addWidget(self._day_thirty_panel(day30), 2)
         column.addLayout(body)
         for number, (rf, name) in enumerate(drawn):
-            column.addWidget(self.label(words.kernel_words(rf, name), name=f"kernel_{number}"))
+            column.addWidget(self.label(words.kernel_words(rf, name),
+                                        name=one_of(Names.KERNEL, number)))
         column.addWidget(self.label(words.ceilings_words(drawn[0][1]), "small",
-                                    color="secondary", name="ceilings_note"))
+                                    color="secondary", name=Names.CEILINGS_NOTE))
 
     def _pair_words(self, layout: QBoxLayout, drawn: list[tuple[roofline.Roofline, str]]
                     ) -> None:
@@ -96,34 +115,34 @@ class RooflineAnswer:
         hidden = words.hidden_words(self.rooflines[0], self.rooflines[1], pair)
         if hidden:
             role: Role = "body" if self._style.projector else "heading"
-            layout.addWidget(self.label(hidden, role, bold=True, name="hidden"))
+            layout.addWidget(self.label(hidden, role, bold=True, name=Names.HIDDEN))
         changes = words.level_changes(self.rooflines[0], self.rooflines[1], pair)
         for number, line in enumerate(changes):
-            layout.addWidget(self.label(line, name=f"change_{number}"))
+            layout.addWidget(self.label(line, name=one_of(Names.CHANGE, number)))
 
     def _key(self, chart: RooflineChart) -> QLabel:
         """The chart's key as coloured glyphs and words, wrapping to the width."""
         parts = [f'<span style="color:{color}">{glyph}</span>&nbsp;'
                  + html.escape(text).replace(" ", "&nbsp;")
                  for color, glyph, text in chart.key]
-        key = self.label(" &nbsp; ".join(parts), "small", name="key")
+        key = self.label(" &nbsp; ".join(parts), "small", name=Names.KEY)
         key.setTextFormat(Qt.TextFormat.RichText)
         return key
 
     def _day_thirty_panel(self, day30: tuple[roofline.DayThirty, roofline.Roofline] | None
                           ) -> QWidget:
         panel = QWidget()
-        panel.setObjectName("day_thirty")
+        panel.setObjectName(Names.DAY_THIRTY)
         box = QVBoxLayout(panel)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.label(words.DAY_THIRTY_TITLE, "heading", bold=True))
         if day30 is None:
             box.addWidget(self.label(words.NO_DAY_THIRTY, color="secondary",
-                                     name="day_thirty_none"))
+                                     name=Names.DAY_THIRTY_NONE))
         else:
             lines = words.day_thirty_words(*day30)
             for number, line in enumerate(lines):
                 box.addWidget(self.label(line, bold=number == len(lines) - 1,
-                                         name=f"day_thirty_{number}"))
+                                         name=one_of(Names.DAY_THIRTY, number)))
         box.addStretch(1)
         return panel

@@ -211,6 +211,11 @@ class RooflineChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no 
         self.plotItem.addItem(head)
         self._heads.append((head, start, end))
 
+    def arrow_heads(self) -> tuple[tuple[pg.ArrowItem, tuple[float, float],
+                                         tuple[float, float]], ...]:
+        """Each arrow's head with the (x, y) its arrow starts and ends at."""
+        return tuple(self._heads)
+
     def _turn_heads(self, *_args: object) -> None:
         """Point each arrowhead along its line as it is drawn on screen (log axes)."""
         box = self.plotItem.getViewBox()

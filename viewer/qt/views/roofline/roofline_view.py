@@ -12,6 +12,7 @@ viewer.qt.views.roofline.roofline_answer, its words computed from the values dra
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import ClassVar
 
 from PySide6.QtCore import Signal
@@ -32,6 +33,15 @@ from viewer.qt.views.roofline.roofline_answer import RooflineAnswer, answer_labe
 from viewer.qt.views.roofline.roofline_chart import RooflineChart
 from viewer.session import Need
 from viewer.session.shown import State
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    ANSWER = "answer"
+    PLACEHOLDER = "placeholder"
+    READING = "reading"
+
 
 NEED = Need.of(roofline.ROOFLINE_METRICS)
 
@@ -63,12 +73,12 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
         self.question.setWordWrap(True)
         self.progress = self.wanted.progress_bar()
         self.progress.hide()
-        self._scroll_area = QScrollArea()
-        self._scroll_area.setWidgetResizable(True)
-        self._scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         for widget in (self.question, self.progress):
             layout.addWidget(widget)
-        layout.addWidget(self._scroll_area, 1)
+        layout.addWidget(self.scroll_area, 1)
         self._render()
 
     @property
@@ -136,7 +146,7 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
         margin = style.px(10)
         self._outer.setContentsMargins(margin, margin, margin, margin)
         content = WrappedColumn()
-        content.setObjectName("answer")
+        content.setObjectName(Names.ANSWER)
         column = QVBoxLayout(content)
         column.setContentsMargins(0, 0, style.px(6), 0)
         column.setSpacing(style.px(8))
@@ -146,27 +156,28 @@ class RooflineView(FramesNoRow, ShowsReports, QWidget):
         self.progress.setVisible(reading)
         self.progress.setValue(self.wanted.steps)
         if not self.kernels:
-            column.addWidget(self.label(NOTHING_SELECTED, color="secondary", name="placeholder"))
+            column.addWidget(self.label(NOTHING_SELECTED, color="secondary",
+                                        name=Names.PLACEHOLDER))
         elif reading:
             column.addWidget(self.label(words.reading_words(self.reports), color="secondary",
-                                        name="reading"))
+                                        name=Names.READING))
         else:
             answer = RooflineAnswer(style, self.kernels, self.names, self.rooflines)
             answer.build(column, self.error)
             self.chart, self.key_label = answer.chart, answer.key_label
             self._fit_chart()
         column.addStretch(1)
-        old = self._scroll_area.takeWidget()
+        old = self.scroll_area.takeWidget()
         if old is not None:
             old.deleteLater()
-        self._scroll_area.setWidget(content)
+        self.scroll_area.setWidget(content)
 
     def _fit_chart(self) -> None:
         """In projector mode the chart and its key fill what the view shows below its question,
         so the room sees the axes, the lines and the key at once; the words follow below."""
         if self.chart is None or self.key_label is None or not self._style.projector:
             return
-        viewport = self._scroll_area.viewport()
+        viewport = self.scroll_area.viewport()
         key = self.key_label.heightForWidth(viewport.width() - self._style.px(6))
         spare = viewport.height() - max(key, self.key_label.sizeHint().height())
         self.chart.setFixedHeight(max(self._style.px(120), spare - self._style.px(30)))

@@ -9,6 +9,8 @@ where another unit is the busiest, the two rows agreeing where DRAM is.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QVBoxLayout
 
@@ -17,7 +19,20 @@ from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.formatting import NOT_IN_REPORT
 from viewer.core.model import Kernel
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.reading_tab import ReadingTab
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    BAR = "bar"
+    BUSIEST = "busiest"
+    DURATION = "duration"
+    DURATION_RATIO = "duration_ratio"
+    THRESHOLD = "threshold"
+    VERDICT = "verdict"
+
 
 VERDICT_COLORS = {"compute-bound": "compute", "memory-bound": "memory",
                   "compute- and memory-bound": "memory", "latency-bound": "latency",
@@ -78,7 +93,8 @@ class SpeedOfLightTab(ReadingTab):
                 busiest = sol.busiest_shown
                 emphasis = busiest is not None and busiest.metric == metrics.SUMMARY_METRICS[key]
                 value = reading.value(kernel, key)
-                grid.addWidget(self.bar(f"bar_{key}_{column}", value, 100.0, fmt.percent(value),
+                grid.addWidget(self.bar(one_of(Names.BAR, key, column), value, 100.0,
+                                        fmt.percent(value),
                                         color=color, threshold=reading.HIGH_PCT,
                                         emphasis=emphasis, row_key=key), row, column)
             row = self.misread_rows(grid, row + 1, key)
@@ -87,7 +103,7 @@ class SpeedOfLightTab(ReadingTab):
         for column, sol in enumerate(sols, 1):
             grid.addWidget(self.label(self._or_missing(fmt.duration(sol.duration_ns),
                                                       sol.duration_ns),
-                                      "heading", bold=True, name=f"duration_{column}",
+                                      "heading", bold=True, name=one_of(Names.DURATION, column),
                                       row="duration_ns"),
                            row, column, Qt.AlignmentFlag.AlignLeft)
         row = self.misread_rows(grid, row + 1, "duration_ns")
@@ -97,7 +113,7 @@ class SpeedOfLightTab(ReadingTab):
             text = reading.busiest_words(sol)  # the one wording, the terminal's too
             wrap = busiest is None or text.endswith(reading.ACTIVE_WORDS)
             label = self.label(text, "heading" if busiest else "body", bold=True,
-                               name=f"busiest_{column}", wrap=wrap,
+                               name=one_of(Names.BUSIEST, column), wrap=wrap,
                                highlight=busiest is not None,
                                row=busiest.metric if busiest else None)
             if wrap:  # wrapped: the cell's width, so its height follows its lines
@@ -108,8 +124,8 @@ class SpeedOfLightTab(ReadingTab):
         layout.addLayout(grid)
         if self.compare_mode:
             layout.addWidget(self.label(self._duration_ratio(), "heading", bold=True,
-                                        name="duration_ratio", wrap=True))
-        layout.addWidget(self.label(threshold_text(), color="secondary", name="threshold",
+                                        name=Names.DURATION_RATIO, wrap=True))
+        layout.addWidget(self.label(threshold_text(), color="secondary", name=Names.THRESHOLD,
                                     wrap=True))
         self.explanations(layout, [sol.explanation for sol in sols])
 
@@ -120,7 +136,7 @@ class SpeedOfLightTab(ReadingTab):
             text = sol.verdict or "no verdict"
             color = VERDICT_COLORS.get(sol.verdict or "", "missing")
             grid.addWidget(self.label(text, "headline", bold=True, color=color,
-                                      name=f"verdict_{column}"), row, column)
+                                      name=one_of(Names.VERDICT, column)), row, column)
         return row + 1
 
     def _duration_ratio(self) -> str:

@@ -6,6 +6,7 @@ layout (`Comparison.lesson`), then viewer.analysis.source.compare's sentences.""
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
+from enum import StrEnum
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
@@ -14,8 +15,19 @@ from viewer.analysis.source import GLOBAL_LOADS, SHARED_LOADS, Comparison, Row, 
 from viewer.analysis.source_columns import place_text
 from viewer.core import formatting as fmt
 from viewer.core.elide import wrappable_names
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Role, Style
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    LOADS = "loads"
+    LOADS_TITLE = "loads_title"
+    LOADS_TOTAL = "loads_total"
+    SENTENCE = "sentence"
+
 
 
 def per_thread_text(value: float | None, kind: str | None) -> str:
@@ -61,18 +73,18 @@ class LoadRows(QWidget):
         for column, (title, rows, kind, total, lesson) in enumerate(columns):
             # wrapped, every label: three columns fit a laptop's width in projector type
             grid.addWidget(style.label(wrappable_names(title), "body", bold=True, wrap=True,
-                                       name=f"loads_title_{column}"), 0, column)
+                                       name=one_of(Names.LOADS_TITLE, column)), 0, column)
             grid.addWidget(style.label(lesson_text(total, lesson, kind), "body", bold=True,
                                        wrap=True,
                                        color="memory" if kind == GLOBAL_LOADS else "shared",
-                                       name=f"loads_total_{column}"), 1, column)
+                                       name=one_of(Names.LOADS_TOTAL, column)), 1, column)
             for number, row in enumerate(rows):
                 grid.addWidget(self._row(style, row, kind, role, row_key(row) in marked,
-                                         f"loads_{column}_{number}"), 2 + number, column)
+                                         one_of(Names.LOADS, column, number)), 2 + number, column)
             grid.setColumnStretch(column, 1)
         layout.addLayout(grid)
         for number, sentence in enumerate(comparison.sentences):
-            label = style.label(sentence, "body", wrap=True, name=f"sentence_{number}")
+            label = style.label(sentence, "body", wrap=True, name=one_of(Names.SENTENCE, number))
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(label)
         layout.addStretch(1)

@@ -42,6 +42,7 @@ from viewer.qt.kit.workers import Worker
 from viewer.qt.views.source.load_rows import LoadRows
 from viewer.qt.views.source.loads_area import LoadsArea
 from viewer.qt.views.source.source_panes import Shown, SourcePanes
+from viewer.qt.views.source.source_view_names import Names
 from viewer.readers.source import KernelSource, read_source
 from viewer.session import Need
 from viewer.session.shown import State
@@ -77,10 +78,10 @@ class SourceView(ShowsReports, QWidget):
         self.page_worker.failed.connect(self._page_failed)
 
         self.question = plain_label(self.QUESTION, self)
-        self.question.setObjectName("question")
+        self.question.setObjectName(Names.QUESTION)
         self.question.setWordWrap(True)
         self.status = plain_label("", self)
-        self.status.setObjectName("status")
+        self.status.setObjectName(Names.STATUS)
         self.status.setWordWrap(True)
         self.progress_bar = self.wanted.progress_bar(self)
         self.loads_area = LoadsArea(self)

@@ -8,14 +8,29 @@ shown, off the GUI thread; a report without them is said to lack them, and which
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout
 
 from viewer.analysis import stalls
 from viewer.analysis.stalls import Stall, StallChange, Stalls
 from viewer.core import formatting as fmt
+from viewer.qt.kit.object_names import one_of
 from viewer.qt.kit.on_demand import OnDemandTab
 from viewer.session import Need
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    BAR = "bar"
+    CHANGE = "change"
+    MISSING = "missing"
+    REASON = "reason"
+    SENTENCE = "sentence"
+    TOTAL = "total"
+
 
 READING = "Reading the warp stall metrics from the report…"
 
@@ -67,7 +82,7 @@ class StallsView(OnDemandTab):
                 text = f"{', '.join(lacking)}: {words}."
             else:
                 text = f"{words[0].upper()}{words[1:]}."
-            layout.addWidget(self.label(text, "heading", wrap=True, name="missing"))
+            layout.addWidget(self.label(text, "heading", wrap=True, name=Names.MISSING))
         held = [s for s in found if not s.empty]
         if len(held) == 2:
             self._compare(layout, found)
@@ -80,7 +95,7 @@ class StallsView(OnDemandTab):
         words = ("Warp cycles per issued instruction: "
                  f"{fmt.MISSING if total is None else fmt.fixed(total)}, shared out below")
         return self.label((f"{name}: " if name else "") + words, "heading", bold=True,
-                          wrap=True, name="total")
+                          wrap=True, name=Names.TOTAL)
 
     def _grid(self) -> QGridLayout:
         grid = QGridLayout()
@@ -99,12 +114,13 @@ class StallsView(OnDemandTab):
         for number, stall in enumerate(found.stalls):
             value = stall.cycles_per_instruction if by_cycles else stall.share_pct
             grid.addWidget(self.label(stall.reason.label, bold=number == 0,
-                                      name=f"reason_{stall.reason.key}"), row, 0)
-            grid.addWidget(self.bar(f"bar_{stall.reason.key}", value, full, stall_text(stall),
+                                      name=one_of(Names.REASON, stall.reason.key)), row, 0)
+            grid.addWidget(self.bar(one_of(Names.BAR, stall.reason.key), value, full,
+                                    stall_text(stall),
                                     color="latency", emphasis=number == 0,
                                     text_sample="100.00 cycles (100.00 %)"), row, 1)
             grid.addWidget(self._sentence(stall.reason.meaning, stall.advice,
-                                          f"sentence_{stall.reason.key}"), row + 1, 0, 1, 2)
+                                          stall.reason.key), row + 1, 0, 1, 2)
             row += 2
         layout.addLayout(grid)
 
@@ -117,7 +133,7 @@ class StallsView(OnDemandTab):
             "Warp cycles per issued instruction: "
             + ", ".join(f"{side} {fmt.MISSING if t is None else fmt.fixed(t)}"
                         for side, t in zip("AB", totals, strict=True)) + moved,
-            "heading", bold=True, wrap=True, name="total"))
+            "heading", bold=True, wrap=True, name=Names.TOTAL))
         changes = stalls.compare(found[0], found[1])
         full = max(max(c.first or 0.0, c.second or 0.0) for c in changes) if changes else 0.0
         grid = self._grid()
@@ -127,26 +143,26 @@ class StallsView(OnDemandTab):
         for change in changes:
             key = change.reason.key
             heading = QHBoxLayout()  # across the grid: its width must not widen column 0
-            heading.addWidget(self.label(change.reason.label, bold=True, name=f"reason_{key}"),
-                              1)
+            heading.addWidget(self.label(change.reason.label, bold=True,
+                                         name=one_of(Names.REASON, key)), 1)
             heading.addWidget(self.label(change_text(change), bold=True,
                                          highlight=change is changes[0],
-                                         name=f"change_{key}"), 0, right)
+                                         name=one_of(Names.CHANGE, key)), 0, right)
             grid.addLayout(heading, row, 0, 1, 3)
             for side, value in enumerate((change.first, change.second)):
                 grid.addWidget(self.label("AB"[side], color="secondary"), row + 1 + side, 0)
-                grid.addWidget(self.bar(f"bar_{key}_{side + 1}", value, full,
+                grid.addWidget(self.bar(one_of(Names.BAR, key, side + 1), value, full,
                                         value_text(value, change.by),
                                         color="latency" if side else "neutral",
                                         text_sample="100.00 cycles"), row + 1 + side, 1, 1, 2)
             grid.addWidget(self._sentence(change.reason.meaning, change.advice,
-                                          f"sentence_{key}"), row + 3, 0, 1, 3)
+                                          key), row + 3, 0, 1, 3)
             row += 4
         layout.addLayout(grid)
 
-    def _sentence(self, meaning: str, advice: str, name: str) -> QLabel:
+    def _sentence(self, meaning: str, advice: str, key: str) -> QLabel:
         text = f"{meaning[0].upper()}{meaning[1:]}. {advice[0].upper()}{advice[1:]}."
         label = self.label(text, "small" if not self.style_.projector else "body",
-                           color="secondary", wrap=True, name=name)
+                           color="secondary", wrap=True, name=one_of(Names.SENTENCE, key))
         label.setContentsMargins(0, 0, 0, self.style_.px(6))
         return label

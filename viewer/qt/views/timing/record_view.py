@@ -3,6 +3,8 @@ laid out. No figure is made here; each cell is the record's, or missing."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
@@ -19,6 +21,16 @@ from viewer.analysis.timing_record import (
 )
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Role, Style
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    RECORDED_DISPATCH = "recorded_dispatch"
+    RECORDED_HEADING = "recorded_heading"
+    RECORDED_PROVENANCE = "recorded_provenance"
+    RECORDED_RATIO = "recorded_ratio"
+
 
 _LEFT, _RIGHT = Qt.AlignmentFlag.AlignLeft, Qt.AlignmentFlag.AlignRight
 _ALIGN = (_LEFT, _RIGHT, _RIGHT, _RIGHT, _RIGHT)
@@ -39,10 +51,10 @@ class RecordView(QWidget):
         self.record: TimingRecord | None = None
         self.dim = 0
         self._styled: list[tuple[QLabel, Role, str, bool]] = []
-        self.heading = self._label("recorded_heading", "body", "warning", True)
-        self.provenance = self._label("recorded_provenance", "small", "secondary", False)
-        self.ratio = self._label("recorded_ratio", "headline", "text", True)
-        self.dispatch = self._label("recorded_dispatch", "body", "text", False)
+        self.heading = self._label(Names.RECORDED_HEADING, "body", "warning", True)
+        self.provenance = self._label(Names.RECORDED_PROVENANCE, "small", "secondary", False)
+        self.ratio = self._label(Names.RECORDED_RATIO, "headline", "text", True)
+        self.dispatch = self._label(Names.RECORDED_DISPATCH, "body", "text", False)
         self.grid = QGridLayout()
         self.cells: list[QLabel] = []
         self.column = column = QVBoxLayout(self)

@@ -4,6 +4,7 @@ dispatch overhead, the queue warnings and the launch order (the words from viewe
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -22,6 +23,20 @@ from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Role, Style
 from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.views.timing.timing_plot import kernel_color
+
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    DEVICE = "device"
+    DISPATCH = "dispatch"
+    LAUNCH_ORDER = "launch_order"
+    NUMBERS = "numbers"
+    NUMBERS_SCROLL = "numbers_scroll"
+    RATIO = "ratio"
+    RATIO_CAPTION = "ratio_caption"
+    WARNINGS = "warnings"
+
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
@@ -44,8 +59,8 @@ class RunNumbers(QScrollArea):
         self._style = style
         self._styled: list[tuple[QLabel, Role, str, bool]] = []
         self.numbers = numbers = WrappedColumn()
-        numbers.setObjectName("numbers")
-        self.device = self._label("", "body", bold=True, name="device")
+        numbers.setObjectName(Names.NUMBERS)
+        self.device = self._label("", "body", bold=True, name=Names.DEVICE)
         self.grid = QGridLayout()
         self.headers = {text: self._label(text, "small", bold=True, color="secondary",
                                           wrap=False) for text in COLUMNS}
@@ -55,11 +70,11 @@ class RunNumbers(QScrollArea):
         self.grid.setColumnStretch(len(COLUMNS) - 1, 1)
         self.rows: dict[str, dict[str, QLabel]] = {}
         self.ratio_caption = self._label(RATIO_CAPTION, "small", color="secondary",
-                                         name="ratio_caption", wrap=False)
-        self.ratio = self._label("", "headline", bold=True, name="ratio")
-        self.dispatch = self._label("", "body", name="dispatch")
-        self.warnings = self._label("", "body", bold=True, color="warning", name="warnings")
-        self.order = self._label("", "small", color="secondary", name="launch_order")
+                                         name=Names.RATIO_CAPTION, wrap=False)
+        self.ratio = self._label("", "headline", bold=True, name=Names.RATIO)
+        self.dispatch = self._label("", "body", name=Names.DISPATCH)
+        self.warnings = self._label("", "body", bold=True, color="warning", name=Names.WARNINGS)
+        self.order = self._label("", "small", color="secondary", name=Names.LAUNCH_ORDER)
         self.column = column = QVBoxLayout(numbers)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.device)
@@ -67,7 +82,7 @@ class RunNumbers(QScrollArea):
         for label in (self.ratio_caption, self.ratio, self.dispatch, self.warnings, self.order):
             column.addWidget(label)
         column.addStretch(1)
-        self.setObjectName("numbers_scroll")
+        self.setObjectName(Names.NUMBERS_SCROLL)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

@@ -3,6 +3,7 @@ run here), and a run's plot with its numbers below or beside it."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -15,6 +16,15 @@ from viewer.qt.views.timing.record_view import RecordView
 from viewer.qt.views.timing.run_numbers import RunNumbers
 from viewer.qt.views.timing.timing_plot import X_LABEL, LaunchTimesPlot
 
+
+class Names(StrEnum):
+    """The object names of this module's widgets: its test interface (kit.object_names)."""
+
+    INTRO = "intro"
+    PLOT = "plot"
+    RECORDED = "recorded"
+
+
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
 
@@ -24,10 +34,10 @@ class RecordPage(QWidget):
 
     def __init__(self, style: Style, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.intro = style.label("", "body", name="intro", wrap=True, parent=self)
+        self.intro = style.label("", "body", name=Names.INTRO, wrap=True, parent=self)
         self.intro.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.recorded = RecordView(style, self)
-        self.recorded.setObjectName("recorded")
+        self.recorded.setObjectName(Names.RECORDED)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.recorded)
@@ -45,7 +55,7 @@ class RunPage(QWidget):
     def __init__(self, style: Style, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.plot = LaunchTimesPlot(style, self)
-        self.plot.setObjectName("plot")
+        self.plot.setObjectName(Names.PLOT)
         self.numbers_scroll = RunNumbers(style, self)
         self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
         self.body.setContentsMargins(0, 0, 0, 0)

@@ -36,6 +36,7 @@ from viewer.qt.kit.style import Role, Style
 from viewer.qt.views.timing.timing_controls import TimingControls
 from viewer.qt.views.timing.timing_jobs import TimingJobs
 from viewer.qt.views.timing.timing_pages import RecordPage, RunPage
+from viewer.qt.views.timing.timing_panel_names import Names
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
@@ -70,14 +71,14 @@ class TimingPanel(QWidget):
         self.jobs = TimingJobs(self, run_timing, find_device, lambda: self.result)
         self.worker, self.probe = self.jobs.worker, self.jobs.probe
 
-        self.title = self._label(self.TITLE, "heading", bold=True, name="title")
+        self.title = self._label(self.TITLE, "heading", bold=True, name=Names.TITLE)
         self.note = self._label(PLAIN_RUN_NOTE, "small", color="secondary",
-                                name="plain_run_note", wrap=True)
+                                name=Names.PLAIN_RUN_NOTE, wrap=True)
         self.controls = TimingControls(self._style, self)
         self.size_box, self.progress = self.controls.size_box, self.controls.progress
         self.run_button, self.cancel_button = self.controls.run_button, self.controls.cancel_button
         self.record_button, self.run_action = self.controls.record_button, self.controls.run_action
-        self.status = self._label(LOOKING, "body", name="status", wrap=True)
+        self.status = self._label(LOOKING, "body", name=Names.STATUS, wrap=True)
         self.first, self.results = RecordPage(self._style, self), RunPage(self._style, self)
         self.intro, self.recorded = self.first.intro, self.first.recorded
         self.plot, self.numbers_scroll = self.results.plot, self.results.numbers_scroll

@@ -438,9 +438,9 @@ def test_a_picture_is_drawn_beside_the_target_then_renamed(pair_window, slides,
     drawn: list[tuple[Path, bool]] = []
     save_png = exporting.pictures.save_png
 
-    def spy(page, path: Path) -> None:
+    def spy(page, path: Path, header=None) -> None:
         drawn.append((path, target.exists()))
-        save_png(page, path)
+        save_png(page, path, header)
 
     monkeypatch.setattr(exporting.pictures, "save_png", spy)
     target = slides / "memory.png"

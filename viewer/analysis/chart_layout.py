@@ -288,7 +288,7 @@ def memory_ratios(first: Kernel, second: Kernel, first_name: str,
     rows = []
     for key in MEMORY_COMPARED:
         diff = differences[key]
-        direction = diff.direction(first_name, second_name).removeprefix(f"{diff.label}: ")
+        direction = diff.more(first_name, second_name)
         rows.append(RatioRow(key, diff.label, value_text(key, diff.first),
                              value_text(key, diff.second), direction))
     return rows

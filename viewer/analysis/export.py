@@ -2,8 +2,10 @@
 
 The rows are viewer.analysis.comparison.COMPARED, in the order the lesson reads them. With two
 kernels each row carries the ratio first / second and the plain-words direction from
-comparison.compare; with one kernel only its values. A value the report does not hold is an empty
-CSV cell and MISSING in Markdown, never 0.
+comparison.compare; with one kernel only its values. CSV gives the ratio as a number for a
+spreadsheet; Markdown says which kernel has more in the memory step's words ('naive 8.00x tiled',
+Difference.more), never a bare ratio under 1 ('0.12x'). A value the report does not hold is an
+empty CSV cell and MISSING in Markdown, never 0.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from viewer.analysis import comparison, reading
+from viewer.analysis.memory_words import WHICH_HAS_MORE
 from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.metrics import SUMMARY_METRICS
@@ -36,6 +39,7 @@ class ComparisonRow:
     values: tuple[float | None, ...]
     ratio: float | None  # first / second; None with one kernel or a missing value
     reading: str  # 'Duration: matmul_naive 1.59x matmul_tiled'; '' with one kernel
+    more: str  # 'matmul_naive 1.59x matmul_tiled', the reading without its label
 
 
 def comparison_rows(kernels: Sequence[Kernel], names: Sequence[str]) -> list[ComparisonRow]:
@@ -44,9 +48,9 @@ def comparison_rows(kernels: Sequence[Kernel], names: Sequence[str]) -> list[Com
         raise ValueError("comparison_rows takes one or two kernels and a name for each")
     if len(kernels) == 1:
         return [ComparisonRow(key, label, metrics.unit(key), (reading.value(kernels[0], key),),
-                              None, "") for key, label in comparison.COMPARED]
+                              None, "", "") for key, label in comparison.COMPARED]
     return [ComparisonRow(d.key, d.label, metrics.unit(d.key), (d.first, d.second), d.ratio,
-                          d.direction(names[0], names[1]))
+                          d.direction(names[0], names[1]), d.more(names[0], names[1]))
             for d in comparison.compare(kernels[0], kernels[1])]
 
 
@@ -81,7 +85,8 @@ def _cell(text: str) -> str:
 
 def comparison_markdown(kernels: Sequence[Kernel], names: Sequence[str],
                         sources: Sequence[str] = ()) -> str:
-    """A heading, the files, a table of formatted values (and ratios), then the readings."""
+    """A heading, the files, then a table of formatted values (and, for two kernels, which has
+    more and by how much)."""
     rows = comparison_rows(kernels, names)
     title = " against ".join(names)
     lines = [f"## {_cell(title)}", ""]
@@ -90,15 +95,13 @@ def comparison_markdown(kernels: Sequence[Kernel], names: Sequence[str],
     header = ["Row", *names]
     align = ["---", *("---:" for _ in names)]
     if len(kernels) == 2:
-        header.append(f"{names[0]} / {names[1]}")
-        align.append("---:")
+        header.append(WHICH_HAS_MORE)
+        align.append("---")
     lines.append("| " + " | ".join(_cell(h) for h in header) + " |")
     lines.append("| " + " | ".join(align) + " |")
     for row in rows:
         cells = [row.label, *(fmt.by_unit(v, row.unit) for v in row.values)]
         if len(kernels) == 2:
-            cells.append(fmt.ratio(row.ratio))
+            cells.append(row.more)
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    if len(kernels) == 2:
-        lines += ["", *(f"- {_cell(row.reading)}" for row in rows)]
     return "\n".join(lines) + "\n"

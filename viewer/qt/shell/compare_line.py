@@ -32,6 +32,7 @@ from viewer.core.names import distinct_paths
 from viewer.lesson.misreads import Misread, compare_misreads
 from viewer.qt.capture.capture_run import provenance_html
 from viewer.qt.kernel_list.kernel_list import COMPARE_CHARS, KernelEntry
+from viewer.qt.kit.pictures import Header
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.style import Role, Style
 
@@ -56,9 +57,10 @@ NOTE_TITLES = {
 
 
 def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Style,
-                 repeated: Sequence[str] = ()) -> str:
+                 repeated: Sequence[str] = (), keys: bool = True) -> str:
     """The line's rich text for one kernel or two (A, B); without files in projector mode; the
-    `repeated` lines (a file named twice, read once) after it in both."""
+    `repeated` lines (a file named twice, read once) after it in both; the S key that swaps A
+    and B named only with `keys` (a picture has no keys)."""
     if not picks:
         return ""
     said = "".join(f"{GAP}<span style='color:{style.colors.secondary}'>"
@@ -80,7 +82,7 @@ def compare_html(picks: Sequence[KernelEntry], names: Sequence[str], style: Styl
         return text + said
     if one_file:
         text += f"{GAP}<span style='color:{grey}'>{html.escape(files[0], False)}</span>"
-    if compare:
+    if compare and keys:
         swaps = "(S&nbsp;swaps&nbsp;A&nbsp;and&nbsp;B)"
         text += f"{GAP}&nbsp;<span style='color:{grey}'>{swaps}</span>"
     # a capture's GPU, driver, ncu, set, clocks, size and time
@@ -185,6 +187,7 @@ class CompareLine(QLabel):
         self._head = ""
         self._picks: list[KernelEntry] = []
         self._names: list[str] = []
+        self._repeated: list[str] = []
         self._style = Style()
         self._short = False  # the window's height is short: the warnings fold
         self._chosen: bool | None = None  # opened (True) or folded (False) by the reader
@@ -234,6 +237,7 @@ class CompareLine(QLabel):
             self._chosen, self._chosen_for = None, texts
         self.misreads = found
         self._picks, self._names, self._style = list(picks), list(names), style
+        self._repeated = list(repeated)
         self._head = compare_html(picks, names, style, repeated)
         self.notes_action.setEnabled(bool(found))
         self._render()
@@ -263,6 +267,17 @@ class CompareLine(QLabel):
         """The names as shown at the line's width now (see head_html)."""
         width = self.width() if self.width() > 0 else self.sizeHint().width()
         return head_html(self._head, self._style, width - 2 * self._style.px(10))
+
+    def picture_header(self) -> Header | None:
+        """What the line says, for a picture of the tab under it: A and B and every warning
+        whole, without its keys and links; None while nothing is read."""
+        if not self._picks:
+            return None
+        style = self._style
+        head = compare_html(self._picks, self._names, style, self._repeated, keys=False)
+        return Header(head + warning_html(self.misreads, style, self._picks),
+                      style.font("body"), style.colors.text, style.colors.background,
+                      style.px(10))
 
     def set_style(self, style: Style) -> None:
         c = style.colors

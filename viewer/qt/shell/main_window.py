@@ -46,7 +46,7 @@ from viewer.qt.shell.page_keys import KEY_ROWS, PageKeys
 from viewer.qt.shell.projector_mode import ProjectorMode
 from viewer.qt.shell.reading_page import ReadingPage, default_tabs
 from viewer.qt.shell.status_line import StatusLine, open_text, open_texts, threshold_text
-from viewer.qt.shell.tab_titles import TitleFitter, whole_title
+from viewer.qt.shell.tab_titles import TitleFitter
 from viewer.qt.shell.window_menus import EscapeFromEdits, build_menus, connect_actions
 from viewer.qt.shell.window_parts import WindowParts
 from viewer.qt.shell.window_steps import WindowSteps
@@ -357,7 +357,9 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         self.setWindowTitle(plain_title(f"{files} - ncu-reader") if files else "ncu-reader")
 
     def export_dialog(self) -> Path | None:
-        return exporting.export_dialog(self, self._shown(), self.statusBar(), self.show_error)
+        """Ask where, then export; the folder written to is kept where recent files are."""
+        return exporting.export_dialog(self, self._shown(), self.statusBar(), self.show_error,
+                                       self.settings if self.record_recent else None)
 
     def export(self, path: Path | str, replace: bool = False) -> Path:
         """Write the current tab (.png, .svg) or the comparison (.csv, .md) to `path`; an
@@ -366,14 +368,7 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
 
     def _shown(self) -> exporting.Shown | None:
         """What an export writes now; None while nothing is read."""
-        if not self.picks:
-            return None
-        tabs = self.reading.tabs
-        index = tabs.currentIndex()
-        return exporting.Shown(self.current_tab(), whole_title(tabs, index),
-                               tabs.tabToolTip(index),
-                               tuple(self.kernels), tuple(compare_names(self.picks, None)),
-                               tuple(e.file_name for e in self.picks))
+        return exporting.shown(self.reading, self.kernels, self.picks)
 
     def _fill_recent(self) -> None:
         recent_files.fill_menu(self.window_actions.recent, self.recent, self.open_paths)

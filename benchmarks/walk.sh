@@ -29,7 +29,7 @@ mkdir -p "$OUT"
 # the kernel list, F1 and back. Each entry is the keys to press, then a name for the picture.
 PAIR_WALK=(
     ":open" "1:speed-of-light" "2:memory" "3:occupancy" "p:predict" "space space:revealed"
-    "Escape 1:back" "e:exercise" "e:exercise-closed" "r:t4" "o:roofline" "a:advice"
+    "1:back" "e:exercise" "e:exercise-closed" "r:t4" "o:roofline" "a:advice"
     "w:stalls" "c:source" "Next:source-pagedown" "i:mix" "m:metrics" "ctrl+l:kernel-list"
     "g:groups" "F1:keys" "Escape:keys-closed" "t:timing"
 )

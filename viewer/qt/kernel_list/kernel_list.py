@@ -373,7 +373,10 @@ class KernelList(QWidget):
 
     def set_style(self, style: Style) -> None:
         """The list's type: the app's own at the desk, the projector's smallest in a room."""
-        self.setFont(style.font("small") if style.projector else QFont())
+        font = style.font("small") if style.projector else QFont()
+        self.setFont(font)
+        for table in (self.view, self.group_view):  # a header not yet shown keeps its own
+            table.horizontalHeader().setFont(font)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from tests.qt.windows import SIZES, close_window, settle
+from tests.qt.windows import SIZES, close_window, open_and_wait, settle
 from viewer.core import shipped
 from viewer.qt.shell.main_window import MainWindow, default_tabs
 
@@ -18,11 +18,7 @@ def test_the_header_row_takes_the_projectors_type_set_at_start(qapp, tmp_path) -
     win.resize(*SIZES[-1])
     win.show()
     win.set_projector(True, full_screen=False)  # before the reports are read, as at start
-    loaded: list[bool] = []
-    win.loaded.connect(lambda: loaded.append(True))
-    win.open_paths(shipped.comparison())
-    while not loaded:
-        QApplication.processEvents()
+    open_and_wait(win, shipped.comparison())
     try:
         win.kernel_dock.show()
         settle()

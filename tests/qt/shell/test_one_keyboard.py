@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 
+from tests.qt.windows import open_and_wait
 from viewer.core import shipped
 from viewer.qt.lesson.predict_grid import ORDER
 from viewer.qt.shell.main_window import MainWindow, default_tabs
@@ -38,11 +39,7 @@ def open_window(tmp: Path, size: tuple[int, int], projector: bool) -> MainWindow
     win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
     win.resize(*size)
     win.show()
-    loaded: list[bool] = []
-    win.loaded.connect(lambda: loaded.append(True))
-    win.open_paths(shipped.comparison())
-    while not loaded:
-        QApplication.processEvents()
+    open_and_wait(win, shipped.comparison())
     win.set_projector(projector, full_screen=False)
     win.resize(*size)
     win.activateWindow()

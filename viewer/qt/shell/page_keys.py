@@ -2,8 +2,8 @@
 arrows Up and Down scroll the page shown (its largest scroll area), not whatever widget Tab
 left the focus on; a list or table that has the focus keeps its arrows (they move its row),
 and a box that takes typed text keeps every key. Typed letters in such a box stay in it: they
-never reach the window's one-letter keys (the views, S, N). One application-wide event filter,
-since the boxes and lists belong to every view."""
+never reach the window's one-letter keys (the views, S, N). One filter on whichever widget has
+the focus (`FocusFilter`), since the boxes and lists belong to every view."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.qt.kit.focus_filter import FocusFilter
 from viewer.qt.shell.window_menus import is_edit
 
 Step = QAbstractSlider.SliderAction
@@ -47,15 +48,12 @@ def page_scroller(page: QWidget) -> QAbstractScrollArea | None:
     return max(live, key=lambda a: a.viewport().width() * a.viewport().height(), default=None)
 
 
-class PageKeys(QObject):
+class PageKeys(FocusFilter):
     """The filter, for `window`, whose page shown is `current()`."""
 
     def __init__(self, window: QMainWindow, current: Callable[[], QWidget]) -> None:
         super().__init__(window)
         self._window, self._current = window, current
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()

@@ -94,11 +94,23 @@ class TitleFitter(QObject):
         super().__init__(tabs)
         self._tabs, self._titles = tabs, list(titles)
         self.level = "whole"
+        self._fitted: tuple[object, ...] = ()  # what the last fit saw, and the texts it left
         tabs.installEventFilter(self)
         tabs.currentChanged.connect(lambda _index: self.fit())
 
     def fit(self) -> None:
+        """Fit again, unless nothing it depends on changed since the last fit (a resize of the
+        height alone, a second event for one change)."""
+        bar = self._tabs.tabBar()
+        corner = self._tabs.cornerWidget(Qt.Corner.TopRightCorner)
+        beside = corner.sizeHint().width() if corner is not None and corner.isVisible() else 0
+        now = (self._tabs.width(), beside, self._tabs.currentIndex(), bar.font().key(),
+               bar.styleSheet(), [bar.isTabVisible(i) for i in range(bar.count())],
+               [bar.tabText(i) for i in range(bar.count())])
+        if now == self._fitted:
+            return
         self.level = fit_titles(self._tabs, self._tabs.width(), self._titles)
+        self._fitted = (*now[:6], [bar.tabText(i) for i in range(bar.count())])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._tabs and event.type() == QEvent.Type.Resize:

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.qt.kit.focus_filter import FocusFilter
+
 
 @dataclass(frozen=True)
 class WindowActions:
@@ -155,18 +157,15 @@ def is_edit(widget: QWidget | None) -> bool:
     return isinstance(widget, QLineEdit | QAbstractSpinBox | QTextEdit | QPlainTextEdit)
 
 
-class EscapeFromEdits(QObject):
+class EscapeFromEdits(FocusFilter):
     """Esc in a box that takes typed text anywhere in `window` calls `back` (the window gives
     the focus to its tabs) and nothing else; Esc elsewhere keeps its meaning (closing what is
-    open, else leaving projector mode). An application-wide event filter, since the boxes
-    belong to every view."""
+    open, else leaving projector mode). A filter on whichever widget has the focus
+    (`FocusFilter`), since the boxes belong to every view."""
 
     def __init__(self, window: QMainWindow, back: Callable[[], object]) -> None:
         super().__init__(window)
         self._window, self._back = window, back
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()

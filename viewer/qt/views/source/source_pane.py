@@ -47,6 +47,9 @@ class SourcePane(QWidget):
         self.function: KernelSource | None = None
         self.quiet = False  # the notes said elsewhere (the comparison's sentences)
         self.table: SourceTable | None = None
+        self._widest_of: SourceTable | None = None  # the table _widest_at was measured of
+        self._widest_key: tuple[object, ...] = ()
+        self._widest_at: dict[int, int] = {}
         self.heading = plain_label("", self)
         self.heading.setObjectName(f"name_{side}")
         self.notes = plain_label("", self)
@@ -140,7 +143,8 @@ class SourcePane(QWidget):
         bold = QFontMetrics(self.model.bold)
         pad = bold.averageCharWidth()
         header = self.tree.header()
-        needs = {n: self._need(n, bold) + pad for n, c in enumerate(COLUMNS)
+        widest = self._widest(bold)
+        needs = {n: widest[n] + pad for n, c in enumerate(COLUMNS)
                  if not (projector and c.title in PROJECTOR_HIDDEN) and c.title != "Source"}
         source = COLUMNS.index(next(c for c in COLUMNS if c.title == "Source"))
         # the room inside the frame, a vertical scroll bar's width kept whether it shows or not
@@ -161,6 +165,16 @@ class SourcePane(QWidget):
                 header.resizeSection(column, needs[column])
         header.resizeSection(source, max(least, room - sum(beside.values())))
 
+    def _widest(self, metrics: QFontMetrics) -> dict[int, int]:
+        """Each column's `_need` but the source text's, measured again only when the table,
+        the type or the indent changed (a resize refits with the widths measured before)."""
+        key = (self.model.compact, self.model.bold.key(), self.tree.indentation())
+        if self._widest_of is not self.table or self._widest_key != key:
+            self._widest_of, self._widest_key = self.table, key
+            self._widest_at = {n: self._need(n, metrics) for n, c in enumerate(COLUMNS)
+                               if c.title != "Source"}
+        return self._widest_at
+
     def _need(self, column: int, metrics: QFontMetrics) -> int:
         """The widest of the column's title lines and of its values (the lines and the
         instructions; in the first column with the tree's indents, and a line's mark)."""
@@ -170,9 +184,9 @@ class SourcePane(QWidget):
         tops = self.model.rows
         rows = [(r, 1) for r in tops]
         rows += [(c, 2) for n in range(len(tops)) for c in self.model.children_of(n)]
-        values = [metrics.horizontalAdvance(self.model.shown_text(r, column)) for r, _ in rows]
-        if column == 0:
-            values = [v + depth * self.tree.indentation()
-                      + (metrics.horizontalAdvance(HOT) if depth == 1 else 0)
-                      for v, (_, depth) in zip(values, rows, strict=True)]
+        shown = {(self.model.shown_text(r, column), depth) for r, depth in rows}
+        indent, hot = self.tree.indentation(), metrics.horizontalAdvance(HOT)
+        values = [metrics.horizontalAdvance(text) + (
+            depth * indent + (hot if depth == 1 else 0) if column == 0 else 0)
+            for text, depth in shown]
         return max([title, *values])

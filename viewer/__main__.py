@@ -15,7 +15,6 @@ import sys
 from collections.abc import Callable, Sequence
 
 from viewer.core import dependencies
-from viewer.core.display import display_problem
 from viewer.core.terminal_text import visible
 
 
@@ -33,6 +32,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return int(exc.code or 0)
     if args.command != cli.WINDOW:
         return _terminal(args)
+    from viewer.core.display import display_problem  # the window's alone: a terminal's needs none
+
     if args.screenshot is not None and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # set but empty names no platform either
     problem = display_problem(os.environ)

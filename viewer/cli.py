@@ -11,6 +11,11 @@ and `advice` (viewer/terminal/tables_terminal.py), `source` (viewer/terminal/sou
 input: one line on stderr naming the file, exit status 1; the other files are still summarised.
 Every command prints text from a file (names, paths, ncu's words) through
 viewer.core.terminal_text, so none of it reaches the terminal raw; --json keeps it exact.
+
+A start imports the command it runs and no other: each command's line of help is kept here
+(HELP), so the tree lists them all importing none, and its module is imported by its own small
+function in ENTRIES only when the tree is built for it (parse builds it for the command argv
+names; parser() with no command named builds them all).
 """
 
 from __future__ import annotations
@@ -19,25 +24,26 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
-from viewer.analysis import predict, reading
-from viewer.core import shipped
-from viewer.terminal import (
-    capture_terminal,
-    lesson_terminal,
-    roofline_terminal,
-    source_terminal,
-    summary_terminal,
-    tables_terminal,
-)
-from viewer.terminal.summary_terminal import once
+from viewer.core.file_list import once
 
 PROG = "python -m viewer"
 """The tree's name in help and usage errors, unless it runs as an installed script (invoked_as)."""
 SCRIPT_PROG = "python -m viewer.cli"
 """summary_main's name when this module runs as a program rather than as ncu-reader-summary."""
-COMMANDS = ("summary", "predict", "capture", "lesson", "roofline", "metrics", "advice",
-            "source")
+HELP = {
+    "summary": "the reading order per kernel, in the terminal",
+    "predict": "the lesson's derivation for a size and tile",
+    "capture": "capture the app's matmul kernels on this GPU",
+    "lesson": "the lesson's predictions against the counters, the T4 reference and the exercise",
+    "roofline": "each kernel's hierarchical FP32 roofline",
+    "metrics": "every metric of each kernel, with its unit and section",
+    "advice": "ncu's own advice on each kernel, the largest estimated speedup first",
+    "source": "each kernel's source lines and SASS with ncu's per-instruction counters",
+}
+"""Each command's line in the tree's help, kept here so that listing them imports none of them."""
+COMMANDS = tuple(HELP)
 WINDOW = "window"
 """The tree's name for the window, run when argv names no command in COMMANDS; never typed."""
 
@@ -55,6 +61,8 @@ SUMMARY_DESCRIPTION = "Print the lesson's reading order per kernel."
 
 def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
     """summary's options, for the tree and for the ncu-reader-summary script."""
+    from viewer.terminal import roofline_terminal
+
     parser.add_argument("files", nargs="*", type=Path,
                         help="reports or exports (default: the shipped naive-vs-tiled pair)")
     parser.add_argument("--json", action="store_true", help="one JSON object per file")
@@ -63,6 +71,9 @@ def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_summary(args: argparse.Namespace) -> int:
     """The `summary` subcommand: the files named (each once), else the shipped comparison."""
+    from viewer.core import shipped
+    from viewer.terminal import roofline_terminal, summary_terminal
+
     paths = once(args.files or shipped.comparison())
     if args.by_name:
         return roofline_terminal.print_by_name(paths, args.json, args.kernel)
@@ -70,6 +81,9 @@ def run_summary(args: argparse.Namespace) -> int:
 
 
 def _window_arguments(parser: argparse.ArgumentParser) -> None:
+    from viewer.analysis import reading
+    from viewer.core.kernel_filter import kernel_spec
+
     parser.add_argument("files", nargs="*", type=Path,
                         help="reports or exports; two files (or one with two kernels) open in "
                              "compare mode (default: the shipped naive-vs-tiled pair)")
@@ -84,7 +98,7 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
     picks.add_argument("--kernels", type=kernel_numbers, metavar="I,J",
                        help="open with these kernels, numbered as the kernel list numbers them "
                             "(two compare: 3,17)")
-    picks.add_argument("-k", "--kernel", type=roofline_terminal.kernel_spec, metavar="SPEC",
+    picks.add_argument("-k", "--kernel", type=kernel_spec, metavar="SPEC",
                        help="open with the first one or two kernels named SPEC ('regex:EXPR' "
                             "as summary -k takes it)")
     parser.add_argument("--size", type=window_size, metavar="WxH",
@@ -112,9 +126,77 @@ Command = Callable[[argparse.Namespace], int]
 """A subcommand's run: its parsed options -> the exit status."""
 
 
-def parser(prog: str = PROG) -> argparse.ArgumentParser:
-    """The one command tree, named `prog` in its help: the window, summary, predict, capture,
-    lesson, roofline, metrics, advice and source."""
+class Entry(NamedTuple):
+    """What a command's module gives the tree: its description, its options and its run."""
+
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Command
+
+
+# One function per command imports its module, only when the tree is built for that command.
+
+def _summary() -> Entry:
+    return Entry(SUMMARY_DESCRIPTION, add_summary_arguments, run_summary)
+
+
+def _predict() -> Entry:
+    from viewer.analysis import predict
+
+    return Entry(predict.DESCRIPTION, predict.add_arguments, predict.run)
+
+
+def _capture() -> Entry:
+    from viewer.terminal import capture_terminal
+
+    return Entry(capture_terminal.DESCRIPTION, capture_terminal.add_arguments,
+                 capture_terminal.run)
+
+
+def _lesson() -> Entry:
+    from viewer.terminal import lesson_terminal
+
+    return Entry(lesson_terminal.DESCRIPTION, lesson_terminal.add_arguments, lesson_terminal.run)
+
+
+def _roofline() -> Entry:
+    from viewer.terminal import roofline_terminal
+
+    return Entry(roofline_terminal.ROOFLINE_DESCRIPTION, roofline_terminal.add_report_arguments,
+                 roofline_terminal.run_roofline)
+
+
+def _metrics() -> Entry:
+    from viewer.terminal import roofline_terminal, tables_terminal
+
+    return Entry(tables_terminal.METRICS_DESCRIPTION, roofline_terminal.add_report_arguments,
+                 tables_terminal.run_metrics)
+
+
+def _advice() -> Entry:
+    from viewer.terminal import roofline_terminal, tables_terminal
+
+    return Entry(tables_terminal.ADVICE_DESCRIPTION, roofline_terminal.add_report_arguments,
+                 tables_terminal.run_advice)
+
+
+def _source() -> Entry:
+    from viewer.terminal import source_terminal
+
+    return Entry(source_terminal.DESCRIPTION, source_terminal.add_arguments, source_terminal.run)
+
+
+ENTRIES: dict[str, Callable[[], Entry]] = {
+    "summary": _summary, "predict": _predict, "capture": _capture, "lesson": _lesson,
+    "roofline": _roofline, "metrics": _metrics, "advice": _advice, "source": _source,
+}
+"""Each command -> the function that imports its module and answers its Entry."""
+
+
+def parser(prog: str = PROG, only: str | None = None) -> argparse.ArgumentParser:
+    """The one command tree, named `prog` in its help: the window, and COMMANDS each listed with
+    its line of HELP. `only` (a command, or WINDOW): the one whose options are built, importing
+    its module alone; None builds every one."""
     root = argparse.ArgumentParser(prog=prog, description="Nsight Compute reports in the lesson's "
                                                           "reading order.")
     sub = root.add_subparsers(dest="command", required=True,
@@ -130,49 +212,27 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
                     "'predict --dim N --tile T', "
                     "'capture --target naive|tiled|both --dim N --set S --clock C', "
                     "'lesson [FILES...] [--json]'.")
-    _window_arguments(window)
+    if only in (None, WINDOW):
+        _window_arguments(window)
     window.set_defaults(parser=window)
-
-    summary = sub.add_parser("summary", help="the reading order per kernel, in the terminal",
-                             description=SUMMARY_DESCRIPTION)
-    add_summary_arguments(summary)
-    summary.set_defaults(run=run_summary, parser=summary)
-
-    commands: tuple[tuple[str, str, str, Callable[[argparse.ArgumentParser], None], Command],
-                    ...] = (
-        ("predict", "the lesson's derivation for a size and tile", predict.DESCRIPTION,
-         predict.add_arguments, predict.run),
-        ("capture", "capture the app's matmul kernels on this GPU", capture_terminal.DESCRIPTION,
-         capture_terminal.add_arguments, capture_terminal.run),
-        ("lesson", "the lesson's predictions against the counters, the T4 reference and the "
-         "exercise", lesson_terminal.DESCRIPTION, lesson_terminal.add_arguments,
-         lesson_terminal.run),
-        ("roofline", "each kernel's hierarchical FP32 roofline",
-         roofline_terminal.ROOFLINE_DESCRIPTION, roofline_terminal.add_report_arguments,
-         roofline_terminal.run_roofline),
-        ("metrics", "every metric of each kernel, with its unit and section",
-         tables_terminal.METRICS_DESCRIPTION, roofline_terminal.add_report_arguments,
-         tables_terminal.run_metrics),
-        ("advice", "ncu's own advice on each kernel, the largest estimated speedup first",
-         tables_terminal.ADVICE_DESCRIPTION, roofline_terminal.add_report_arguments,
-         tables_terminal.run_advice),
-        ("source", "each kernel's source lines and SASS with ncu's per-instruction counters",
-         source_terminal.DESCRIPTION, source_terminal.add_arguments, source_terminal.run),
-    )
-    for name, help_text, description, add_arguments, run in commands:
-        command = sub.add_parser(name, help=help_text, description=description)
-        add_arguments(command)
-        command.set_defaults(run=run, parser=command)
+    for name in COMMANDS:
+        command = sub.add_parser(name, help=HELP[name])
+        if only in (None, name):
+            entry = ENTRIES[name]()
+            command.description = entry.description
+            entry.add_arguments(command)
+            command.set_defaults(run=entry.run, parser=command)
     return root
 
 
 def parse(argv: Sequence[str], prog: str = PROG) -> argparse.Namespace:
-    """argv through the tree (named `prog`); when its first word names no command, the window's
-    options. Raises SystemExit (argparse's status: 0 for --help, 2 for a usage error)."""
+    """argv through the tree (named `prog`, built for the command argv names); when its first
+    word names no command, the window's options. Raises SystemExit (argparse's status: 0 for
+    --help, 2 for a usage error)."""
     words = list(argv)
     if not words or words[0] not in COMMANDS:
         words.insert(0, WINDOW)
-    args, unknown = parser(prog).parse_known_args(words)
+    args, unknown = parser(prog, only=words[0]).parse_known_args(words)
     if unknown:  # said by the subcommand's parser, with its usage, as a parser of its own would
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args

@@ -4,15 +4,18 @@
 a kernel with itself ('equal' on every row). A file named again, by the same path, another
 spelling of it, a link to it or a hard link (the same device and inode), is dropped with one line
 saying so; a path that is not there is compared by its resolved spelling, left for the reader to
-refuse once.
+refuse once. `once` keeps the first of each and says the others on stderr.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TextIO, TypeVar
+
+from viewer.core.terminal_text import visible
 
 P = TypeVar("P", str, Path)
 
@@ -45,3 +48,11 @@ def named_once(paths: Sequence[P]) -> tuple[list[P], list[str]]:
             also = f" (also as {', '.join(others)})" if others else ""
             said.append(f"{first} named {times}{also}: read once")
     return kept, said
+
+
+def once(paths: Sequence[P], err: TextIO | None = None) -> list[P]:
+    """`paths` with each file once; a line on `err` (stderr) for each named more than once."""
+    kept, said = named_once(paths)
+    for line in said:
+        print(visible(f"note: {line}"), file=err or sys.stderr)
+    return kept

@@ -1,6 +1,6 @@
 """Picking kernels by name as ncu's `-k/--kernel-name` does: `regex:<expression>` searches the
-name, anything else must equal it; and the window's command line picks (`start_picks`), which
-the window and its terminal stand-in share.
+name, anything else must equal it (`kernel_spec`: argparse's check of a -k value); and the
+window's command line picks (`start_picks`), which the window and its terminal stand-in share.
 
 A kernel's name is its function name ('matmul_naive', 'gemm'); its whole demangled name
 ('void gemm<float>(float *, int)') is tried too, so a name pasted from ncu's output picks it.
@@ -8,6 +8,7 @@ A kernel's name is its function name ('matmul_naive', 'gemm'); its whole demangl
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -26,6 +27,15 @@ def matcher(spec: str) -> Callable[[Kernel], bool]:
             raise ValueError(f"bad regular expression {spec[len(REGEX):]!r}: {exc}") from None
         return lambda k: bool(pattern.search(k.name) or pattern.search(k.display_name))
     return lambda k: spec in (k.name, k.display_name)
+
+
+def kernel_spec(text: str) -> str:
+    """argparse's check of a -k value: a regex that compiles, or a name."""
+    try:
+        matcher(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def select(kernels: Iterable[Kernel], spec: str | None) -> list[Kernel]:

@@ -44,31 +44,49 @@ def _numerators() -> dict[str, tuple[float, str]]:
             for p, factor in _PREFIX.items()}
 
 
-def _known() -> dict[str, tuple[float, str]]:
-    """Every unit understood -> (factor to base units, the base unit's name)."""
-    counts = _numerators()
-    scales: dict[str, tuple[float, str]] = {"": (1.0, ""), "%": (1.0, "%")}
-    scales |= {u: (f, "ns") for u, f in _TIME_IN_NS.items()}
-    scales |= {f"{p}{hz}": (f, "hz") for hz in _HZ for p, f in _PREFIX.items()}
-    scales |= counts
-    for num, (factor, base) in (counts | {"%": (1.0, "%")}).items():
-        for den, in_ns in _TIME_IN_NS.items() if base != "%" else ():  # things per second
-            per_second = "hz" if base == "cycle" else f"{base}/s"
-            scales[f"{num}/{den}"] = (factor * 1e9 / in_ns, per_second)
-        for den, (den_factor, den_base) in counts.items():  # a ratio: things per thing
-            scales[f"{num}/{den}"] = (factor / den_factor, f"{base}/{den_base}")
-    return scales
+_COUNTS = _numerators()
+_PERCENT = {"%": (1.0, "%")}
+_PLAIN: dict[str, tuple[float, str]] = {
+    "": (1.0, ""), **_PERCENT, **{u: (f, "ns") for u, f in _TIME_IN_NS.items()},
+    **{f"{p}{hz}": (f, "hz") for hz in _HZ for p, f in _PREFIX.items()}, **_COUNTS}
+"""Every unit understood that is not a ratio."""
 
 
-_KNOWN = _known()
-KNOWN_UNITS: frozenset[str] = frozenset(_KNOWN)
-"""Every unit understood, as ncu prints it."""
+def _ratio(num: str, den: str) -> tuple[float, str] | None:
+    """'num/den': a count, size or percent per count or size (a ratio of things per thing), or a
+    count or size per unit of time (a rate: per second)."""
+    top = _COUNTS.get(num) or _PERCENT.get(num)
+    if top is None:
+        return None
+    factor, base = top
+    below = _COUNTS.get(den)
+    if below is not None:
+        return factor / below[0], f"{base}/{below[1]}"
+    in_ns = _TIME_IN_NS.get(den)
+    if in_ns is None or base == "%":
+        return None
+    return factor * 1e9 / in_ns, "hz" if base == "cycle" else f"{base}/s"
+
+
+def __getattr__(name: str) -> frozenset[str]:
+    """KNOWN_UNITS, listed only when asked for (its 16,000 spellings cost a start that needs none
+    of them)."""
+    if name != "KNOWN_UNITS":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    ratios = [f"{num}/{den}" for num in (*_COUNTS, *_PERCENT) for den in (*_TIME_IN_NS, *_COUNTS)]
+    return frozenset([*_PLAIN, *(r for r in ratios if _ratio(*r.split("/")) is not None)])
 
 
 def unit_scale(unit: str) -> tuple[float, str] | None:
     """Factor that turns a value printed in `unit` into base units, and the base unit's name;
-    None for a unit not understood (one ncu does not print: no factor is guessed for it)."""
-    return _KNOWN.get((unit or "").strip())
+    None for a unit not understood (one ncu does not print: no factor is guessed for it).
+    KNOWN_UNITS lists every unit understood, as ncu prints it."""
+    unit = (unit or "").strip()
+    plain = _PLAIN.get(unit)
+    if plain is not None:
+        return plain
+    num, slash, den = unit.partition("/")
+    return _ratio(num, den) if slash else None
 
 
 def unit_kind(unit: str) -> str | None:

@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from viewer.analysis import roofline, time_by_kernel
+from viewer.analysis import roofline
 from viewer.core import formatting as fmt
 from viewer.core import kernel_filter, shipped
+from viewer.core.kernel_filter import kernel_spec
 from viewer.core.model import Kernel, Report, ReportError
 from viewer.core.terminal_text import visible, visible_lines
 
@@ -32,15 +33,6 @@ T = TypeVar("T")
 BY_NAME_SCHEMA = 2
 """`summary --by-name --json`'s layout; 2: `cut_short`, why the file looks cut short ([] when
 whole: its shares are then of the kernels read)."""
-
-
-def kernel_spec(text: str) -> str:
-    """argparse's check of a -k value: a regex that compiles, or a name."""
-    try:
-        kernel_filter.matcher(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
 
 
 def add_kernel_option(parser: argparse.ArgumentParser) -> None:
@@ -200,6 +192,8 @@ def run_roofline(args: argparse.Namespace, out: TextIO | None = None,
 
 
 def by_name_json(report: Report, kernels: Sequence[Kernel]) -> dict[str, object]:
+    from viewer.analysis import time_by_kernel  # numpy, which only --by-name needs
+
     return {
         "schema": BY_NAME_SCHEMA,
         "source": report.source,
@@ -219,6 +213,8 @@ def _counted(count: int, word: str) -> str:
 
 
 def by_name_text(report: Report, kernels: Sequence[Kernel]) -> str:
+    from viewer.analysis import time_by_kernel  # numpy, which only --by-name needs
+
     groups = time_by_kernel.group_by_name(kernels)
     total = time_by_kernel.report_time_ns(kernels)
     lines = [f"{visible(report.source)}  ({report.format}, {_counted(len(kernels), 'kernel')}, "

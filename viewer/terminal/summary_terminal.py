@@ -25,7 +25,7 @@ from viewer.analysis import (
 )
 from viewer.core import formatting as fmt
 from viewer.core import shipped
-from viewer.core.file_list import named_once
+from viewer.core.file_list import once
 from viewer.core.kernel_filter import start_picks
 from viewer.core.model import Kernel, Report, ReportError, Session
 from viewer.core.names import kernel_names
@@ -233,11 +233,3 @@ def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
     if len(picks) == 2:
         print(visible_lines(comparison_text(picks[0][1], picks[1][1])), file=out)
     return status
-
-
-def once(paths: Sequence[Path], err: TextIO | None = None) -> list[Path]:
-    """`paths` with each file once; a line on `err` for each named more than once."""
-    kept, said = named_once(paths)
-    for line in said:
-        print(visible(f"note: {line}"), file=err or sys.stderr)
-    return kept

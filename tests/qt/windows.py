@@ -3,9 +3,10 @@ two kernels of the 400-kernel PyTorch capture; kept for a module and closed once
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from viewer.core import shipped
@@ -21,6 +22,27 @@ def settle(rounds: int = 6) -> None:
         QApplication.processEvents()
 
 
+def open_and_wait(win: MainWindow, paths: Sequence[Path], timeout_s: float = 120.0) -> None:
+    """Open `paths` in `win` and wait, in Qt's event loop (asleep while the reports are read,
+    not spinning beside their reader), until the window has them."""
+    loaded: list[bool] = []
+    loop = QEventLoop()
+    timer = QTimer(singleShot=True, interval=int(timeout_s * 1000))
+    timer.timeout.connect(loop.quit)
+
+    def done() -> None:
+        loaded.append(True)
+        loop.quit()
+
+    win.loaded.connect(done)
+    timer.start()
+    win.open_paths(list(paths))
+    if not loaded:
+        loop.exec()
+    win.loaded.disconnect(done)
+    assert loaded, f"{[p.name for p in paths]} not open within {timeout_s:g} s"
+
+
 def open_window(tmp: Path, size: tuple[int, int], projector: bool,
                 torch_pair: tuple[int, int] | None = None) -> MainWindow:
     """A window at `size`, its settings in `tmp`, on the shipped pair, or on the kernels
@@ -29,11 +51,7 @@ def open_window(tmp: Path, size: tuple[int, int], projector: bool,
     win = MainWindow(settings=settings, tabs=default_tabs(), record_recent=False)
     win.resize(*size)
     win.show()
-    loaded: list[bool] = []
-    win.loaded.connect(lambda: loaded.append(True))
-    win.open_paths([TORCH] if torch_pair else shipped.comparison())
-    while not loaded:
-        QApplication.processEvents()
+    open_and_wait(win, [TORCH] if torch_pair else shipped.comparison())
     if torch_pair:
         entries = {e.kernel.index: e for e in win.kernel_list.entries()}
         win.show_entries([entries[i] for i in torch_pair])

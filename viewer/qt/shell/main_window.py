@@ -212,6 +212,9 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
             return  # a later load was applied meanwhile and shows its own
         self._showing = None
         self.show_entries(picks)
+        moved = self.reading.open_on_a_filled_step(self.kernels)
+        if moved:
+            self.statusBar().showMessage(moved, 20_000)
         if self.record_recent:
             self.recent.add(self.paths)
         self.loaded.emit()

@@ -12,6 +12,9 @@ from typing import TypeVar
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QScrollArea, QTabWidget, QToolButton, QVBoxLayout, QWidget
 
+from viewer.analysis import reading_steps
+from viewer.analysis.reading import READING_ORDER
+from viewer.core.model import Kernel
 from viewer.qt.kit.banner import Banner
 from viewer.qt.kit.plain_text import plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
@@ -156,6 +159,20 @@ class ReadingPage(QWidget):
         if row and page not in self.row_targets:
             page.mark_row(row)  # the Source view: the line of code the exercise names
         return _widget(page)
+
+    def open_on_a_filled_step(self, kernels: Sequence[Kernel]) -> str:
+        """Where the reading step shown holds none of `kernels`' values and the first step
+        cannot be filled either, show the first step that can; what was done, in words ('' where
+        nothing moved)."""
+        current = self.tabs.currentWidget()
+        by_step = {page.VIEW: page for page in self.tab_pages}
+        if current not in self.tab_pages or reading_steps.fills(current.VIEW, kernels):
+            return ""
+        titles = [" ".join(by_step[step].TITLE.split()) for step in READING_ORDER]
+        index, why = reading_steps.first_filled(kernels, titles)
+        if why:
+            self.tabs.setCurrentWidget(by_step[READING_ORDER[index]])
+        return why
 
     @property
     def steps(self) -> list[QWidget]:

@@ -99,6 +99,23 @@ def tiled():
     return read_report(H200 / "numba-tiled.ncu-rep").kernels[0]
 
 
+@pytest.fixture(scope="session")
+def source_of():
+    """read_source(path), each file read once for the whole run: the source reader's tests and
+    the Source view's read the same reports and pages (a .ncu-rep's read is a child process).
+    A new list each call, of functions shared between the tests, which none may change."""
+    from viewer.readers.source import read_source
+
+    read: dict[Path, list] = {}
+
+    def source_of(path: Path) -> list:
+        if path not in read:
+            read[path] = read_source(path)
+        return list(read[path])
+
+    return source_of
+
+
 @pytest.fixture
 def shown_window(qtbot, tmp_path):
     """A MainWindow at 1280x800, shown, its settings in tmp_path, remembering no recent file;

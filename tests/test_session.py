@@ -4,13 +4,16 @@ and a file that changed since its first read answered with its one-line error.""
 
 from __future__ import annotations
 
+import copy
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from viewer.analysis import occupancy_curves as oc
 from viewer.analysis import roofline, stalls
+from viewer.core.model import Report
 from viewer.readers import read_metrics, read_report
 from viewer.readers.extras import read_extras
 from viewer.session import KEEP_REPORTS, NOTHING, Need, ReportSession, read
@@ -24,6 +27,18 @@ RULES = Need.of(rules=True)
 CURVES = Need.of(oc.SETTING_METRICS, instances=oc.CURVE_METRICS)
 
 
+@cache
+def _first_read(path: Path) -> Report:
+    return read_report(path)
+
+
+def opened(path: Path) -> Report:
+    """What read_report(path) gives, a new object each call: the session knows a report by the
+    object, so each is one it has not seen. The file is read once for all the tests here (each
+    read of a .ncu-rep is a child process); the copy keeps the first one unchanged."""
+    return copy.deepcopy(_first_read(path))
+
+
 def test_needs_merge_and_subtract() -> None:
     both = STALLS | RULES
     assert both.rules and both.metrics == frozenset(stalls.STALL_METRICS)
@@ -34,7 +49,7 @@ def test_needs_merge_and_subtract() -> None:
 
 
 def test_what_a_kernel_lacks_is_what_its_first_read_left_out() -> None:
-    report = read_report(NAIVE)
+    report = opened(NAIVE)
     kernel = report.kernels[0]
     session = ReportSession()
     lacking = session.lacks(report, kernel, STALLS)
@@ -43,7 +58,7 @@ def test_what_a_kernel_lacks_is_what_its_first_read_left_out() -> None:
 
 
 def test_an_export_lacks_nothing_and_holds_no_rules() -> None:
-    report = read_report(EXPORT)
+    report = opened(EXPORT)
     session = ReportSession()
     kernel = report.kernels[0]
     for need in (STALLS, RULES, CURVES, Need.of(None, about=True)):
@@ -53,7 +68,7 @@ def test_an_export_lacks_nothing_and_holds_no_rules() -> None:
 
 
 def test_two_views_asking_of_one_report_make_one_ask_and_a_second_plan_asks_nothing() -> None:
-    naive, tiled = read_report(NAIVE), read_report(TILED)
+    naive, tiled = opened(NAIVE), opened(TILED)
     session = ReportSession()
     asks = session.plan([(naive, naive.kernels[0], STALLS), (naive, naive.kernels[0], RULES),
                          (tiled, tiled.kernels[0], ROOFLINE)])
@@ -68,7 +83,7 @@ def test_two_views_asking_of_one_report_make_one_ask_and_a_second_plan_asks_noth
 
 
 def test_the_answers_are_what_the_readers_read_and_every_need_is_then_met() -> None:
-    report = read_report(NAIVE)
+    report = opened(NAIVE)
     kernel = report.kernels[0]
     session = ReportSession()
     asks = session.plan([(report, kernel, STALLS | RULES | CURVES)])
@@ -76,7 +91,7 @@ def test_the_answers_are_what_the_readers_read_and_every_need_is_then_met() -> N
     for need in (STALLS, RULES, CURVES):
         assert session.lacks(report, kernel, need).empty
     assert not session.reading(report, kernel) and session.error(report) is None
-    apart = read_report(NAIVE)
+    apart = opened(NAIVE)
     values = read_metrics(apart, [0], stalls.STALL_METRICS)[0]
     assert {n: kernel.metric(n) for n in values} == pytest.approx(dict(values))
     extras = read_extras(apart, [0], rules=True, instances=oc.CURVE_METRICS)[0]
@@ -86,7 +101,7 @@ def test_the_answers_are_what_the_readers_read_and_every_need_is_then_met() -> N
 
 
 def test_extras_read_apart_are_kept_together() -> None:
-    report = read_report(NAIVE)
+    report = opened(NAIVE)
     kernel = report.kernels[0]
     session = ReportSession()
     for need in (RULES, Need.of(instances=oc.CURVE_METRICS)):
@@ -113,7 +128,7 @@ def test_a_file_changed_since_its_first_read_answers_its_error_and_is_not_asked_
 
 
 def test_open_forgets_what_was_read_of_reports_no_longer_open() -> None:
-    naive, tiled = read_report(NAIVE), read_report(TILED)
+    naive, tiled = opened(NAIVE), opened(TILED)
     session = ReportSession()
     session.open([naive, tiled])
     asks = session.plan([(naive, naive.kernels[0], RULES)])
@@ -125,16 +140,16 @@ def test_open_forgets_what_was_read_of_reports_no_longer_open() -> None:
 
 
 def test_what_was_read_of_reports_not_open_is_kept_for_the_newest_few_only() -> None:
-    naive = read_report(NAIVE)
+    naive = opened(NAIVE)
     session = ReportSession()
     asks = session.plan([(naive, naive.kernels[0], RULES)])
     session.take(asks, read(asks))
     for _ in range(KEEP_REPORTS - 1):
-        other = read_report(NAIVE)
+        other = opened(NAIVE)
         session.plan([(other, other.kernels[0], RULES)])
     assert session.extras(naive, naive.kernels[0]).rules  # within the bound: kept
     for _ in range(2):
-        copy = read_report(NAIVE)
+        copy = opened(NAIVE)
         session.plan([(copy, copy.kernels[0], RULES)])
     assert session.extras(naive, naive.kernels[0]).rules is None  # the oldest, forgotten
 
@@ -146,7 +161,7 @@ BASIC = ROOT / "tests" / "data" / "corpus" / "h200" / "workloads-kernels-and-gra
 def test_the_source_counters_are_read_once_kept_per_kernel_and_merged_with_other_needs() -> None:
     from viewer.readers.source import read_source
 
-    report = read_report(NAIVE)
+    report = opened(NAIVE)
     kernel = report.kernels[0]
     session = ReportSession()
     assert session.lacks(report, kernel, SOURCE) == SOURCE
@@ -163,7 +178,7 @@ def test_the_source_counters_are_read_once_kept_per_kernel_and_merged_with_other
 
 
 def test_each_kernel_of_a_report_gets_its_own_functions() -> None:
-    report = read_report(BASIC)
+    report = opened(BASIC)
     session = ReportSession()
     first, second = report.kernels[:2]
     asks = session.plan([(report, first, SOURCE)])
@@ -179,7 +194,7 @@ def test_each_kernel_of_a_report_gets_its_own_functions() -> None:
 
 
 def test_an_export_is_never_read_for_source_counters() -> None:
-    report = read_report(EXPORT)
+    report = opened(EXPORT)
     session = ReportSession()
     assert session.lacks(report, report.kernels[0], SOURCE).empty
     assert session.plan([(report, report.kernels[0], SOURCE)]) == []
@@ -195,7 +210,7 @@ def test_a_failed_source_read_is_kept_apart_and_stops_no_other_need(tmp_path: Pa
         raise ReportError(path, "the source counters reader crashed")
 
     monkeypatch.setattr(session_module, "read_source", refuse)
-    report = read_report(NAIVE)
+    report = opened(NAIVE)
     kernel = report.kernels[0]
     session = ReportSession()
     asks = session.plan([(report, kernel, SOURCE | STALLS)])

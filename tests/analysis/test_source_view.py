@@ -9,7 +9,7 @@ import pytest
 
 from viewer.analysis import predict
 from viewer.analysis import source as analysis
-from viewer.readers.source import INST_EXECUTED, SAMPLES, read_source
+from viewer.readers.source import INST_EXECUTED, SAMPLES
 
 ROOT = Path(__file__).parents[2]
 H200 = ROOT / "tests" / "data" / "corpus" / "h200"
@@ -17,21 +17,21 @@ REPORTS = sorted([*H200.glob("*.ncu-rep"), *(ROOT / "profiles").glob("*.ncu-rep"
 
 
 @pytest.fixture(scope="module")
-def pair():
-    return (read_source(ROOT / "profiles" / "naive.ncu-rep")[0],
-            read_source(ROOT / "profiles" / "tiled.ncu-rep")[0])
+def pair(source_of):
+    return (source_of(ROOT / "profiles" / "naive.ncu-rep")[0],
+            source_of(ROOT / "profiles" / "tiled.ncu-rep")[0])
 
 
 @pytest.fixture(scope="module")
-def sass_only():
+def sass_only(source_of):
     """The same kernels captured compiled without line info."""
-    return (read_source(H200 / "numba-naive.ncu-rep")[0],
-            read_source(H200 / "numba-tiled.ncu-rep")[0])
+    return (source_of(H200 / "numba-naive.ncu-rep")[0],
+            source_of(H200 / "numba-tiled.ncu-rep")[0])
 
 
 @pytest.fixture(scope="module")
-def every():
-    return {rep: read_source(rep) for rep in REPORTS}
+def every(source_of):
+    return {rep: source_of(rep) for rep in REPORTS}
 
 
 def test_a_sass_row_per_instruction_with_its_counters(pair):
@@ -80,7 +80,7 @@ def test_per_thread_loads_are_the_lessons_derivation(pair):
     assert "derived__avg_thread_executed" in analysis.per_thread_note(naive)
 
 
-def test_a_kernel_off_the_lessons_layout_gets_no_lesson_claim(pair):
+def test_a_kernel_off_the_lessons_layout_gets_no_lesson_claim(pair, source_of):
     """matmul_naive with threadIdx.x over rows: the lesson's name, launch and loads per thread,
     but 8.5 sectors per request (ncu's own l1tex counts say so too), so its figures stand
     alone; the tiled kernel beside it is still the lesson's."""
@@ -90,7 +90,7 @@ def test_a_kernel_off_the_lessons_layout_gets_no_lesson_claim(pair):
     rows = H200 / "layout-naive-rows.ncu-rep"
     chart = memory_traffic.memory_chart(read_report(rows).kernels[0])
     assert chart.sectors_per_request == 8.5
-    naive, tiled = read_source(rows)[0], pair[1]
+    naive, tiled = source_of(rows)[0], pair[1]
     c = analysis.compare(naive, tiled)
     assert c.naive_global_per_thread == predict.derive(512).naive.global_loads_per_thread
     assert c.lesson("naive") is None and c.lesson("tiled") == predict.derive(512).tiled
@@ -167,9 +167,9 @@ def test_the_hottest_rows_hold_the_most_samples(pair):
     assert top[0].value(SAMPLES) == max(r.value(SAMPLES) or 0 for r in rows)
 
 
-def test_the_compare_sentences_count_lines_in_words() -> None:
+def test_the_compare_sentences_count_lines_in_words(source_of) -> None:
     h200 = ROOT / "tests" / "data" / "corpus" / "h200"
-    naive, tiled = (read_source(h200 / f"numba-{k}-lineinfo.ncu-rep")[0]
+    naive, tiled = (source_of(h200 / f"numba-{k}-lineinfo.ncu-rep")[0]
                     for k in ("naive", "tiled"))
     said = " ".join(analysis.compare(naive, tiled).sentences)
     assert "from 1 source line." in said and "from 1 source lines" not in said
@@ -197,7 +197,7 @@ def _ncus_lines(page: Path) -> dict[int, tuple[str, dict[str, float | None]]]:
 
 
 @pytest.mark.parametrize("kernel", ["naive", "tiled"])
-def test_each_line_equals_ncus_source_page_of_the_lines(kernel):
+def test_each_line_equals_ncus_source_page_of_the_lines(source_of, kernel):
     """The Python lines of the line-info capture, per line, as ncu's own source page prints
     them with `--print-source cuda,sass`: the text, the warp instructions executed, the stall
     samples and the L2 theoretical sectors."""
@@ -205,7 +205,7 @@ def test_each_line_equals_ncus_source_page_of_the_lines(kernel):
 
     stem = f"numba-{kernel}-lineinfo"
     ncus = _ncus_lines(H200 / f"{stem}.source-cuda-sass.csv")
-    ours = analysis.table(read_source(H200 / f"{stem}.ncu-rep")[0]).lines
+    ours = analysis.table(source_of(H200 / f"{stem}.ncu-rep")[0]).lines
     assert ours and {r.line for r in ours} == {n for n, (_, v) in ncus.items()
                                                if v[INST_EXECUTED] is not None}
     for row in ours:

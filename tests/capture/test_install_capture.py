@@ -19,6 +19,7 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,15 +59,42 @@ class Target:
         return self.actions / f"{protocol.ACTION_ID}.policy"
 
 
-@pytest.fixture
-def target(tmp_path: Path) -> Target:
+def new_target(base: Path) -> Target:
     """A prefix and a polkit folder that do not exist yet, and a root-owned fake ncu."""
-    tools = tmp_path / "nsight"
+    tools = base / "nsight"
     tools.mkdir(mode=0o755)
     ncu = tools / "ncu"
     ncu.write_text("#!/bin/sh\necho 'Version 2025.3.1.0 (fake)'\n")
     ncu.chmod(0o755)
-    return Target(tmp_path / "usr" / "local", tmp_path / "polkit-1" / "actions", ncu)
+    return Target(base / "usr" / "local", base / "polkit-1" / "actions", ncu)
+
+
+@pytest.fixture
+def target(tmp_path: Path) -> Target:
+    return new_target(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Target:
+    """One plain install, shared by the tests that only read it or add files to its venv's
+    site-packages (`site` takes them out again): an install costs several Python runs."""
+    t = new_target(tmp_path_factory.mktemp("installed"))
+    install(t)
+    return t
+
+
+@pytest.fixture
+def site(installed: Target) -> Iterator[Path]:
+    """The shared install's site-packages; what the test adds there is removed after it."""
+    folder = site_packages(installed)
+    before = set(folder.iterdir())
+    yield folder
+    for path in set(folder.iterdir()) - before:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    assert set(folder.iterdir()) == before
 
 
 def make(goal: str, t: Target, *, env: dict[str, str] | None = None,
@@ -112,8 +140,8 @@ def exec_path(policy: Path) -> str:
 
 
 @as_root
-def test_install_copies_the_helper_under_its_venvs_interpreter(target):
-    install(target)
+def test_install_copies_the_helper_under_its_venvs_interpreter(installed):
+    target = installed
     data = target.helper.read_bytes()
     first = data.split(b"\n", 1)[0].decode()
     libexec = os.path.realpath(target.libexec)
@@ -518,9 +546,8 @@ def site_packages(t: Target) -> Path:
     ("ncu_reader.pth", "../../../../../../../outside"),
     ("ncu_reader.pth", "via-link\r"),  # a path inside that is a link to the checkout
 ])
-def test_refuses_a_pth_file_in_the_venv_that_leads_outside_libexec(target, name, line):
-    install(target)
-    site = site_packages(target)
+def test_refuses_a_pth_file_in_the_venv_that_leads_outside_libexec(installed, site, name, line):
+    target = installed
     (site / "numba_extras").mkdir()
     # what a venv holds: comments, import lines, a path inside
     (site / "distutils-precedence.pth").write_text(
@@ -539,9 +566,8 @@ def test_refuses_a_pth_file_in_the_venv_that_leads_outside_libexec(target, name,
 @pytest.mark.parametrize("name", ["__editable__.ncu_reader-0.1.0.pth",
                                   "__editable___ncu_reader_0_1_0_finder.py",
                                   "ncu-reader.egg-link"])
-def test_refuses_an_editable_installs_hook_in_the_venv(target, name):
-    install(target)
-    site = site_packages(target)
+def test_refuses_an_editable_installs_hook_in_the_venv(installed, site, name):
+    target = installed
     # pip's editable install: an import line that maps `viewer` to the checkout
     (site / name).write_text("import __editable___ncu_reader_0_1_0_finder; "
                              "__editable___ncu_reader_0_1_0_finder.install()\n")

@@ -33,8 +33,10 @@ def _key(kernel: KernelSource) -> int:
 
 
 @pytest.fixture(scope="module")
-def read_pairs() -> dict[Path, tuple[list[KernelSource], list[KernelSource]]]:
-    return {rep: (read_source(rep), read_source(page)) for rep, page in PAIRS}
+def read_pairs(source_of) -> dict[Path, tuple[list[KernelSource], list[KernelSource]]]:
+    """Each report and its page, read once (the shipped pair shares its pages with the corpus's
+    line-info captures)."""
+    return {rep: (source_of(rep), source_of(page)) for rep, page in PAIRS}
 
 
 def test_the_corpus_has_a_source_page_beside_each_report():
@@ -92,11 +94,11 @@ def test_a_graphs_kernels_are_read_as_its_parts(read_pairs):
     assert all("one of add, scale" in k.name for k in parts)
 
 
-def test_the_source_page_is_identified_and_read_through_the_source_reader():
+def test_the_source_page_is_identified_and_read_through_the_source_reader(source_of):
     page = H200 / "numba-naive-lineinfo.source.csv"
     assert sniff.identify(page) == sniff.SOURCE_PAGE
     assert sniff.SOURCE_PAGE in sniff.SOURCE_FORMATS and sniff.NCU_REP in sniff.SOURCE_FORMATS
-    assert read_source(page)[0].has_counters
+    assert source_of(page)[0].has_counters
 
 
 def test_an_export_without_source_counters_is_refused_saying_which_file_has_them():

@@ -5,6 +5,7 @@ the report holds one."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -20,6 +21,8 @@ from viewer.readers.reference_toml import PublishedKernel
 
 NOT_BOTH = "not in both reports"
 _LABELS = {metrics.row_label(key): key for key, _ in comparison.COMPARED}
+_LABEL = "|".join(re.escape(label) for label in _LABELS)
+_COMPARED = re.compile(rf"(?<![\w/])({_LABEL}): (.*?)(?= (?:{_LABEL}): |$)")
 
 
 def _figure(key: str, value: float | None) -> str:
@@ -57,9 +60,8 @@ def _direction(words: str, va: float | None, vb: float | None, names: tuple[str,
 def comparison_claims(said: Said) -> list[Claim]:
     """The summary's comparison: 'label: direction' for each of the lesson's rows."""
     (a, b), names = said.kernels, (said.names[0], said.names[1])
-    labels = "|".join(re.escape(label) for label in _LABELS)
     found = []
-    for match in re.finditer(rf"(?<![\w/])({labels}): (.*?)(?= (?:{labels}): |$)", said.text):
+    for match in _COMPARED.finditer(said.text):
         key = _LABELS[match.group(1)]
         found.append(_direction(match.group(2), reading.value(a, key), reading.value(b, key),
                                 names, match.group(0)))
@@ -81,6 +83,33 @@ def _t4_unit(metric: str) -> str:
     return metrics.unit(key)
 
 
+# The T4's figure scaled to this size, as a T4 row may write it after the T4's own: ' x 4 = 8.4e6'
+# or ' x 4 = 8.4 MB'. Each token runs to the next space, so these are the only ends it can take.
+_SCALED = (re.compile(r" x \S+ = \S+"), re.compile(r" x \S+ = \S+ \S+"))
+
+
+def _scale_ends(text: str, at: int) -> set[int]:
+    """Where the words may go on after an optional scaling at `at`: at it, or past it."""
+    return {at, *(m.end() for m in (p.match(text, at) for p in _SCALED) if m is not None)}
+
+
+def _cells_in(text: str, fig: Sequence[str]) -> bool:
+    """Whether `text` holds 'naive T4 [scaled] -> A, tiled T4 [scaled] -> B' and then ' (' or
+    ';', the cells `fig` (the T4's naive, A, the T4's tiled, B) as written."""
+    head, middle, tail = f"naive {fig[0]}", f" -> {fig[1]}, tiled {fig[2]}", f" -> {fig[3]}"
+    at = text.find(head)
+    while at >= 0:
+        for end in _scale_ends(text, at + len(head)):
+            if not text.startswith(middle, end):
+                continue
+            for last in _scale_ends(text, end + len(middle)):
+                if text.startswith(tail, last) and \
+                        text.startswith((" (", ";"), last + len(tail)):
+                    return True
+        at = text.find(head, at + 1)
+    return False
+
+
 def t4_row_claims(said: Said) -> list[Claim]:
     """A T4 row: 'label: verdict: naive T4's -> here's, tiled T4's -> here's', each value the
     kernel's own (the T4's, where scaled, before its scaling)."""
@@ -93,10 +122,7 @@ def t4_row_claims(said: Said) -> list[Claim]:
         metric = row.metric or row.derived or ""
         fig = [fmt.by_unit(_t4_value(k, metric), _t4_unit(metric))
                for k in (t4_naive, a, t4_tiled, b)]
-        pattern = (rf"naive {re.escape(fig[0])}(?: x \S+ = \S+(?: \S+)?)? -> "
-                   rf"{re.escape(fig[1])}, tiled {re.escape(fig[2])}(?: x \S+ = \S+(?: \S+)?)? "
-                   rf"-> {re.escape(fig[3])}(?: \(|;)")
-        found.append(Claim(said.text, re.search(pattern, said.text) is not None,
+        found.append(Claim(said.text, _cells_in(said.text, fig),
                            f"naive {fig[0]} -> {fig[1]}, tiled {fig[2]} -> {fig[3]}"))
     return found
 
@@ -123,12 +149,17 @@ def predict_claims(said: Said) -> list[Claim]:
     return [Claim(said.text, holds, f"measured {want}")]
 
 
+_LEVEL_CHANGES = tuple(
+    (level, re.compile(rf"{level.name}: (\S+) \(.*\) -> (\S+) \(.*\) FLOP/byte"))
+    for level in roofline.LEVELS)
+
+
 def roofline_change_claims(said: Said) -> list[Claim]:
     """'DRAM: 127.6 (a) -> n/a (b) FLOP/byte': an intensity only where the kernel holds the
     level's traffic and the FP32 work it is taken of."""
     found = []
-    for level in roofline.LEVELS:
-        match = re.match(rf"{level.name}: (\S+) \(.*\) -> (\S+) \(.*\) FLOP/byte", said.text)
+    for level, pattern in _LEVEL_CHANGES:
+        match = pattern.match(said.text)
         if match is None:
             continue
         for stated, kernel in zip(match.groups(), said.kernels, strict=True):
@@ -145,29 +176,43 @@ def _limits(kernel: Kernel) -> list[float]:
     return [v for v in (reading.value(kernel, k) for k in keys) if v is not None]
 
 
+@functools.lru_cache(maxsize=4096)
+def _exercise_patterns(nn: str, tn: str) -> tuple[re.Pattern[str], ...]:
+    """The exercise's counts as worded of naive `nn` and tiled `tn`: the shared-memory block
+    limits, each one's lowest limit, the sectors, the loads per thread."""
+    n, t = re.escape(nn), re.escape(tn)
+    return tuple(re.compile(p) for p in (
+        rf"Block Limit Shared Mem is ({NUMBER}) blocks for {t} against ({NUMBER}) for {n}",
+        rf"(?<!\w){n}'s lowest limit is ({NUMBER}) blocks",
+        rf"(?<!\w){t}'s lowest limit is ({NUMBER}) blocks",
+        rf"pulls ({NUMBER}) sectors through L1TEX against (?<!\w){n}'s ({NUMBER})",
+        rf"In this report, {n} issues {NUMBER} global loads per thread|"
+        rf"(?<!\w){n} issues {NUMBER} SASS load"))
+
+
 def exercise_claims(said: Said) -> list[Claim]:
     """The exercise's counts of the open pair: block limits and sectors each kernel's own, loads
     per thread only where the report holds the counter."""
     (naive, tiled), (nn, tn) = said.kernels, said.names
     text, found = said.text, []
+    if not any(w in text for w in ("Block Limit Shared Mem is ", "'s lowest limit is ",
+                                   " sectors through L1TEX against ", " issues ")):
+        return found
+    limits, lowest_n, lowest_t, pulls, issues = _exercise_patterns(nn, tn)
     shared = metrics.SUMMARY_METRICS["block_limit_shared_mem"]
-    for match in re.finditer(rf"Block Limit Shared Mem is ({NUMBER}) blocks for {re.escape(tn)} "
-                             rf"against ({NUMBER}) for {re.escape(nn)}", text):
+    for match in limits.finditer(text):
         want = (fmt.count(tiled.metric(shared)), fmt.count(naive.metric(shared)))
         found.append(Claim(match.group(0), match.groups() == want, str(want)))
-    for name, kernel in ((nn, naive), (tn, tiled)):
-        lowest = rf"(?<!\w){re.escape(name)}'s lowest limit is ({NUMBER}) blocks"
-        for match in re.finditer(lowest, text):
+    for lowest, kernel in ((lowest_n, naive), (lowest_t, tiled)):
+        for match in lowest.finditer(text):
             want = fmt.count(min(_limits(kernel)))
             found.append(Claim(match.group(0), match.group(1) == want, want))
     sectors = metrics.SUMMARY_METRICS["global_load_sectors"]
-    for match in re.finditer(rf"pulls ({NUMBER}) sectors through L1TEX against "
-                             rf"(?<!\w){re.escape(nn)}'s ({NUMBER})", text):
+    for match in pulls.finditer(text):
         want = (fmt.count(tiled.metric(sectors)), fmt.count(naive.metric(sectors)))
         found.append(Claim(match.group(0), match.groups() == want, str(want)))
     requests = metrics.SUMMARY_METRICS["global_load_requests"]
-    for match in re.finditer(rf"In this report, {re.escape(nn)} issues {NUMBER} global loads per "
-                             rf"thread|(?<!\w){re.escape(nn)} issues {NUMBER} SASS load", text):
+    for match in issues.finditer(text):
         held = naive.metric(requests) is not None and tiled.metric(requests) is not None
         found.append(Claim(match.group(0), held, "requests held by both"))
     return found

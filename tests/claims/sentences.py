@@ -40,6 +40,25 @@ class Said:
     names: tuple[str, ...] = ()  # the kernels' names as the words call them
 
 
+# The stalls and roofline of each kernel, made once: a kernel is set against many others, and
+# its own values do not change while the tests read it. Keyed by identity (a Kernel is not
+# hashable); the kernel is held with its value so that its id is not reused.
+_STALLS: dict[int, tuple[Kernel, stalls.Stalls]] = {}
+_ROOFLINES: dict[int, tuple[Kernel, roofline.Roofline]] = {}
+
+
+def _stalls(kernel: Kernel) -> stalls.Stalls:
+    if id(kernel) not in _STALLS:
+        _STALLS[id(kernel)] = kernel, stalls.stalls(kernel)
+    return _STALLS[id(kernel)][1]
+
+
+def _roofline(kernel: Kernel) -> roofline.Roofline:
+    if id(kernel) not in _ROOFLINES:
+        _ROOFLINES[id(kernel)] = kernel, roofline.roofline(kernel)
+    return _ROOFLINES[id(kernel)][1]
+
+
 def _one(pick: Pick, source: str, *texts: str) -> Iterator[Said]:
     for text in texts:
         if text:
@@ -53,7 +72,7 @@ def kernel_sentences(pick: Pick) -> list[Said]:
     sol = reading.speed_of_light(kernel)
     chart = memory_traffic.memory_chart(kernel)
     band = chart_layout.chart_band(kernel, kernel.name)
-    rf = roofline.roofline(kernel)
+    rf = _roofline(kernel)
     day = roofline.day_thirty(kernel)
     found = [
         *_one(pick, "reading.speed_of_light", sol.explanation),
@@ -75,8 +94,8 @@ def kernel_sentences(pick: Pick) -> list[Said]:
               " ".join(roofline_text(kernel).split())),
         *_one(pick, "roofline_words.day_thirty_words",
               *(roofline_words.day_thirty_words(day, rf) if day is not None else ())),
-        *_one(pick, "stalls", *(s.sentence for s in stalls.stalls(kernel).stalls)),
-        *_one(pick, "stalls.missing", stalls.MISSING_TEXT if stalls.stalls(kernel).empty else ""),
+        *_one(pick, "stalls", *(s.sentence for s in _stalls(kernel).stalls)),
+        *_one(pick, "stalls.missing", stalls.MISSING_TEXT if _stalls(kernel).empty else ""),
         *_one(pick, "misreads", *(m.text for m in misreads.misreads(kernel, pick.report))),
     ]
     return found
@@ -124,7 +143,7 @@ def pair_sentences(a: Pick, b: Pick) -> list[Said]:
              called: tuple[str, ...] = names) -> list[Said]:
         return [Said(source, t.replace("\u00a0", " "), about, called) for t in texts if t]
 
-    rf = roofline.roofline(a.kernel), roofline.roofline(b.kernel)
+    rf = _roofline(a.kernel), _roofline(b.kernel)
     found = [
         *said("summary_terminal.comparison_text",
               " ".join(summary_terminal.comparison_text(*kernels).split())),
@@ -134,7 +153,7 @@ def pair_sentences(a: Pick, b: Pick) -> list[Said]:
         *said("roofline_words.level_changes", *roofline_words.level_changes(*rf, names)),
         *said("roofline_words.hidden_words", roofline_words.hidden_words(*rf, names) or ""),
         *said("stalls.compare", *(c.advice for c in stalls.compare(
-            stalls.stalls(a.kernel), stalls.stalls(b.kernel)))),
+            _stalls(a.kernel), _stalls(b.kernel)))),
         *said("misreads.compare_misreads", *(m.text for m in misreads.compare_misreads(
             *kernels, a.report, b.report))),
     ]

@@ -3,6 +3,7 @@ launches (grid x block) differ, each size stated wherever they are compared."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -34,11 +35,16 @@ def sizes_differ(a: Kernel, b: Kernel) -> bool:
     return ta is not None and tb is not None and ta != tb
 
 
+@functools.lru_cache(maxsize=1024)
+def _n_is(n: int) -> re.Pattern[str]:
+    return re.compile(rf"\bN = {n}\b")
+
+
 def names_size(text: str, kernel: Kernel) -> bool:
     """Whether `text` states the kernel's size: 'N = 512' for the lesson's matmuls, else (or
     also) its threads, '1,048,576 threads'."""
     n, t = dim(kernel), threads(kernel)
-    return (n is not None and re.search(rf"\bN = {n}\b", text) is not None) or \
+    return (n is not None and _n_is(n).search(text) is not None) or \
         (t is not None and f"{fmt.count(t)} threads" in text)
 
 

@@ -71,11 +71,22 @@ def _shipped_metadata() -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
+@functools.cache
+def _profiles_dir() -> Path:
+    """The shipped reports' folder, found once: it ships with the app and does not move."""
+    return shipped.profiles_dir()
+
+
+@functools.cache
+def _resolved(folder: Path) -> Path:
+    return folder.resolve()
+
+
 def _shipped_facts(path: Path) -> CaptureFacts | None:
     """profiles/metadata.json's facts for a file the shipped pair's commands wrote."""
-    folder = shipped.profiles_dir()
+    folder = _profiles_dir()
     try:
-        if path.resolve().parent != folder.resolve():
+        if path.resolve().parent != _resolved(folder):
             return None
     except OSError:
         return None

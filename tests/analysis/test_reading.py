@@ -300,3 +300,25 @@ def test_a_real_many_kernel_capture_calls_no_small_grid_latency_bound() -> None:
         assert sol.grid is not None and sol.grid.text in sol.explanation
     for sol in sols:
         assert "which warp stall reasons explain" not in sol.explanation
+
+
+def test_the_t4_tables_equal_rows_are_said_to_be_printed_so_with_the_lessons_reading() -> None:
+    """The lesson prints Compute (SM) and Memory Throughput equal for both T4 kernels: the
+    verdict says so, and of the naive kernel the lesson's own reading (Solution 1: L1TEX)
+    beside what the table itself can tell (no unit rows)."""
+    from pathlib import Path
+
+    from viewer.readers import reference_toml
+
+    table = Path(__file__).parents[2] / "profiles" / "t4-reference.toml"
+    naive, tiled = reference_toml.read(table).kernels
+    printed = "Both rows are the published table's, printed equal as the lesson prints them."
+    lesson = ("The lesson's own reading (its Solution 1) is that the busiest memory unit is "
+              "L1TEX, not DRAM.")
+    for kernel in (naive, tiled):
+        sol = reading.speed_of_light(kernel)
+        assert sol.verdict == "compute- and memory-bound"
+        assert printed in sol.explanation
+    assert lesson in reading.speed_of_light(naive).explanation
+    assert "L1/TEX or L2, not in this report" in reading.speed_of_light(naive).explanation
+    assert "lesson's own reading" not in reading.speed_of_light(tiled).explanation

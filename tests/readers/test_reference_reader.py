@@ -164,6 +164,10 @@ DRAM_ROW = TEXT[TEXT.index("# ncu's dram__bytes"):TEXT.index("[[row]]\nlabel = \
     ("tile = 16", "tile = 0", "provenance.tile must be a whole number, 1 or more"),
     ("block = [16, 16, 1]", "block = [32, 8, 1]", "grid (32, 32, 1) of blocks (32, 8, 1) does not"),
     ("tile = 16", "tile = 8", "block (16, 16, 1) is not the 8 x 8 tile"),
+    ('kernel = "naive"', 'kernel = "fast"',
+     "[reading] names kernel 'fast', which the file does not hold"),
+    ('said = "its Solution 1"', "said = 1",
+     "[reading] must give kernel, busiest_memory_unit, said as text"),
 ])
 def test_a_malformed_reference_is_refused_in_one_line_naming_the_file(
         tmp_path: Path, old: str, new: str, reason: str) -> None:

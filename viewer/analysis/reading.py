@@ -24,6 +24,7 @@ from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.metrics import SUMMARY_KEYS, SUMMARY_METRICS
 from viewer.core.model import Kernel
+from viewer.readers.reference_toml import PublishedKernel
 
 # The three readings in the lesson's order: the window's tabs and `--tab` follow it.
 READING_ORDER: tuple[str, ...] = ("sol", "memory", "occupancy")
@@ -184,7 +185,25 @@ def speed_of_light(kernel: Kernel) -> SpeedOfLight:
     verdict, why = _verdict(compute, memory, launch, stalls.held(kernel))
     sol = SpeedOfLight(compute, memory, units[2].pct, value(kernel, "duration_ns"), units,
                        verdict, why, launch, active, elapsed)
-    return replace(sol, explanation=f"{why} {_busiest_sentence(sol)}")
+    said = " ".join(p for p in (why, _published_words(kernel, compute, memory),
+                                _busiest_sentence(sol)) if p)
+    return replace(sol, explanation=said)
+
+
+def _published_words(kernel: Kernel, compute: float | None, memory: float | None) -> str:
+    """Of a published table's kernel: that its two headline rows are printed equal, and the
+    lesson's own reading of it where the table gives one."""
+    if not isinstance(kernel, PublishedKernel) or kernel.published is None:
+        return ""
+    words = []
+    if compute is not None and memory is not None and fmt.percent(compute) == fmt.percent(memory):
+        words.append("Both rows are the published table's, printed equal as the lesson "
+                     "prints them.")
+    lesson = kernel.published.reading
+    if lesson is not None and lesson.kernel == kernel.name:
+        words.append(f"The lesson's own reading ({lesson.said}) is that the busiest memory unit "
+                     f"is {lesson.busiest_memory_unit}, not DRAM.")
+    return " ".join(words)
 
 
 def _stall_words(held: bool | None) -> str:

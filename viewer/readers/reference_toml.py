@@ -19,7 +19,7 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -68,6 +68,16 @@ class ReferenceRow:
 
 
 @dataclass(frozen=True)
+class LessonReading:
+    """What the lesson itself reads off its table (the file's [reading]): the busiest memory
+    unit of kernel `kernel`, as the lesson names it, and where the lesson says so."""
+
+    kernel: str
+    busiest_memory_unit: str
+    said: str
+
+
+@dataclass(frozen=True)
 class Published:
     """Where a reference's values come from (every field as the file says it)."""
 
@@ -84,6 +94,7 @@ class Published:
     tile: int
     rows: tuple[ReferenceRow, ...]
     note: str = ""
+    reading: LessonReading | None = None
 
     def line(self) -> str:
         """'Tesla T4 (CC 7.5), driver 595.84, CUDA 12.6 (V12.6.85), Nsight Compute 2024.3.2,
@@ -156,7 +167,8 @@ def _report(path: Path, data: dict[str, object]) -> Report:
         raise bad(f"rows missing: {', '.join(missing)}")
     _check_derived(names, values, derived_rows, bad)
 
-    published = _published(path, prov, tuple(rows), bad)
+    published = replace(_published(path, prov, tuple(rows), bad),
+                        reading=_reading(data, names, bad))
     grid, block = _dim3(prov, "grid", bad), _dim3(prov, "block", bad)
     if (grid[0] * block[0], grid[1] * block[1]) != (published.dim, published.dim):
         raise bad(f"grid {grid} of blocks {block} does not cover {published.dim} x "
@@ -279,6 +291,21 @@ def _published(path: Path, prov: dict[str, object], rows: tuple[ReferenceRow, ..
         raise bad("provenance.note must be text")
     checked: dict[str, Any] = {**text, **whole}  # each of Published's fields, typed above
     return Published(source=str(path), rows=rows, note=note, **checked)
+
+
+def _reading(data: dict[str, object], names: list[str], bad: _Bad) -> LessonReading | None:
+    """The [reading] table, where the file has one: every field text, its kernel one of the
+    file's."""
+    raw = data.get("reading")
+    if raw is None:
+        return None
+    fields = ("kernel", "busiest_memory_unit", "said")
+    if not isinstance(raw, dict) or not all(isinstance(raw.get(f), str) and raw[f].strip()
+                                            for f in fields):
+        raise bad(f"[reading] must give {', '.join(fields)} as text")
+    if raw["kernel"] not in names:
+        raise bad(f"[reading] names kernel {raw['kernel']!r}, which the file does not hold")
+    return LessonReading(*(raw[f].strip() for f in fields))
 
 
 def _dim3(prov: dict[str, object], key: str, bad: _Bad) -> Dim3:

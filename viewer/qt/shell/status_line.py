@@ -3,7 +3,7 @@ Cancel, and the Capture button."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QResizeEvent
@@ -59,6 +59,15 @@ def open_texts(reports: Sequence[Report], picks: Sequence[KernelEntry],
     return list(dict.fromkeys(whole + first))
 
 
+def whole_parts(text: str, width: int, advance: Callable[[str], int]) -> str:
+    """`text` less its last '; ' parts, whole ones, until it fits `width` (its first part
+    whatever its width): a clipped line ends at a part's end, never inside a number."""
+    parts = text.split("; ")
+    while len(parts) > 1 and advance("; ".join(parts)) > width:
+        parts.pop()
+    return "; ".join(parts)
+
+
 class FittedLine(QLabel):
     """A one-line label that shows the widest of its `variants` that fits its width (the last
     where none does), so that a long name never hides the other name after it."""
@@ -82,7 +91,7 @@ class FittedLine(QLabel):
         width = self.contentsRect().width()
         advance = self.fontMetrics().horizontalAdvance
         fits = [v for v in self._variants if advance(v) <= width]
-        super().setText(fits[0] if fits else self._variants[-1])
+        super().setText(fits[0] if fits else whole_parts(self._variants[-1], width, advance))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -100,6 +109,10 @@ def threshold_text(page: QWidget | None) -> str:
     return page.thresholds() if isinstance(page, ReadingTab) else ""
 
 
+PROGRESS_WIDTH = 220
+"""The loading bar's width at most, unless its words need more."""
+
+
 class StatusLine:
     """The status bar's parts, added to `bar`; progress and Cancel show only while loading."""
 
@@ -109,7 +122,7 @@ class StatusLine:
         self.thresholds = plain_label("", parent)
         self.progress = QProgressBar(parent)
         self.progress.setRange(0, 1000)
-        self.progress.setMaximumWidth(220)
+        self.progress.setMaximumWidth(PROGRESS_WIDTH)
         self.progress.setTextVisible(True)
         self.cancel_button = QToolButton(parent)
         self.cancel_button.setText("Cancel")
@@ -127,10 +140,17 @@ class StatusLine:
         self.cancel_button.setVisible(busy)
         if busy:
             self.progress.setValue(0)
+            self.progress.setMinimumWidth(0)
 
     def show_progress(self, fraction: float, message: str) -> None:
+        """The bar at `fraction`, saying `message` ('kernel 104 of 400'), wide enough for it in
+        the type it has (projector type too)."""
         self.progress.setValue(round(fraction * 1000))
         self.progress.setFormat(message or "%p%")
+        metrics = self.progress.fontMetrics()
+        need = metrics.horizontalAdvance(message or "100%") + 4 * metrics.averageCharWidth()
+        self.progress.setMaximumWidth(max(PROGRESS_WIDTH, need))
+        self.progress.setMinimumWidth(need)
 
     def show_thresholds(self, text: str) -> None:
         """The first sentence on the line, all of it in the tooltip."""

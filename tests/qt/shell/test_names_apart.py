@@ -13,12 +13,20 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QStyle,
+    QStyleOptionHeader,
+    QStyleOptionViewItem,
+    QTableView,
+)
 
 from tests.qt.windows import SIZES, close_window, open_window, settle
 from viewer.qt.kernel_list.name_delegate import text_width
 from viewer.qt.kit.elided_name import ElidedName
 from viewer.qt.shell.main_window import MainWindow
+from viewer.qt.views.metrics.metrics_view import MetricsView
 
 TN, NN = 2, 44  # sm80_xmma_gemm_..._tn_n_tilesize64x64x8_... and its _nn_n_ twin
 
@@ -125,3 +133,34 @@ def test_the_status_line_paints_both_names_apart(window) -> None:
     said = re.search(r"\bA (.+?)(?: with|,) B (.+?)(;|$)", painted)
     assert said is not None, f"{painted!r} of {text!r}"
     assert said.group(1) != said.group(2)
+
+
+def painted_header(header: QHeaderView, section: int) -> str:
+    """What the header paints of `section`'s title: elided, as QHeaderView does, to its label's
+    rect (with the sort arrow where the section shows one now)."""
+    option = QStyleOptionHeader()
+    option.initFrom(header)
+    option.rect = QRect(0, 0, header.sectionSize(section), header.height())
+    option.section = section
+    option.orientation = Qt.Orientation.Horizontal
+    option.state |= QStyle.StateFlag.State_Horizontal
+    if header.sortIndicatorSection() == section:
+        option.sortIndicator = QStyleOptionHeader.SortIndicator.SortDown
+    room = header.style().subElementRect(QStyle.SubElement.SE_HeaderLabel, option, header)
+    text = str(header.model().headerData(section, Qt.Orientation.Horizontal))
+    return header.fontMetrics().elidedText(text, header.textElideMode(), room.width())
+
+
+def test_every_metrics_a_and_b_headers_paint_the_two_names_apart(window, qtbot) -> None:
+    view = next(v for v in window.reading.views if isinstance(v, MetricsView))
+    window.navigate(view.VIEW, "")
+    qtbot.waitUntil(lambda: not view.reading and view.model.is_diff, timeout=120_000)
+    settle()
+    header = view.table.horizontalHeader()
+    for sort in (-1, 1):  # unsorted, and sorted by A's column (its arrow takes room)
+        header.setSortIndicator(sort, Qt.SortOrder.DescendingOrder)
+        settle()
+        a, b = (painted_header(header, c) for c in (1, 2))
+        assert a.startswith("A ") and b.startswith("B ")
+        assert a[2:] != b[2:], (a, b)
+    header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)

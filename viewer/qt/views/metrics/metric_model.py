@@ -114,10 +114,12 @@ class MetricModel(QAbstractTableModel):
         self._min_change = 0.0
         self._sort: tuple[int, bool] | None = None
         self.colors = {"better": QColor("#2a7a2a"), "worse": QColor("#c2185b")}
+        self.shown_titles: dict[int, str] = {}  # a header as its width lets it show (the table's)
 
     def set_lines(self, lines: Sequence[Line], columns: Sequence[str]) -> None:
         self.beginResetModel()
         self.columns = tuple(columns)
+        self.shown_titles = {}
         self._all = list(lines)
         self._sort = None
         self._shown = self._filtered()
@@ -191,7 +193,7 @@ class MetricModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.title(section)
+            return self.shown_titles.get(section, self.title(section))
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tip(self.title(section))
         return None

@@ -4,11 +4,19 @@ every value inside the table, the names in what the values leave."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QStyleOptionHeader,
+    QTableView,
+    QWidget,
+)
 
 from viewer.analysis.metric_words import PROJECTOR_HIDDEN, column_widths
+from viewer.core.elide import distinct_elisions
 from viewer.qt.kit.style import Style
 from viewer.qt.views.metrics.metric_model import MetricModel
 
@@ -56,8 +64,38 @@ class MetricTable(QTableView):
             self.setColumnHidden(column, titles[column] in hidden)
             if titles[column] not in hidden:
                 self.horizontalHeader().resizeSection(column, width)
+        self._name_titles()
+
+    def _name_titles(self) -> None:
+        """A diff's 'A name' and 'B name' headers as their sections can show them: where the
+        two names would elide alike, each keeps the part where they differ."""
+        model, header = self.metric_model, self.horizontalHeader()
+        if not model.is_diff:
+            return
+        metrics = header.fontMetrics()
+        room = min(label_room(header, c) for c in (1, 2))
+        names = distinct_elisions([model.columns[1], model.columns[2]],
+                                  room - metrics.horizontalAdvance("A "),
+                                  metrics.horizontalAdvance)
+        model.shown_titles = {c: f"{'AB'[c - 1]} {name}" for c, name in zip((1, 2), names,
+                                                                            strict=True)}
+        model.headerDataChanged.emit(Qt.Orientation.Horizontal, 1, 2)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self.fit()
+
+
+def label_room(header: QHeaderView, section: int) -> int:
+    """The width section `section`'s title is painted in (its label's rect, as the style
+    lays it out), a sort arrow beside it whether it shows now or not."""
+    option = QStyleOptionHeader()
+    option.initFrom(header)
+    option.rect = QRect(0, 0, header.sectionSize(section), header.height())
+    option.section = section
+    option.orientation = Qt.Orientation.Horizontal
+    option.state |= QStyle.StateFlag.State_Horizontal
+    option.sortIndicator = QStyleOptionHeader.SortIndicator.SortDown
+    return header.style().subElementRect(QStyle.SubElement.SE_HeaderLabel, option,
+                                         header).width()

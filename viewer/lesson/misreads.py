@@ -23,7 +23,7 @@ from viewer.analysis.launch_size import size_words
 from viewer.analysis.metric_table import SM_FREQUENCY
 from viewer.core import formatting as fmt
 from viewer.core import metrics
-from viewer.core.elide import elide_middle
+from viewer.core.elide import distinct_elisions
 from viewer.core.metrics import SUMMARY_METRICS
 from viewer.core.model import Kernel, Report
 from viewer.core.names import kernel_names
@@ -131,7 +131,9 @@ def _first_launch(kernel: Kernel, report: Report) -> Misread | None:
     if not same or same[0] is not kernel:
         return None
     facts = capture_facts(report)
-    name = elide_middle(kernel.name, _NAME_CHARS)  # a cuBLAS name would widen its tab
+    others = [k.name for k in report.kernels if k.name != kernel.name]
+    # a cuBLAS name would widen its tab; cut, it keeps what tells it from its look-alikes
+    name = distinct_elisions([kernel.name, *dict.fromkeys(others)], _NAME_CHARS)[0]
     if facts.launch_skip == 0:
         text = (f"This is the first launch of {name}, and the capture skipped none "
                 f"({facts.record}): lazy module loading made it pay its own load, a cost you "

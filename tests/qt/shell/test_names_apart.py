@@ -16,6 +16,7 @@ import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import (
     QHeaderView,
+    QLabel,
     QStyle,
     QStyleOptionHeader,
     QStyleOptionViewItem,
@@ -164,3 +165,29 @@ def test_every_metrics_a_and_b_headers_paint_the_two_names_apart(window, qtbot) 
         assert a.startswith("A ") and b.startswith("B ")
         assert a[2:] != b[2:], (a, b)
     header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+
+
+def test_a_kernel_shown_alone_reads_apart_from_its_look_alikes(window) -> None:
+    """#2 alone and #44 alone (the tn and nn gemms): their headings and the first-launch note
+    each name keep the part where the two differ."""
+    entries = {e.kernel.index: e for e in window.kernel_list.entries()}
+    if len(entries) < 3:
+        pytest.skip("the shipped pair has no look-alikes")
+    shown: dict[str, set[str]] = {}
+    try:
+        for number in (TN, NN):
+            window.show_entries([entries[number]])
+            window.set_tab(0)
+            settle()
+            page = window.reading.tabs.currentWidget()
+            name = entries[number].kernel.name
+            texts = {h.shown_text() for h in page.findChildren(ElidedName) if h.isVisible()}
+            notes = [label.text() for label in page.findChildren(QLabel)
+                     if label.isVisible() and label.text().startswith("This is the first of")]
+            assert texts and notes
+            shown[name] = texts | {n.split(" launches of ")[1].split(" in this")[0]
+                                   for n in notes}
+    finally:
+        window.show_entries([entries[TN], entries[NN]])
+        settle()
+    assert not alike(shown)

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.core.elide import distinct_elisions
+from viewer.core.model import Report
 from viewer.core.names import distinct_names
 from viewer.qt.kernel_list.kernel_groups import GroupView, group_rows
 from viewer.qt.kernel_list.kernel_table import (
@@ -76,14 +77,25 @@ PERCENT_COLUMNS = (3, 4)
 STEP_ASIDE = (PERCENT_COLUMNS, (FILE_COLUMN,))
 
 
-def compare_names(entries: Sequence[KernelEntry], chars: int | None = COMPARE_CHARS) -> list[str]:
+def compare_names(entries: Sequence[KernelEntry], chars: int | None = COMPARE_CHARS,
+                  among: Sequence[str] = ()) -> list[str]:
     """Short names for the picked kernels: function names, else file stems, else '#3 name'
     (lettered (A), (B) when even those repeat); past `chars` elided in the middle, keeping what
-    tells the two apart (None: whole)."""
+    tells them apart from each other and from the names `among` (the other kernels of the
+    reports open, for a kernel shown alone) (None: whole)."""
     names = distinct_names([e.kernel.name for e in entries],
                            [e.file_name.rsplit(".", 1)[0] for e in entries],
                            [e.kernel.label for e in entries])
-    return names if chars is None else distinct_elisions(names, chars)
+    if chars is None:
+        return names
+    others = [n for n in dict.fromkeys(among) if n not in names]
+    return distinct_elisions([*names, *others], chars)[:len(names)]
+
+
+def look_alikes(reports: Sequence[Report], entries: Sequence[KernelEntry]) -> list[str]:
+    """The names a kernel shown alone must read apart from: every kernel's of `reports`
+    (none where two are compared: they read apart from each other)."""
+    return [k.name for r in reports for k in r.kernels] if len(entries) == 1 else []
 
 
 def kernel_table_view(proxy: KernelFilterProxy, parent: QWidget) -> QTableView:

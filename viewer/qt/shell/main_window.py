@@ -27,7 +27,7 @@ from viewer.core.names import distinct_paths
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
 from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
-from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names
+from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names, look_alikes
 from viewer.qt.kit.plain_text import plain_title
 from viewer.qt.kit.reading_tab import ReadingTab
 from viewer.qt.kit.style import Style, tab_scroller_sheet
@@ -254,7 +254,7 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
     def show_entries(self, entries: Sequence[KernelEntry]) -> None:
         """Read one kernel, or compare two (A first), in every tab."""
         self.picks = list(entries)[:2]
-        self.names = compare_names(self.picks)
+        self.names = compare_names(self.picks, among=look_alikes(self.reports, self.picks))
         selection = Selection.of(self.kernels, self.names,
                                  [self.reports[e.report_index] for e in self.picks])
         for view in self.reading.views:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QStatusBar, QTo
 
 from viewer.core.model import Report
 from viewer.core.names import distinct_paths
-from viewer.qt.kernel_list.kernel_list import KernelEntry, compare_names
+from viewer.qt.kernel_list.kernel_list import KernelEntry, compare_names, look_alikes
 from viewer.qt.kit.plain_text import plain_label, plain_tip
 from viewer.qt.kit.reading_tab import ReadingTab
 
@@ -45,7 +45,8 @@ def open_texts(reports: Sequence[Report], picks: Sequence[KernelEntry],
                repeated: Sequence[str] = ()) -> list[str]:
     """`open_text` with the picks' names at each of NAME_WIDTHS, widest first; then, for a
     narrower line, what is compared before the files ('comparing A x with B y; a + b')."""
-    whole = [open_text(reports, picks, compare_names(picks, chars), repeated)
+    among = look_alikes(reports, picks)
+    whole = [open_text(reports, picks, compare_names(picks, chars, among), repeated)
              for chars in NAME_WIDTHS]
     first = []
     for text in whole:

@@ -59,6 +59,22 @@ def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
                         help="reports or exports (default: the shipped naive-vs-tiled pair)")
     parser.add_argument("--json", action="store_true", help="one JSON object per file")
     roofline_terminal.add_summary_options(parser)
+    add_cache_argument(parser)
+
+
+def add_cache_argument(parser: argparse.ArgumentParser) -> None:
+    """--no-cache, which every command takes (viewer.readers.read_cache)."""
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read every file again, keeping nothing of it (as "
+                             "NCU_READER_NO_CACHE=1 does)")
+
+
+def use_cache_as_asked(args: argparse.Namespace) -> None:
+    """Turn the cache of what was read off for the rest of the run where --no-cache says so."""
+    if getattr(args, "no_cache", False):
+        from viewer.readers import read_cache
+
+        read_cache.turn_off()
 
 
 def run_summary(args: argparse.Namespace) -> int:
@@ -90,6 +106,7 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=window_size, metavar="WxH",
                         help="the screenshot's size (default: 1280x800, 1920x1080 with "
                              "--projector)")
+    add_cache_argument(parser)
 
 
 def kernel_numbers(text: str) -> tuple[int, ...]:
@@ -162,6 +179,7 @@ def parser(prog: str = PROG) -> argparse.ArgumentParser:
     for name, help_text, description, add_arguments, run in commands:
         command = sub.add_parser(name, help=help_text, description=description)
         add_arguments(command)
+        add_cache_argument(command)
         command.set_defaults(run=run, parser=command)
     return root
 
@@ -196,6 +214,7 @@ def summary_main(argv: Sequence[str] | None = None) -> int:
         args = script.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    use_cache_as_asked(args)
     return run_summary(args)
 
 

@@ -6,8 +6,8 @@ and every value's type, and raises BadEntry for anything else: a damaged, cut, f
 wrong-version or wrong-key entry is never trusted.
 
 Every field of Report and Kernel is kept: the metric values as the doubles they were (their
-tables of names shared by the kernels that shared them), the printed units (each distinct one
-once), the rules as the JSON dicts they are.
+tables of names shared by the kernels that shared them), the printed units (each distinct one,
+and each distinct kernel's set of them, once), the rules as the JSON dicts they are.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ def encode(report: Report, key: Mapping[str, object]) -> bytes:
     tables: dict[int, int] = {}
     table_list: list[Mapping[str, int]] = []
     printed: dict[Printed, int] = {}
-    kernels = [_kernel_data(k, tables, table_list, printed) for k in report.kernels]
+    maps: dict[tuple[tuple[str, int], ...], int] = {}
+    kernels = [_kernel_data(k, tables, table_list, printed, maps) for k in report.kernels]
     data = {
         "key": dict(key),
         "report": {
@@ -55,6 +56,7 @@ def encode(report: Report, key: Mapping[str, object]) -> bytes:
             "notes": report.notes, "cut_short": report.cut_short,
             "tables": [dict(t) for t in table_list],
             "printed": [[p.unit, p.label, p.section, p.value] for p in printed],
+            "printed_maps": [dict(m) for m in maps],
             "kernels": kernels,
         },
     }
@@ -71,7 +73,8 @@ def _doubles(values: Sequence[float]) -> str:
 
 
 def _kernel_data(kernel: Kernel, tables: dict[int, int], table_list: list[Mapping[str, int]],
-                 printed: dict[Printed, int]) -> dict[str, Any]:
+                 printed: dict[Printed, int], maps: dict[tuple[tuple[str, int], ...], int]
+                 ) -> dict[str, Any]:
     metrics: dict[str, Any]
     if isinstance(kernel.metrics, Metrics):
         slots, values = kernel.metrics.parts()
@@ -87,8 +90,9 @@ def _kernel_data(kernel: Kernel, tables: dict[int, int], table_list: list[Mappin
         "device_name": kernel.device_name, "cc": kernel.cc, "metrics": metrics,
         "read_names": None if kernel.read_names is None else sorted(kernel.read_names),
         "position": kernel.position,
-        "printed": {name: printed.setdefault(p, len(printed))
-                    for name, p in kernel.printed.items()},
+        "printed": maps.setdefault(
+            tuple((name, printed.setdefault(p, len(printed)))
+                  for name, p in kernel.printed.items()), len(maps)),
         "rules": kernel.rules,
     }
 
@@ -121,7 +125,9 @@ def decode(data: bytes, key: Mapping[str, object], source: str) -> Report:
 def _report(data: dict[str, Any], source: str) -> Report:
     tables = [_slots(t) for t in _list(data.get("tables"))]
     printed = [_printed(p) for p in _list(data.get("printed"))]
-    kernels = [_kernel(_dict(k), tables, printed) for k in _list(data.get("kernels"))]
+    maps = [{_str(name): _at(printed, i) for name, i in _dict(m).items()}
+            for m in _list(data.get("printed_maps"))]
+    kernels = [_kernel(_dict(k), tables, maps) for k in _list(data.get("kernels"))]
     stamp = data.get("stamp")
     session = data.get("session")
     return Report(
@@ -135,8 +141,8 @@ def _report(data: dict[str, Any], source: str) -> Report:
     )
 
 
-def _kernel(data: dict[str, Any], tables: list[dict[str, int]], printed: list[Printed]
-            ) -> Kernel:
+def _kernel(data: dict[str, Any], tables: list[dict[str, int]],
+            printed: list[dict[str, Printed]]) -> Kernel:
     read_names = data.get("read_names")
     rules = data.get("rules")
     return Kernel(
@@ -148,7 +154,7 @@ def _kernel(data: dict[str, Any], tables: list[dict[str, int]], printed: list[Pr
         read_names=None if read_names is None
         else frozenset(_str(n) for n in _list(read_names)),
         position=_opt_int(data.get("position")),
-        printed={_str(name): _at(printed, i) for name, i in _dict(data.get("printed")).items()},
+        printed=dict(_at(printed, data.get("printed"))),  # each kernel's own
         rules=None if rules is None else [_dict(r) for r in _list(rules)],
     )
 

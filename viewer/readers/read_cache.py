@@ -102,9 +102,11 @@ def _name(key: Key) -> str:
 
 
 def _say(line: str) -> None:
+    from viewer.core.terminal_text import visible
+
     if line not in _said:
         _said.add(line)
-        print(f"ncu-reader: {line}; reading without a cache", file=sys.stderr)
+        print(visible(f"ncu-reader: {line}; reading without a cache"), file=sys.stderr)
 
 
 def _open_folder() -> int | None:

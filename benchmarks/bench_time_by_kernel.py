@@ -14,6 +14,7 @@ same sums, for scale. Prints a table; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -23,6 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+# The read itself is what is timed: never an answer kept by the cache of what was read (the
+# variable reaches the subprocesses too).
+os.environ["NCU_READER_NO_CACHE"] = "1"
 
 from viewer.analysis.time_by_kernel import DURATION, group_by_name  # noqa: E402
 from viewer.core.model import Kernel  # noqa: E402

@@ -83,6 +83,15 @@ def user_dirs() -> dict[str, Path]:
     return dict(USER_DIRS)
 
 
+@pytest.fixture
+def real_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every report the test reads is read from its file (NCU_READER_NO_CACHE=1, which child
+    processes inherit), never answered by the cache of what was read: for the tests of the read
+    itself (its progress, a cancel in the middle, the reader's child, what a read does), which a
+    file read earlier in the run would otherwise pass without reading it."""
+    monkeypatch.setenv("NCU_READER_NO_CACHE", "1")
+
+
 @pytest.fixture(scope="session")
 def naive():
     """The lesson's naive matmul as captured on an H200 (the corpus .ncu-rep)."""

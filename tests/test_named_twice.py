@@ -17,7 +17,9 @@ HEAD = "  (ncu-rep, 1 kernel)"
 
 
 def viewer(*args: str, display: bool = True) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
+    # Each file read from the file (no cache of what was read): a second read of a file named
+    # twice must be a read, not an answer kept from the first.
+    env = {**os.environ, "NCU_READER_NO_CACHE": "1"}
     if not display:
         env = {k: v for k, v in env.items()
                if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}

@@ -30,6 +30,7 @@ def _main(argv: Sequence[str] | None) -> int:
             else cli.parse(argv)
     except SystemExit as exc:  # --help, or a usage error argparse has printed
         return int(exc.code or 0)
+    cli.use_cache_as_asked(args)
     if args.command != cli.WINDOW:
         return _terminal(args)
     from viewer.core.display import display_problem  # the window's alone: a terminal's needs none

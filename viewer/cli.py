@@ -69,6 +69,21 @@ def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
     roofline_terminal.add_summary_options(parser)
 
 
+def add_cache_argument(parser: argparse.ArgumentParser) -> None:
+    """--no-cache, which every command takes (viewer.readers.read_cache)."""
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read every file again, keeping nothing of it (as "
+                             "NCU_READER_NO_CACHE=1 does)")
+
+
+def use_cache_as_asked(args: argparse.Namespace) -> None:
+    """Turn the cache of what was read off for the rest of the run where --no-cache says so."""
+    if getattr(args, "no_cache", False):
+        from viewer.readers import read_cache
+
+        read_cache.turn_off()
+
+
 def run_summary(args: argparse.Namespace) -> int:
     """The `summary` subcommand: the files named (each once), else the shipped comparison."""
     from viewer.core import shipped
@@ -104,6 +119,7 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=window_size, metavar="WxH",
                         help="the screenshot's size (default: 1280x800, 1920x1080 with "
                              "--projector)")
+    add_cache_argument(parser)
 
 
 def kernel_numbers(text: str) -> tuple[int, ...]:
@@ -221,6 +237,7 @@ def parser(prog: str = PROG, only: str | None = None) -> argparse.ArgumentParser
             entry = ENTRIES[name]()
             command.description = entry.description
             entry.add_arguments(command)
+            add_cache_argument(command)
             command.set_defaults(run=entry.run, parser=command)
     return root
 
@@ -252,10 +269,12 @@ def summary_main(argv: Sequence[str] | None = None) -> int:
     script = argparse.ArgumentParser(prog=invoked_as(sys.argv[0], SCRIPT_PROG),
                                      description=SUMMARY_DESCRIPTION)
     add_summary_arguments(script)
+    add_cache_argument(script)
     try:
         args = script.parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    use_cache_as_asked(args)
     return run_summary(args)
 
 

@@ -50,6 +50,10 @@ class Metrics(Mapping[str, float]):
         self._slots = slots
         self._values = values
 
+    def parts(self) -> tuple[Mapping[str, int], Sequence[float]]:
+        """The table of names and the values as kept (viewer.readers.cache_format stores them)."""
+        return self._slots, self._values
+
     def shares_names_with(self, other: Metrics) -> bool:
         """Whether `other` reads its values through this one's table of names."""
         return self._slots is other._slots

@@ -71,11 +71,31 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
     path = Path(path)
     try:
         with _opened.opened(path) as source:
-            return _read_opened(source, job)
+            return _read_or_recall(source, job)
     except ReportError as exc:
         if exc.source != str(path):  # it named a private copy, or the descriptor's name
             raise ReportError(path, exc.reason) from None
         raise
+
+
+def _read_or_recall(source: _Opened, job: Job | None) -> Report:
+    """The report the cache holds for this very file (viewer.readers.read_cache), else the file
+    read, and kept there when it was read whole and did not change meanwhile."""
+    from viewer.readers import read_cache
+
+    if not read_cache.is_on():
+        return _read_opened(source, job)
+    key = read_cache.key_of(source)
+    report = read_cache.load(key, str(source.path))
+    if report is not None:
+        if job is not None:
+            job.progress(1.0, f"read {len(report.kernels)} kernel(s) from {source.path.name}"
+                              " (kept from an earlier read)")
+        return report
+    report = _read_opened(source, job)
+    if read_cache.key_of(source) == key:
+        read_cache.store(key, report)
+    return report
 
 
 def _read_opened(source: _Opened, job: Job | None) -> Report:

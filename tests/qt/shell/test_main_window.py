@@ -541,7 +541,9 @@ def test_recent_files_survive_a_new_window(window, qtbot, settings) -> None:
     assert other.recent.entries() == [[NAIVE.resolve()]]
 
 
-def test_progress_shows_while_loading_and_cancel_keeps_what_was_open(pair_window, qtbot) -> None:
+def test_progress_shows_while_loading_and_cancel_keeps_what_was_open(pair_window, qtbot,
+                                                                     real_reads) -> None:
+    # real_reads: a read the cache answered would end before the cancel could stop it
     w = pair_window
     dropped = w.worker.dropped
     w.open_paths([SUMS])
@@ -555,7 +557,8 @@ def test_progress_shows_while_loading_and_cancel_keeps_what_was_open(pair_window
     assert w.names == ["matmul_naive", "matmul_tiled"]
 
 
-def test_a_newer_open_wins_over_an_older_one(window, qtbot) -> None:
+def test_a_newer_open_wins_over_an_older_one(window, qtbot, real_reads) -> None:
+    # real_reads: the older read must still be under way when the newer open comes
     dropped = window.worker.dropped
     window.open_paths([THREE_MM])
     with qtbot.waitSignal(window.loaded, timeout=60_000):

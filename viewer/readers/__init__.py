@@ -92,8 +92,12 @@ def _read_or_recall(source: _Opened, job: Job | None) -> Report:
             job.progress(1.0, f"read {len(report.kernels)} kernel(s) from {source.path.name}"
                               " (kept from an earlier read)")
         return report
+    from viewer.core.model import Kernel
+
     report = _read_opened(source, job)
-    if read_cache.key_of(source) == key:
+    # a reader's own kind of kernel (a published reference's) carries more than the cache keeps
+    plain = all(type(k) is Kernel for k in report.kernels)
+    if plain and read_cache.key_of(source) == key:
         read_cache.store(key, report)
     return report
 

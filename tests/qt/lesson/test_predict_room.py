@@ -55,7 +55,7 @@ def test_each_rows_question_marks_are_on_its_labels_line(tab) -> None:
     assert area.widget().width() <= area.viewport().width()  # and nothing scrolls sideways
 
 
-def test_the_pinned_headings_never_cover_a_revealed_row(tab) -> None:
+def test_the_pinned_headings_never_cover_a_revealed_row(tab, qtbot) -> None:
     tab.start_over()
     settle()
     area = tab.scroll_area
@@ -63,6 +63,9 @@ def test_the_pinned_headings_never_cover_a_revealed_row(tab) -> None:
     while tab.reveal_next():
         settle()
         viewport = area.viewport().geometry()
+        last = tab.rows[ORDER[tab.shown - 1]]
+        qtbot.waitUntil(lambda v=viewport, row=last: all(v.contains(in_area(tab, w)) for w in (
+            row.name, *row.cells) if w.isVisible() and w.height()), timeout=5000)
         sticky = tab.sticky
         assert sticky is not None
         if sticky.isVisible():

@@ -75,6 +75,7 @@ class ReadingTab(QWidget):
         self._style = style or Style()
         self._kernels: list[Kernel] = []
         self._names: list[str] = []
+        self._alike: list[str] = []
         self._picks = RowPicks(self.row_picked)
         self._notes: list[Misread] = []
         self._misreads: list[list[Misread]] = []
@@ -116,10 +117,16 @@ class ReadingTab(QWidget):
 
     def show_selection(self, selection: Selection) -> None:
         """The window's one call (viewer.qt.kit.view): the selection's kernels, or nothing."""
+        self._alike = list(selection.alike)
         if selection.kernels:
             self.set_kernels(selection.kernels, selection.names, selection.reports)
         else:
             self.clear()
+
+    @property
+    def look_alikes(self) -> list[str]:
+        """The names a heading reads apart from: the other kernel's, and the selection's."""
+        return [*self._names, *self._alike]
 
     def set_kernels(self, kernels: Sequence[Kernel], names: Sequence[str] | None = None,
                     reports: Sequence[Report] = ()) -> None:
@@ -384,7 +391,7 @@ class ReadingTab(QWidget):
         """Kernel names (elided in the middle to their column, whole on hover) and launch
         shapes over the kernel columns; returns the next row."""
         for column, (kernel, name) in enumerate(zip(self._kernels, self._names, strict=True), 1):
-            heading = ElidedName(name, self._names, kernel.display_name or kernel.name)
+            heading = ElidedName(name, self.look_alikes, kernel.display_name or kernel.name)
             heading.setObjectName(one_of(Names.KERNEL_NAME, column))
             self._style.paint_label(heading, "heading", bold=True)
             grid.addWidget(heading, row, column)

@@ -29,11 +29,12 @@ class Selection:
     kernels: tuple[Kernel, ...] = ()
     names: tuple[str, ...] = ()
     reports: tuple[Report, ...] = ()
+    alike: tuple[str, ...] = ()  # other kernels' names a name shown must read apart from
 
     @classmethod
     def of(cls, kernels: Sequence[Kernel], names: Sequence[str],
-           reports: Sequence[Report] = ()) -> Selection:
-        return cls(tuple(kernels), tuple(names), tuple(reports))
+           reports: Sequence[Report] = (), alike: Sequence[str] = ()) -> Selection:
+        return cls(tuple(kernels), tuple(names), tuple(reports), tuple(alike))
 
 
 class _TakesReports(Protocol):

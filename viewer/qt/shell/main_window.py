@@ -254,9 +254,11 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
     def show_entries(self, entries: Sequence[KernelEntry]) -> None:
         """Read one kernel, or compare two (A first), in every tab."""
         self.picks = list(entries)[:2]
-        self.names = compare_names(self.picks, among=look_alikes(self.reports, self.picks))
-        selection = Selection.of(self.kernels, self.names,
-                                 [self.reports[e.report_index] for e in self.picks])
+        among = look_alikes(self.reports, self.picks)
+        self.names = compare_names(self.picks, among=among)
+        selection = Selection.of(self.kernels, self.names, [
+            self.reports[e.report_index] for e in self.picks], [
+            n for n in dict.fromkeys(among) if n not in {k.name for k in self.kernels}])
         for view in self.reading.views:
             view.show_selection(selection)
         self.exercise.panel.show_selection(selection)  # its report's words follow the picks

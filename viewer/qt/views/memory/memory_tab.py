@@ -109,7 +109,7 @@ class MemoryTab(ReadingTab):
         grid.setColumnStretch(2, 0)
         grid.setColumnStretch(3, 3)
         for column, name in enumerate(self.names, 1):
-            heading = ElidedName(name, self.names)  # a long name never widens the table
+            heading = ElidedName(name, self.look_alikes)  # a long name never widens the table
             self.style_.paint_label(heading, bold=True)
             heading.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             heading.setObjectName(one_of(Names.RATIO_NAME, column))

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from tests.capture_install import plant
-from tests.checkup_machine import POLICY, machine_checkup
+from tests.checkup_machine import POLICY, machine_checkup, reachable_folder
 from tests.hostile_disk import NOBODY
 from viewer.capture import checkup as c
 from viewer.capture.helper import protocol as h
@@ -28,7 +28,7 @@ def finding(findings: list[c.Finding], topic: str) -> c.Finding:
 
 def test_every_part_of_the_route_is_a_finding_in_order(tmp_path: Path) -> None:
     topics = [f.topic for f in machine_checkup(tmp_path)()]
-    assert topics == ["ncu", "RmProfilingAdminOnly", "capture helper", "pkexec",
+    assert topics == ["route", "ncu", "RmProfilingAdminOnly", "capture helper", "pkexec",
                       "authentication agent"]
 
 
@@ -184,15 +184,19 @@ def test_the_terminal_prints_the_checkup_and_exits_1_where_a_part_is_missing(
         f"{'ok ' if f.ok else 'no '} {f.topic}" for f in checkup()]
 
 
-def test_the_terminal_exits_0_where_every_part_is_there(tmp_path: Path) -> None:
-    """ncu on PATH, a driver for admins only, a planted install passing its trust checks,
-    pkexec and a polkit agent: every line ok, and no fix to offer but the driver's option."""
-    checkup = machine_checkup(tmp_path, installed=True, ncu=True, admin_only=1, pkexec=True,
-                              agent=True)
-    out = io.StringIO()
-    assert cli(["--check"], out, io.StringIO(), run_checkup=checkup) == 0, out.getvalue()
+def test_the_terminal_exits_0_where_every_part_is_there() -> None:
+    """ncu on PATH, a driver for admins only, a planted install passing its trust checks, both
+    ncus saying they are Nsight Compute, pkexec and a polkit agent: every line ok, the route
+    first, and no fix to offer but the driver's option."""
+    with reachable_folder() as base:
+        checkup = machine_checkup(base, installed=True, ncu=True, admin_only=1, pkexec=True,
+                                  agent=True)
+        out = io.StringIO()
+        assert cli(["--check"], out, io.StringIO(), run_checkup=checkup) == 0, out.getvalue()
     text = out.getvalue()
-    assert [line[:3] for line in text.splitlines() if not line.startswith(" ")] == ["ok "] * 5
+    assert [line[:3] for line in text.splitlines() if not line.startswith(" ")] == ["ok "] * 8
+    assert text.startswith("ok  route: through the installed helper and pkexec; it lacks "
+                           "nothing")
     assert "capture helper: installed at " in text
     assert "make install-capture" not in text
     assert text.count("what to do:") == 1  # the driver's option, for captures without a password

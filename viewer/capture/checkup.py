@@ -1,10 +1,14 @@
 """The capture check-up: what this machine has for a capture, each with what to do about it.
 
-`checkup()` returns one Finding per part of the route: which ncu would run, the driver's
-RmProfilingAdminOnly, the installed capture helper (and whether its install passes the helper's
-own trust checks), pkexec, and a polkit authentication agent. Nothing here needs privileges or
-runs anything as root: the helper's checks run in its own interpreter as the user who asks. No Qt;
-the dialog and `python -m viewer capture --check` say the same findings.
+`checkup()` returns its conclusion first, the route a capture would take now (the app's own
+decision, viewer.capture.client.choose_route, on the same machine) and what that route still
+lacks; then one Finding per part of a route: which ncu would run and whether it says it is Nsight
+Compute (viewer.capture.ncu_version), the driver's RmProfilingAdminOnly, the installed capture
+helper (whether its install passes the helper's own trust checks, and whether the ncu its
+capture.json names says it is Nsight Compute), pkexec, and a polkit authentication agent. Nothing
+here needs privileges or runs anything as root: the helper's checks run in its own interpreter as
+the user who asks, and each ncu's `--version` as that user (as nobody where that user is root). No
+Qt; the dialog and `python -m viewer capture --check` show the same lines (`finding_lines`).
 
 Every place it reads is a parameter, so that a test builds the machine it describes (a scratch
 policy folder naming an install it planted, or none) whatever this machine has installed. `root`
@@ -17,15 +21,25 @@ from __future__ import annotations
 
 import os
 import pwd
-import shutil
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from viewer.capture.client import Route, choose_route
 from viewer.capture.helper import protocol as h
 from viewer.capture.helper.trust import check_chain
-from viewer.capture.probe import PARAMS, PKEXEC, POLICY_DIR, admin_only, installed_helper
+from viewer.capture.ncu_version import ncu_version
+from viewer.capture.probe import (
+    PARAMS,
+    PKEXEC,
+    POLICY_DIR,
+    PROC_STATUS,
+    PROC_VERSION,
+    admin_only,
+    installed_helper,
+    ncu_source,
+)
 
 SYS_PARAM = Path("/sys/module/nvidia/parameters/NVreg_RestrictProfilingToAdminUsers")
 PROC = Path("/proc")
@@ -53,6 +67,18 @@ class Finding:
     seen: str
     ok: bool
     fix: str = ""
+    program: str = ""
+    """The ncu this finding names (the direct route's, or the one the helper runs), if any."""
+
+
+ROUTE, NCU, NCU_VERSION, HELPER, HELPER_VERSION, AGENT = (
+    "route", "ncu", "ncu --version", "capture helper", "helper's ncu --version",
+    "authentication agent")
+LACKS = {HELPER: "a helper install that passes its trust checks",
+         NCU_VERSION: "an ncu that says it is Nsight Compute",
+         HELPER_VERSION: "a helper ncu that says it is Nsight Compute",
+         AGENT: "an authentication agent"}
+"""What a route lacks where the finding of that topic is not ok."""
 
 
 SystemNcu = Callable[[], "Path | None"]
@@ -60,14 +86,54 @@ SystemNcu = Callable[[], "Path | None"]
 
 def checkup(*, environ: Mapping[str, str] | None = None, params: Path = PARAMS,
             sys_param: Path = SYS_PARAM, policy_dir: Path = POLICY_DIR, pkexec: Path = PKEXEC,
-            proc: Path = PROC, uid: int | None = None,
+            proc: Path = PROC, proc_version: Path = PROC_VERSION,
+            proc_status: Path = PROC_STATUS, uid: int | None = None, euid: int | None = None,
             system_ncu: SystemNcu = h.find_system_ncu, root: int = 0) -> list[Finding]:
-    """Every finding, in the order a capture needs them. `system_ncu` looks in the CUDA
-    toolkit's usual places; `root` is the uid the trust checks take for root's (0)."""
+    """The route a capture would take, then every finding in the order a capture needs them.
+    `system_ncu` looks in the CUDA toolkit's usual places; `euid` is whom choose_route decides
+    for (this process's); `root` is the uid the trust checks take for root's (0)."""
     environ = os.environ if environ is None else environ
     uid = os.getuid() if uid is None else uid
-    return [ncu_finding(environ, system_ncu), driver_finding(params, sys_param),
-            helper_finding(policy_dir, root), pkexec_finding(pkexec), agent_finding(proc, uid)]
+    ncu, helper = ncu_finding(environ, system_ncu), helper_finding(policy_dir, root)
+    route = choose_route(params=params, pkexec=pkexec, policy_dir=policy_dir,
+                         proc_version=proc_version, proc_status=proc_status, euid=euid,
+                         which_ncu=lambda: ncu.program or None)
+    findings = [ncu, *version_finding(NCU_VERSION, ncu.program),
+                driver_finding(params, sys_param),
+                helper, *version_finding(HELPER_VERSION, helper.program),
+                pkexec_finding(pkexec), agent_finding(proc, uid)]
+    return [route_finding(route, findings), *findings]
+
+
+def route_finding(route: Route, findings: list[Finding]) -> Finding:
+    """The route choose_route decided, and what it still lacks among `findings`."""
+    if route.kind == "none":
+        return Finding(ROUTE, f"none: {route.missing}", False, route.reason)
+    needs: tuple[str, ...]
+    if route.kind == "pkexec":
+        way, needs = "through the installed helper and pkexec", (HELPER, HELPER_VERSION, AGENT)
+    elif not route.prefix:
+        way, needs = ("through the installed helper, run directly (you are root: no pkexec)",
+                      (HELPER, HELPER_VERSION))
+    else:
+        way, needs = "directly, ncu running as you", (NCU_VERSION,)
+    lacking = [LACKS[f.topic] for f in findings if f.topic in needs and not f.ok]
+    if lacking:
+        return Finding(ROUTE, f"{way}; it still lacks {', '.join(lacking)} (see below)", False)
+    return Finding(ROUTE, f"{way}; it lacks nothing this check-up can see", True)
+
+
+def version_finding(topic: str, program: str) -> list[Finding]:
+    """Whether `program` says it is Nsight Compute; none when there is no program."""
+    if not program:
+        return []
+    said = ncu_version(program)
+    fix = "" if said.ok else (
+        f"Set {h.ENV_NCU} to Nsight Compute's ncu (it comes with the CUDA toolkit)."
+        if topic == NCU_VERSION else
+        "An administrator runs `sudo make install-capture NCU=/path/to/ncu` again with Nsight "
+        f"Compute's ncu ({ADMIN_SECTION}).")
+    return [Finding(topic, f"{program}: {said.said}", said.ok, fix)]
 
 
 # ---------------------------------------------------------------- ncu
@@ -81,29 +147,14 @@ def ncu_places(environ: Mapping[str, str]) -> list[str]:
             *h.SYSTEM_NCU, f"{h.NSIGHT_COMPUTE_DIR}/*/ncu"]
 
 
-def which_ncu(environ: Mapping[str, str], system_ncu: SystemNcu = h.find_system_ncu
-              ) -> tuple[str, str] | None:
-    """(ncu's resolved path, where it was found), in find_ncu's order; None when nowhere."""
-    named = environ.get(h.ENV_NCU, "")
-    if os.path.isabs(named) and os.access(named, os.X_OK):
-        return os.path.realpath(named), f"${h.ENV_NCU}"
-    on_path = shutil.which("ncu", path=environ.get("PATH", ""))
-    if on_path:
-        return os.path.realpath(on_path), "PATH"
-    system = system_ncu()
-    if system is not None:
-        return os.path.realpath(system), "the CUDA toolkit's usual places"
-    return None
-
-
 def ncu_finding(environ: Mapping[str, str], system_ncu: SystemNcu = h.find_system_ncu
                 ) -> Finding:
-    found = which_ncu(environ, system_ncu)
+    found = ncu_source(environ, system_ncu)
     if found is not None:
         path, where = found
         return Finding("ncu", f"{path} (found through {where}); a capture that runs ncu as "
                        "you runs this one, the installed helper the one its capture.json names",
-                       True)
+                       True, program=path)
     return Finding("ncu", "none found; looked in " + ", ".join(ncu_places(environ)), False,
                    "An administrator installs Nsight Compute (it comes with the CUDA toolkit), or "
                    f"you set {h.ENV_NCU} to its absolute path.")
@@ -160,7 +211,7 @@ def helper_finding(policy_dir: Path = POLICY_DIR, root: int = 0) -> Finding:
     if passed:
         return Finding(topic, f"installed at {helper}, running {said}; its install passes the "
                        "helper's own trust checks (everything root would run is root's alone)",
-                       True)
+                       True, program=said)
     return Finding(topic, f"installed at {helper}, but its trust checks refuse it: {said}",
                    False, "An administrator runs `sudo make install-capture` again (after moving "
                    "or updating ncu, the CUDA toolkit or the driver's libraries it must be run "
@@ -251,11 +302,14 @@ def agent_finding(proc: Path = PROC, uid: int | None = None) -> Finding:
                    "lxpolkit, ...). Needed only for the pkexec route.")
 
 
+def finding_lines(finding: Finding) -> list[str]:
+    """One finding as the terminal and the dialog show it: its line, then its fix (if any)."""
+    lines = [f"{'ok ' if finding.ok else 'no '} {finding.topic}: {finding.seen}"]
+    if finding.fix:
+        lines.append(f"     what to do: {finding.fix}")
+    return lines
+
+
 def checkup_lines(findings: list[Finding]) -> list[str]:
     """The findings as text: one line a finding, its fix indented below it."""
-    lines = []
-    for finding in findings:
-        lines.append(f"{'ok ' if finding.ok else 'no '} {finding.topic}: {finding.seen}")
-        if finding.fix:
-            lines.append(f"     what to do: {finding.fix}")
-    return lines
+    return [line for finding in findings for line in finding_lines(finding)]

@@ -81,6 +81,8 @@ class Route:
     prefix: tuple[str, ...] = ()
     env: dict[str, str] | None = None
     reason: str = ""
+    missing: str = ""
+    """For "none": the first part missing, in a few words (the check-up's route line)."""
 
     def argv(self, request: Request) -> list[str]:
         if self.kind == "none":
@@ -88,8 +90,8 @@ class Route:
         return [self.program, *self.prefix, *request.args()]
 
 
-def _none(*sentences: str) -> Route:
-    return Route("none", reason=" ".join((*sentences, SHIPPED)))
+def _none(missing: str, *sentences: str) -> Route:
+    return Route("none", reason=" ".join((*sentences, SHIPPED)), missing=missing)
 
 
 def choose_route(
@@ -107,11 +109,13 @@ def choose_route(
     """The route a capture takes here, or "none" with the sentence that says why not."""
     euid = os.geteuid() if euid is None else euid
     if probe.is_wsl(proc_version):
-        return _none("This is WSL: WSL2 does not give Nsight Compute the GPU's performance "
+        return _none("WSL, which gives Nsight Compute no counters",
+                     "This is WSL: WSL2 does not give Nsight Compute the GPU's performance "
                      "counters this way, so capturing needs a native Linux machine.")
     admin = admin_only(params)
     if admin is None:
-        return _none(f"No NVIDIA driver is loaded here ({params} cannot be read), so there is no "
+        return _none("no NVIDIA driver loaded",
+                     f"No NVIDIA driver is loaded here ({params} cannot be read), so there is no "
                      "GPU to capture from: an administrator installs the NVIDIA driver on a "
                      "machine with an NVIDIA GPU.")
     helper = installed_helper(policy_dir)
@@ -119,7 +123,8 @@ def choose_route(
         if admin and not probe.has_counter_cap(proc_status, "CapEff"):
             return _container()
         if helper is None:
-            return _none("You are root, and root captures only through the installed helper "
+            return _none("no capture helper installed, and root captures only through it",
+                         "You are root, and root captures only through the installed helper "
                          "(it never runs code from a checkout): run `sudo make install-capture`"
                          + (", or start ncu-reader as an ordinary user, since this driver lets "
                             "everyone read the counters." if not admin else "."))
@@ -128,7 +133,8 @@ def choose_route(
     if not admin:
         ncu = which_ncu()
         if ncu is None:
-            return _none("Nsight Compute (ncu) is not installed here: an administrator installs "
+            return _none("no ncu found",
+                         "Nsight Compute (ncu) is not installed here: an administrator installs "
                          "it (it comes with the CUDA toolkit), or you set "
                          f"{h.ENV_NCU} to its absolute path.")
         return Route("direct", python, (*SOURCE_HELPER, str(source_root)), {h.ENV_NCU: ncu},
@@ -136,13 +142,14 @@ def choose_route(
                      "captures run ncu as you, with no password.")
     if not probe.has_counter_cap(proc_status, "CapBnd"):
         return _container()
-    has_pkexec = pkexec.is_file() and os.access(pkexec, os.X_OK)
-    if not has_pkexec:
+    if not (pkexec.is_file() and os.access(pkexec, os.X_OK)):
         then = "" if helper else ", then `sudo make install-capture` in ncu-reader's folder"
-        return _none(f"{ADMIN_ONLY}, and pkexec, which asks for an administrator's password, is "
+        return _none("no pkexec",
+                     f"{ADMIN_ONLY}, and pkexec, which asks for an administrator's password, is "
                      f"not installed: an administrator runs `sudo apt install pkexec`{then}.")
     if helper is None:
-        return _none(f"{ADMIN_ONLY}, and the capture helper is not installed: an administrator "
+        return _none("no capture helper installed",
+                     f"{ADMIN_ONLY}, and the capture helper is not installed: an administrator "
                      "runs `sudo make install-capture` in ncu-reader's folder (or sets "
                      "NVreg_RestrictProfilingToAdminUsers=0 so every user may capture).")
     return Route("pkexec", str(pkexec), (str(helper),), None,
@@ -150,7 +157,8 @@ def choose_route(
 
 
 def _container() -> Route:
-    return _none("This looks like a container without the capability to read GPU counters "
+    return _none("no capability to read counters (a container)",
+                 "This looks like a container without the capability to read GPU counters "
                  "(neither CAP_SYS_ADMIN nor CAP_PERFMON): whoever starts it adds "
                  "--cap-add=SYS_ADMIN (docker or podman run).")
 

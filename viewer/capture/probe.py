@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from viewer.capture.helper import protocol as h
@@ -38,10 +39,24 @@ def admin_only(params: Path = PARAMS) -> bool | None:
 
 def find_ncu() -> str | None:
     """ncu for the direct route: $NCU_READER_NCU, PATH, then the helper's usual places."""
-    named = os.environ.get(h.ENV_NCU, "")
-    found = (named if os.path.isabs(named) and os.access(named, os.X_OK) else None) \
-        or shutil.which("ncu") or h.find_system_ncu()
-    return os.path.realpath(found) if found else None
+    found = ncu_source(os.environ)
+    return found[0] if found else None
+
+
+def ncu_source(environ: Mapping[str, str],
+               system_ncu: Callable[[], Path | None] = h.find_system_ncu
+               ) -> tuple[str, str] | None:
+    """(ncu's resolved path, where it was found) in find_ncu's order; None when nowhere."""
+    named = environ.get(h.ENV_NCU, "")
+    if os.path.isabs(named) and os.access(named, os.X_OK):
+        return os.path.realpath(named), f"${h.ENV_NCU}"
+    on_path = shutil.which("ncu", path=environ.get("PATH", ""))
+    if on_path:
+        return os.path.realpath(on_path), "PATH"
+    system = system_ncu()
+    if system is not None:
+        return os.path.realpath(system), "the CUDA toolkit's usual places"
+    return None
 
 
 def installed_helper(policy_dir: Path = POLICY_DIR) -> Path | None:

@@ -9,6 +9,7 @@ helper. Captures land in XDG_DATA_HOME, which each test points at its tmp_path.
 
 from __future__ import annotations
 
+import html
 import os
 import sys
 import time
@@ -465,24 +466,50 @@ def test_without_a_route_the_dialog_shows_the_checkup_at_once(window, tmp_path, 
     """The check-up of a made-up machine (tests/checkup_machine.py: no driver, no ncu, no
     pkexec), with no install or a planted one that passes its trust checks: the dialog shows
     each finding, and suggests `make install-capture` only where nothing is installed."""
-    from tests.checkup_machine import machine_checkup
+    from tests.checkup_machine import machine_checkup, reachable_folder
 
-    run_checkup = machine_checkup(tmp_path / "machine", installed=installed)
-    none = choose_route(params=tmp_path / "no-such-params")
-    dialog = CaptureDialog(none, window.tab_style, window, run_checkup=run_checkup)
-    dialog.show()
-    qtbot.waitUntil(lambda: dialog.findings is not None, timeout=30_000)
-    assert dialog.findings == run_checkup()
+    with reachable_folder() as base:  # the helper's ncu runs as nobody where tests run as root
+        run_checkup = machine_checkup(base / "machine", installed=installed)
+        none = choose_route(params=tmp_path / "no-such-params")
+        dialog = CaptureDialog(none, window.tab_style, window, run_checkup=run_checkup)
+        dialog.show()
+        qtbot.waitUntil(lambda: dialog.findings is not None, timeout=30_000)
+        assert dialog.findings == run_checkup()
     shown_text = dialog.checkup_text.text()
     assert dialog.checkup_text.isVisible()
     for finding in dialog.findings:
-        assert finding.topic in shown_text
+        assert html.escape(finding.topic) in shown_text
     assert "no NVIDIA driver loaded" in shown_text
     helper = next(f for f in dialog.findings if f.topic == "capture helper")
     assert helper.ok == installed
     assert ("installed at " in shown_text) == installed
     assert ("make install-capture" in shown_text) == (not installed)
     assert dialog.check_button.isEnabled()
+    dialog.close()
+
+
+def test_the_dialog_shows_the_terminals_lines(window, tmp_path, qtbot) -> None:
+    """The dialog's check-up is `capture --check`'s lines, the route first, word for word
+    (each paragraph keeps its spaces)."""
+    import io
+
+    from PySide6.QtGui import QTextDocument
+
+    from tests.checkup_machine import machine_checkup
+    from viewer.terminal.capture_terminal import cli
+
+    run_checkup = machine_checkup(tmp_path / "machine", admin_only=1, pkexec=True)
+    dialog = CaptureDialog(choose_route(params=tmp_path / "no-such-params"), window.tab_style,
+                           window, run_checkup=run_checkup)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.findings is not None, timeout=30_000)
+    shown = QTextDocument()
+    shown.setHtml(dialog.checkup_text.text())
+    out = io.StringIO()
+    cli(["--check"], out, io.StringIO(), run_checkup=run_checkup)
+    said = out.getvalue().splitlines()
+    assert said[0] == "no  route: none: no capture helper installed"
+    assert shown.toPlainText().splitlines() == said
     dialog.close()
 
 
@@ -504,5 +531,5 @@ def test_with_a_route_the_checkup_waits_for_its_button(window, tmp_path, qtbot) 
     qtbot.waitUntil(lambda: dialog.findings is not None, timeout=10_000)
     assert asked == [1]
     assert "made up for the display test" in dialog.checkup_text.text()
-    assert "What to do: install it" in dialog.checkup_text.text()
+    assert "what to do: install it" in dialog.checkup_text.text()
     dialog.close()

@@ -7,10 +7,11 @@ viewer.qt.capture.capture_run.CaptureRun; on success the dialog closes and `open
 (viewer.qt.shell.capture_open) opens the new reports beside what is on screen, as the run read
 them (nothing is read again). Enter starts,
 Esc cancels a run (or closes the dialog when nothing runs). "Check this machine" shows the
-check-up (viewer.capture.checkup, run off the GUI thread): each part of the route, what was seen
-and what to do; without a route it is shown as the dialog opens. The dialog grows to show it
-whole, within the window it opens over (viewer.qt.kit.dialog_room); beyond that everything above
-the buttons scrolls as one page, never the check-up in a box of its own.
+check-up (viewer.capture.checkup, run off the GUI thread): the route a capture would take, then
+each part of it, what was seen and what to do, in the terminal's own lines; without a route it is
+shown as the dialog opens. The dialog grows to show it whole, within the window it opens over
+(viewer.qt.kit.dialog_room); beyond that everything above the buttons scrolls as one page, never
+the check-up in a box of its own.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.capture.checkup import Finding, checkup
+from viewer.capture.checkup import Finding, checkup, finding_lines
 from viewer.capture.client import Request, Route
 from viewer.capture.helper.protocol import (
     CLOCKS,
@@ -99,15 +100,16 @@ def route_sentence(route: Route) -> str:
 
 
 def checkup_html(findings: Sequence[Finding], style: Style) -> str:
-    """The findings as the dialog shows them: a line each, its fix below in the secondary tint."""
+    """The findings as the dialog shows them: the terminal's lines (finding_lines), a finding's
+    own in its tint (the warning's where it is missing), its fix below in the secondary tint."""
     c = style.colors
     rows = []
     for f in findings:
-        mark, tint = ("ok", c.text) if f.ok else ("missing", c.warning)
-        fix = (f"<br><span style='color: {c.secondary};'>What to do: {html.escape(f.fix)}"
-               "</span>" if f.fix else "")
-        rows.append(f"<p><b style='color: {tint};'>{mark}: {html.escape(f.topic)}</b> "
-                    f"{html.escape(f.seen)}{fix}</p>")
+        first, *rest = (html.escape(visible(line)) for line in finding_lines(f))
+        fix = "".join(f"<br><span style='color: {c.secondary};'>{line}</span>" for line in rest)
+        tint = c.text if f.ok else c.warning
+        rows.append(f"<p style='white-space: pre-wrap;'><b style='color: {tint};'>{first}</b>"
+                    f"{fix}</p>")
     return "".join(rows)
 
 

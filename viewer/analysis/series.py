@@ -289,23 +289,27 @@ def _lacking(r: Row) -> str:
 
 
 def unrelated(rows: Sequence[Row]) -> bool:
-    """Different kernels that are neither the lesson's sizes nor launches of one size: not one
-    name, not every N read, and not one launch size in threads."""
-    if len({r.kernel.name for r in rows}) == 1 or all(r.dim is not None for r in rows):
+    """Kernels of different names that are not steps of the lesson: no row is the lesson's
+    matmul of a size read, or some row is neither of a size read nor of a lesson row's launch
+    size in threads (a third step of the same problem launches as many)."""
+    if len({r.kernel.name for r in rows}) == 1:
         return False
-    threads = {launch_size.size(r.kernel).threads for r in rows}
-    return len(threads) != 1 or None in threads
+    sized = [r for r in rows if r.dim is not None]
+    threads = {launch_size.size(r.kernel).threads for r in sized}
+    return not sized or any(r.dim is None and launch_size.size(r.kernel).threads not in threads
+                            for r in rows)
 
 
 def steps(series: Series) -> list[str]:
-    """Each row against the one before it, naming the rows that moved most (by factor)."""
+    """Each row against the one before it (rows numbered from 0, as --baseline and the JSON
+    number them), naming the rows that moved most (by factor)."""
     out = []
     for i in range(1, len(series.rows)):
         before, now = series.rows[i - 1], series.rows[i]
         moved = sorted(((_factor(now, before, key), key) for key in now.values), reverse=True)
         named = [f"{LABELS[key]} {against(now, before, key)}" for factor, key in moved
                  if factor > 1][:MOVED_MOST]
-        out.append(f"#{i + 1} {now.name} against #{i} {before.name}: "
+        out.append(f"row {i} {now.name} against row {i - 1} {before.name}: "
                    + ("; ".join(named) if named else "no row moved"))
     return out
 

@@ -38,7 +38,7 @@ PROGRAMS = ("viewer", "viewer.kernels")
 NAIVE, TILED = "profiles/naive.ncu-rep", "profiles/tiled.ncu-rep"
 PLACEHOLDERS: dict[str, list[str]] = {
     "FILE": [NAIVE], "FILE...": [NAIVE, TILED], "FILES...": [NAIVE, TILED],
-    "N": ["64"], "N...": ["64"], "T": ["16"], "SPEC": ["regex:matmul"], "I,J": ["0,1"],
+    "N": ["64"], "N...": ["64"], "I": ["1"], "T": ["16"], "SPEC": ["regex:matmul"], "I,J": ["0,1"],
     "WxH": ["640x400"], "PY": ["python3"], "...": [],
 }
 """Each placeholder README writes, and what stands for it (OUT.png and PATH: a new file in a

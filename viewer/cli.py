@@ -3,7 +3,8 @@
 The tree: the window (the default, when no subcommand is named), `summary`
 (viewer/terminal/summary_terminal.py), `predict`, `capture` and `lesson`
 (viewer/terminal/lesson_terminal.py), `roofline` (viewer/terminal/roofline_terminal.py), `metrics`
-and `advice` (viewer/terminal/tables_terminal.py), `source` (viewer/terminal/source_terminal.py).
+and `advice` (viewer/terminal/tables_terminal.py), `source` (viewer/terminal/source_terminal.py),
+`series` (viewer/terminal/series_terminal.py).
 `summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
 `summary --by-name` groups them by name (viewer/terminal/roofline_terminal.py).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
@@ -41,6 +42,7 @@ HELP = {
     "metrics": "every metric of each kernel, with its unit and section",
     "advice": "ncu's own advice on each kernel, the largest estimated speedup first",
     "source": "each kernel's source lines and SASS with ncu's per-instruction counters",
+    "series": "several reports as a series: the lesson's rows, the derivation, ratios",
 }
 """Each command's line in the tree's help, kept here so that listing them imports none of them."""
 COMMANDS = tuple(HELP)
@@ -202,9 +204,16 @@ def _source() -> Entry:
     return Entry(source_terminal.DESCRIPTION, source_terminal.add_arguments, source_terminal.run)
 
 
+def _series() -> Entry:
+    from viewer.terminal import series_terminal
+
+    return Entry(series_terminal.DESCRIPTION, series_terminal.add_arguments, series_terminal.run)
+
+
 ENTRIES: dict[str, Callable[[], Entry]] = {
     "summary": _summary, "predict": _predict, "capture": _capture, "lesson": _lesson,
     "roofline": _roofline, "metrics": _metrics, "advice": _advice, "source": _source,
+    "series": _series,
 }
 """Each command -> the function that imports its module and answers its Entry."""
 
@@ -225,6 +234,7 @@ def parser(prog: str = PROG, only: str | None = None) -> argparse.ArgumentParser
                     "'roofline FILE... [--json]', "
                     "'metrics FILE... [--json]', 'advice FILE... [--json]', "
                     "'source [FILE...] [--all] [--json]', "
+                    "'series FILE... [--json] [--baseline I] [--merge]', "
                     "'predict --dim N --tile T', "
                     "'capture --target naive|tiled|both --dim N --set S --clock C', "
                     "'lesson [FILES...] [--json]'.")

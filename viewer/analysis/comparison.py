@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from viewer.analysis.reading import value
+from viewer.core import formatting as fmt
 from viewer.core import metrics
 from viewer.core.model import Kernel
 
@@ -41,6 +42,25 @@ class Difference:
         if lo == 0:
             return f"{big} has some, {small} none"
         return f"{big} {hi / lo:.2f}x {small}"
+
+    def against(self, unit: str = "") -> str:
+        """`first` against `second` in words that never print a ratio below one: '8.00x fewer',
+        '1.59x more' ('shorter' and 'longer' for a duration in ns, 'lower' and 'higher' for a
+        percent), 'equal', 'none where the other has some', 'not in both reports'."""
+        if self.first is None or self.second is None:
+            return "not in both reports"
+        if self.first == self.second:
+            return "equal"
+        if self.first == 0 or self.second == 0:
+            return ("none where the other has some" if self.first == 0
+                    else "some where the other has none")
+        less, more = _WORDS.get(unit, ("fewer", "more"))
+        hi, lo = max(self.first, self.second), min(self.first, self.second)
+        return f"{fmt.ratio(hi / lo)} {more if self.first > self.second else less}"
+
+
+# Words for less and more by a value's unit; a count or bytes: fewer and more.
+_WORDS = {"ns": ("shorter", "longer"), "%": ("lower", "higher")}
 
 
 # The ratios that carry the lesson, in the order the comparison shows them: (key, label).

@@ -79,7 +79,7 @@ LINES: tuple[Line, ...] = (
     _summary_line("l2_hit_rate_pct"),
     _summary_line("achieved_occupancy_pct"),
 )
-LABELS = {line.key: line.label for line in LINES}
+LINE_LABELS = {line.key: line.label for line in LINES}
 UNITS = {line.key: line.unit for line in LINES}
 
 
@@ -196,7 +196,7 @@ def ratios(of: Row, base: Row) -> dict[str, float | None]:
 
 def against(of: Row, base: Row, key: str) -> str:
     """'8.00x fewer', 'equal', 'not in both reports': one row against the baseline's."""
-    return Difference(key, LABELS[key], of.values.get(key), base.values.get(key)).against(
+    return Difference(key, LINE_LABELS[key], of.values.get(key), base.values.get(key)).against(
         UNITS[key])
 
 
@@ -251,7 +251,7 @@ def _merged(rows: list[Row]) -> tuple[list[Row], list[str]]:
         else:
             out.append(r)
     for r in out:
-        notes += [f"{' and '.join(r.files)} disagree on {LABELS[key]}: "
+        notes += [f"{' and '.join(r.files)} disagree on {LINE_LABELS[key]}: "
                   f"{fmt.by_unit(a, UNITS[key])} against {fmt.by_unit(b, UNITS[key])}; "
                   "both kept, the row shows the first" for key, (a, b) in r.disagree.items()]
     if len(out) == len(rows) and refused:
@@ -279,7 +279,7 @@ def said_of(series: Series) -> list[str]:
 
 
 def _lacking(r: Row) -> str:
-    missing = [LABELS[k] for k, v in r.values.items() if v is None]
+    missing = [LINE_LABELS[k] for k, v in r.values.items() if v is None]
     if len(missing) == len(r.values):
         return (f"{r.file} ({r.kernel.name}) holds none of the lesson's rows: its row shows "
                 f"{fmt.MISSING} throughout, and no ratio")
@@ -307,7 +307,7 @@ def steps(series: Series) -> list[str]:
     for i in range(1, len(series.rows)):
         before, now = series.rows[i - 1], series.rows[i]
         moved = sorted(((_factor(now, before, key), key) for key in now.values), reverse=True)
-        named = [f"{LABELS[key]} {against(now, before, key)}" for factor, key in moved
+        named = [f"{LINE_LABELS[key]} {against(now, before, key)}" for factor, key in moved
                  if factor > 1][:MOVED_MOST]
         out.append(f"row {i} {now.name} against row {i - 1} {before.name}: "
                    + ("; ".join(named) if named else "no row moved"))

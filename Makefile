@@ -27,10 +27,11 @@ test: $(STAMP)
 	$(PYTEST) $(PARALLEL)
 
 # The loop while working: ruff, then the tests that took under a quarter of a second in the run
-# tests/durations.json records (CONTRIBUTING.md); `make test` still runs every one.
+# tests/durations.json records, of modules that took under 6 s (CONTRIBUTING.md), on every core;
+# `make test` still runs every one.
 test-fast: $(STAMP)
 	$(PY) -m ruff check viewer tests benchmarks
-	$(PYTEST) --fast -q
+	$(PYTEST) $(PARALLEL) --fast -q
 
 # Record each test's time again, for test-fast's choice (a whole run).
 test-durations: $(STAMP)

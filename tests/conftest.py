@@ -38,17 +38,20 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 # `make test-fast`: the tests that took under FAST_S in the run durations.json records (setup,
-# call and teardown; a test it does not know counts as fast), none marked slow. `make
-# test-durations` records a whole run again.
+# call and teardown; a test it does not know counts as fast), none marked slow, none of a module
+# whose tests took MODULE_S or more together: a module's shared fixtures (a window, the
+# corpus's sentences) are paid by whichever of its tests runs first, a slow one in a whole run,
+# a quick one in the fast loop. `make test-durations` records a whole run again.
 DURATIONS = Path(__file__).with_name("durations.json")
 FAST_S = 0.25
+MODULE_S = 6.0
 _TAKEN: dict[str, float] = {}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--fast", action="store_true",
-                     help=f"only tests that took under {FAST_S} s in tests/durations.json's run "
-                          "and are not marked slow")
+                     help=f"only tests that took under {FAST_S} s in tests/durations.json's run, "
+                          f"of modules under {MODULE_S:g} s, and not marked slow")
     parser.addoption("--record-durations", metavar="PATH",
                      help="write each test's seconds (setup, call, teardown) to PATH as JSON")
 
@@ -57,10 +60,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not config.getoption("--fast"):
         return
     recorded = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    modules: dict[str, float] = {}
+    for nodeid, seconds in recorded.items():
+        module = nodeid.split("::", 1)[0]
+        modules[module] = modules.get(module, 0.0) + seconds
     keep, drop = [], []
     for item in items:
-        slow = item.get_closest_marker("slow") is not None or recorded.get(item.nodeid,
-                                                                             0.0) >= FAST_S
+        slow = (item.get_closest_marker("slow") is not None
+                or recorded.get(item.nodeid, 0.0) >= FAST_S
+                or modules.get(item.nodeid.split("::", 1)[0], 0.0) >= MODULE_S)
         (drop if slow else keep).append(item)
     config.hook.pytest_deselected(items=drop)
     items[:] = keep

@@ -1,5 +1,6 @@
 """`make test-fast`'s choice: tests/conftest.py's --fast keeps the tests tests/durations.json
-recorded under FAST_S (and those it does not know), never one marked slow."""
+recorded under FAST_S (and those it does not know) of modules under MODULE_S, never one marked
+slow."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DURATIONS, FAST_S
+from tests.conftest import DURATIONS, FAST_S, MODULE_S
 
 pytestmark = pytest.mark.slow  # it starts pytest itself: make test runs it, test-fast does not
 
@@ -31,9 +32,14 @@ def test_the_record_is_a_table_of_seconds() -> None:
     assert all(isinstance(v, float | int) and v >= 0 for v in recorded.values())
 
 
+def _module_seconds(recorded: dict[str, float], module: str) -> float:
+    return sum(v for k, v in recorded.items() if k.split("::", 1)[0] == module)
+
+
 def test_fast_leaves_out_what_took_long_and_what_is_marked_slow() -> None:
     recorded = json.loads(DURATIONS.read_text(encoding="utf-8"))
-    module = "tests/test_readme_contract.py"
+    module = "tests/analysis/test_advice.py"
+    assert _module_seconds(recorded, module) < MODULE_S
     every = collected(module)
     fast = collected("--fast", module)
     assert fast and len(fast) < len(every)
@@ -41,3 +47,12 @@ def test_fast_leaves_out_what_took_long_and_what_is_marked_slow() -> None:
     assert [t for t in every if t not in fast] == [t for t in every
                                                    if recorded.get(t, 0.0) >= FAST_S]
     assert collected("--fast", "tests/readers/test_refusals_bounded.py") == []  # marked slow
+
+
+def test_fast_leaves_out_a_module_whose_shared_fixtures_cost_a_whole_run_much() -> None:
+    """The instructor matrix's windows are made by its first test: quick tests after it."""
+    recorded = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    module = "tests/qt/shell/test_instructor_matrix.py"
+    assert _module_seconds(recorded, module) >= MODULE_S
+    assert any(recorded.get(t, 1.0) < FAST_S for t in collected(module))
+    assert collected("--fast", module) == []

@@ -97,6 +97,24 @@ class Picks:
         return 1
 
 
+def read_each(paths: Sequence[str | Path], err: TextIO) -> tuple[list[Report], int]:
+    """Each of `paths` read, its reader's notes warned of on `err`; a file that does not read
+    is one error line there and status 1, and the others are still read."""
+    from viewer.readers import read_report
+
+    reports, status = [], 0
+    for path in paths:
+        try:
+            report = read_report(path)
+        except ReportError as exc:
+            print(visible(f"error: {exc}"), file=err)
+            status = 1
+            continue
+        warn_of(report, err)
+        reports.append(report)
+    return reports, status
+
+
 def warn_of(report: Report, err: TextIO) -> None:
     """What the reader noted of the file, on `err`: each note a warning, and once, whether it
     looks cut short ("PATH: cut short: why"; its values may be incomplete)."""

@@ -21,10 +21,9 @@ from typing import TextIO
 from viewer.analysis import series
 from viewer.core import formatting as fmt
 from viewer.core import shipped
-from viewer.core.model import Report, ReportError
 from viewer.core.terminal_text import visible, visible_lines
 from viewer.lesson import derivation_check
-from viewer.terminal.roofline_terminal import warn_of
+from viewer.terminal.roofline_terminal import read_each
 
 DESCRIPTION = ("Print several reports as a series: the lesson's rows of each, the derivation "
                "at each N, and ratios against a baseline row.")
@@ -100,28 +99,12 @@ def _fewer_shared(r: series.Row) -> bool:
     return measured is not None and wanted is not None and measured < wanted
 
 
-def _read(paths: Sequence[str | Path], err: TextIO) -> tuple[list[Report], int]:
-    from viewer.readers import read_report
-
-    reports, status = [], 0
-    for path in paths:
-        try:
-            report = read_report(path)
-        except ReportError as exc:
-            print(visible(f"error: {exc}"), file=err)
-            status = 1
-            continue
-        warn_of(report, err)
-        reports.append(report)
-    return reports, status
-
-
 def show(paths: Sequence[str | Path], as_json: bool = False, baseline: int = 0,
          merge: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Print the series of the files; 0 when every file was read, else 1 (and 1 with nothing
     printed where no file was, or where the baseline is no row)."""
     out, err = out or sys.stdout, err or sys.stderr
-    reports, status = _read(paths, err)
+    reports, status = read_each(paths, err)
     if not reports:
         return 1
     try:

@@ -194,7 +194,6 @@ def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
     file once) of the kernels it would open with (`--kernels`, `-k`: the window's picks,
     refused in the window's one line, exit status 1; neither: every kernel), and a line saying
     that `--tab` and `--projector`, the window's alone, are ignored."""
-    from viewer.readers import read_report
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -208,15 +207,7 @@ def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
     if not numbers and args.kernel is None:
         print("The reading-order summary instead:\n", file=err)
         return summarize(paths, out=out, err=err)
-    status, reports = 0, []
-    for path in paths:
-        try:
-            reports.append(read_report(path))
-        except ReportError as exc:
-            print(visible(f"error: {exc}"), file=err)
-            status = 1
-            continue
-        roofline_terminal.warn_of(reports[-1], err)
+    reports, status = roofline_terminal.read_each(paths, err)
     if not reports:
         return status
     held = [(i, kernel) for i, report in enumerate(reports) for kernel in report.kernels]

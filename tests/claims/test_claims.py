@@ -13,6 +13,7 @@ for matching nothing; the words of cycles, latency and percents no finder accoun
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -140,11 +141,18 @@ def test_the_lesson_s_page_names_the_sizes_where_they_differ(lesson_pages) -> No
     _check(found, 1)
 
 
+# The every-launch pass in PARTS, each a test of its own, so that parallel workers share it.
+PARTS = 6
+
+
 @pytest.mark.slow
-def test_every_launch_of_a_many_kernel_report_against_each_kind(reports: Corpus) -> None:
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_launch_of_a_many_kernel_report_against_each_kind(reports: Corpus,
+                                                                part: int) -> None:
     """The 400-kernel PyTorch report: every launch against the first of each kernel and launch
-    shape (the default pass sets those shapes pairwise)."""
-    said = [s for a, b in reports.every_launch() for s in pair_sentences(a, b)]
+    shape (the default pass sets those shapes pairwise); the pairs `part`, `part + PARTS`, ..."""
+    every = itertools.islice(reports.every_launch(), part, None, PARTS)
+    said = [s for a, b in every for s in pair_sentences(a, b)]
     sources = {s.source for s in said}
     for source, claims in pairs.pair_claims(said).items():
         if source in sources:

@@ -119,3 +119,58 @@ def test_advice_prints_the_lessons_reading_beside_ncus_where_they_disagree(
     assert "ncu and the lesson disagree here" in beside[0]["lesson"]
     status, out, _ = run(["advice", str(path)], capsys)
     assert "The lesson beside it: ncu and the lesson disagree here" in out
+
+
+def children(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The reader children started from now on (their command lines)."""
+    from viewer.readers import ncu_rep
+
+    started: list[list[str]] = []
+
+    class Counted(ncu_rep.Child):
+        def __init__(self, command: list[str], *args: object, **kwargs: object) -> None:
+            started.append(command)
+            super().__init__(command, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ncu_rep, "Child", Counted)
+    return started
+
+
+def test_metrics_of_a_ncu_rep_read_every_metric_and_its_words_in_one_child(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        real_reads: None) -> None:
+    """The report, every metric and each one's unit, label and description in one reader
+    child, not one child for the report, one for the metrics and another for their words; each
+    unit as ncu prints it (ncu_report answers 'byte' for this derived metric once the values
+    were read)."""
+    started = children(monkeypatch)
+    status, out, err = run(["metrics", "--json", str(H200 / "numba-naive.ncu-rep")], capsys)
+    assert (status, err) == (0, "")
+    [found] = objects(out)
+    rows = found["metrics"]
+    assert isinstance(rows, list) and len(rows) > 2000
+    by_name = {r["name"]: r for r in rows}
+    assert by_name["derived__memory_l2_theoretical_sectors_global_excessive"]["unit"] == "sector"
+    assert by_name["derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained"]["label"] \
+        == "Theoretical L1/TEX Cache Bytes Accessible"
+    assert len(started) == 1
+
+
+def test_metrics_of_a_report_the_cache_holds_read_the_rest_in_one_child(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read cache answers the report; every metric and their words come from one child,
+    the same answer as a read of the file alone."""
+    from viewer.readers import read_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv(read_cache.NO_CACHE, raising=False)
+    assert read_cache.is_on()
+    path = str(H200 / "numba-naive.ncu-rep")
+    assert run(["summary", "--json", path], capsys)[0] == 0
+    assert list((tmp_path / "cache").rglob("*"))  # kept in the cache
+    started = children(monkeypatch)
+    status, kept, err = run(["metrics", "--json", path], capsys)
+    assert (status, err, len(started)) == (0, "", 1)
+    monkeypatch.setenv("NCU_READER_NO_CACHE", "1")
+    assert run(["metrics", "--json", path], capsys)[1] == kept

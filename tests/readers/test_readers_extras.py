@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -85,3 +86,60 @@ def test_a_part_ncu_report_cannot_decode_is_left_out_not_called_corrupt() -> Non
     assert record == {"instances": {"m": {"x": [0.0, 1.0, 2.0], "y": [1e3, None, 3e3]}}}
     assert extras_of(record).rules is None
     assert extras_of(record).instances == {"m": ((0.0, 2.0), (1e3, 3e3))}
+
+
+class CountedMetric:
+    """A plain metric as ncu_report's IMetric answers, counting what it is asked."""
+
+    asked: ClassVar[dict[str, int]] = {}
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def _count(self, what: str) -> None:
+        CountedMetric.asked[what] = CountedMetric.asked.get(what, 0) + 1
+
+    def unit(self) -> str:
+        self._count("unit")
+        return "Kbyte"
+
+    def label(self) -> str:
+        self._count("label")
+        return f"{self.name} label"
+
+    def description(self) -> str:
+        self._count("description")
+        return f"{self.name} says"
+
+
+class PlainAction:
+    def metric_names(self) -> list[str]:
+        return ["a", "b"]
+
+    def metric_by_name(self, name: str) -> CountedMetric:
+        return CountedMetric(name)
+
+
+def test_each_metrics_words_are_asked_of_ncu_report_once_per_report() -> None:
+    """A metric's unit, label and description are the metric's, not the kernel's: asked once
+    for a report of many kernels (each costs ncu_report 5 to 40 us), answered alike for each."""
+    from viewer.readers import ncu_rep_child, ncu_rep_extras
+
+    class Kinds:
+        ValueKind_UINT32, ValueKind_UINT64, ValueKind_FLOAT, ValueKind_DOUBLE = range(4)
+
+    class Library:
+        IMetric = Kinds
+
+    reader = ncu_rep_child.MetricReader(Library)
+    CountedMetric.asked.clear()
+    records = [ncu_rep_extras.extras(PlainAction(), {"about": True}, reader.about)
+               for _ in range(3)]
+    assert records == [{"about": {"a": ["Kbyte", "a label", "a says"],
+                                  "b": ["Kbyte", "b label", "b says"]}}] * 3
+    assert CountedMetric.asked == {"unit": 2, "label": 2, "description": 2}
+    assert reader.unit("a", CountedMetric("a")) == "Kbyte"
+    assert CountedMetric.asked["unit"] == 2
+    CountedMetric.asked.clear()
+    assert ncu_rep_extras.about(PlainAction()) == records[0]["about"]
+    assert CountedMetric.asked == {"unit": 2, "label": 2, "description": 2}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from viewer.core.jobs import Job
@@ -65,26 +65,48 @@ def read_report(path: str | Path, job: Job | None = None) -> Report:
 
     The file is opened once (viewer.readers._opened) and every pass reads that one file: its
     format judged, its kernels and its session read, a gzip-compressed one decompressed once."""
+    return _read(Path(path), job, None)
+
+
+def read_report_whole(path: str | Path, extras: Mapping[str, Any]
+                      ) -> tuple[Report, dict[int, dict[str, Any]] | None]:
+    """The report at `path` as `read_report` reads it, except that a .ncu-rep the read cache
+    does not hold is read with every metric of each kernel and the `extras` asked for (as
+    viewer.readers.extras.read_extras asks for them: {"about": True}...) in the same pass of the
+    reader's child: (the report, the child's extras records by kernel index). None for the
+    records where the report was read otherwise (an export, a report the cache held): ask
+    viewer.readers.extras.read_extras_and_metrics then. What is read so is not kept in the
+    cache."""
+    found: dict[int, dict[str, Any]] = {}
+    report = _read(Path(path), None, (extras, found))
+    return report, found if found else None
+
+
+Whole = tuple[Mapping[str, Any], dict[int, dict[str, Any]]]
+"""A read of every metric with extras (read_report_whole): what to ask for, where to put it."""
+
+
+def _read(path: Path, job: Job | None, whole: Whole | None) -> Report:
     from viewer.core.model import ReportError
     from viewer.readers import _opened
 
-    path = Path(path)
     try:
         with _opened.opened(path) as source:
-            return _read_or_recall(source, job)
+            return _read_or_recall(source, job, whole)
     except ReportError as exc:
         if exc.source != str(path):  # it named a private copy, or the descriptor's name
             raise ReportError(path, exc.reason) from None
         raise
 
 
-def _read_or_recall(source: _Opened, job: Job | None) -> Report:
+def _read_or_recall(source: _Opened, job: Job | None, whole: Whole | None = None) -> Report:
     """The report the cache holds for this very file (viewer.readers.read_cache), else the file
-    read, and kept there when it was read whole and did not change meanwhile."""
+    read, and kept there when it was read whole and did not change meanwhile (and not `whole`:
+    with every metric, see read_report_whole)."""
     from viewer.readers import read_cache
 
     if not read_cache.is_on():
-        return _read_opened(source, job)
+        return _read_opened(source, job, whole)
     key = read_cache.key_of(source)
     report = read_cache.load(key, str(source.path))
     if report is not None:
@@ -94,7 +116,9 @@ def _read_or_recall(source: _Opened, job: Job | None) -> Report:
         return report
     from viewer.core.model import Kernel
 
-    report = _read_opened(source, job)
+    report = _read_opened(source, job, whole)
+    if whole is not None and whole[1]:
+        return report
     # a reader's own kind of kernel (a published reference's) carries more than the cache keeps
     plain = all(type(k) is Kernel for k in report.kernels)
     if plain and read_cache.key_of(source) == key:
@@ -102,7 +126,7 @@ def _read_or_recall(source: _Opened, job: Job | None) -> Report:
     return report
 
 
-def _read_opened(source: _Opened, job: Job | None) -> Report:
+def _read_opened(source: _Opened, job: Job | None, whole: Whole | None = None) -> Report:
     from viewer.core.jobs import Cancelled
     from viewer.core.model import ReportError
     from viewer.readers import _text_lines, sniff
@@ -116,7 +140,11 @@ def _read_opened(source: _Opened, job: Job | None) -> Report:
         if fmt == sniff.NCU_REP:
             from viewer.readers import ncu_rep
 
-            report = ncu_rep.read(path, job, source=source)
+            if whole is None:
+                report = ncu_rep.read(path, job, source=source)
+            else:
+                report = ncu_rep.read(path, job, source=source, names=None, extras=whole[0],
+                                      found=whole[1])
             _text_lines.settle_cut_short(report)
         else:
             report = _read_export(fmt, source)

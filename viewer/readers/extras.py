@@ -91,12 +91,26 @@ def read_extras(report: Report, kernel_indices: Iterable[int], *, rules: bool = 
     kernel index: rule results, instance values of the metrics `instances`, every metric's unit,
     label and description. Off the GUI thread; ReportError (one line, naming the file) when the
     file was rewritten or cannot be read, Cancelled when `job` is."""
+    found, _ = read_extras_and_metrics(report, kernel_indices, rules=rules, instances=instances,
+                                       about=about, job=job, names=())
+    return found
+
+
+def read_extras_and_metrics(report: Report, kernel_indices: Iterable[int], *,
+                            rules: bool = False, instances: Iterable[str] = (),
+                            about: bool = False, job: Job | None = None,
+                            names: Iterable[str] | None = None
+                            ) -> tuple[dict[int, Extras], dict[int, Mapping[str, float]]]:
+    """`read_extras`, and metric `names` (None: every numeric metric) of the same kernels as
+    `viewer.readers.read_metrics` answers them (for `Report.add_metrics`), both read in one pass
+    of the reader's child: (extras by kernel index, metrics by kernel index). An export's
+    kernels were read whole: their metrics answer empty."""
     from viewer.core.model import ReportError
     from viewer.readers import ncu_rep, sniff
 
     wanted = [report.kernels[i] for i in sorted(set(kernel_indices))]
     if report.format != sniff.NCU_REP or not wanted:
-        return {k.index: Extras() for k in wanted}
+        return {k.index: Extras() for k in wanted}, {}
     missing = [k for k in wanted if k.position is None]
     if missing:
         raise ReportError(report.source, f"{missing[0].label} cannot be found again in the file")
@@ -104,5 +118,7 @@ def read_extras(report: Report, kernel_indices: Iterable[int], *, rules: bool = 
     with ncu_rep.read_again_errors(report.source):
         found = ncu_rep.read_extras(
             Path(report.source), list(by_position), rules=rules, instances=tuple(instances),
-            about=about, job=job, stamp=report.stamp)
-    return {by_position[p]: extras_of(record) for p, record in found.items()}
+            about=about, job=job, stamp=report.stamp, names=names)
+    metrics = {by_position[p]: record["metrics"] for p, record in found.items()
+               if "metrics" in record}
+    return {by_position[p]: extras_of(record) for p, record in found.items()}, metrics

@@ -34,7 +34,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,8 @@ class _Limits:
 def read(path: Path, job: Job | None = None, *,
          names: Iterable[str] | None = KNOWN_METRICS, timeout_s: float | None = None,
          memory_limit: int | None = None, slice_bytes: int = SLICE_BYTES,
-         source: _opened.Opened | None = None) -> Report:
+         source: _opened.Opened | None = None, extras: Mapping[str, Any] | None = None,
+         found: dict[int, dict[str, Any]] | None = None) -> Report:
     """Read a .ncu-rep: kernels in launch order, metric `names` (None: every numeric metric) in
     base units, and its session (viewer.readers.ncu_session).
 
@@ -102,6 +103,8 @@ def read(path: Path, job: Job | None = None, *,
     `memory_limit` each child. `job` gets progress per result; cancelling it kills the child and
     raises Cancelled. Every other failure is a ReportError naming the file. `source`: the file
     already opened (viewer.readers._opened), else it is opened here; every pass reads it.
+    `extras` (as `read_extras` asks for them) are read in the same pass, into `found` by kernel
+    index.
     """
     path = Path(path)
     asked = None if names is None else frozenset(names)
@@ -112,7 +115,8 @@ def read(path: Path, job: Job | None = None, *,
         limits = _Limits(plain.file.size, timeout_s, memory_limit, slice_bytes)
         if job is not None:
             job.progress(0.0, f"opening {path.name}")
-        records, skipped = _run(path, plain.file, source, limits, job, asked, None)
+        records, skipped = _run(path, plain.file, source, limits, job, asked, None,
+                                dict(extras) if extras else None)
         notes = plain.damage_note() + _cut_short(records, skipped, plain.container)
         session = ncu_session.read(plain.file.here, NCU_REP)
     if not records:
@@ -120,6 +124,9 @@ def read(path: Path, job: Job | None = None, *,
             raise ReportError(path, _workloads.no_kernel(skipped))
         raise ReportError(path, "no kernel found: the report looks truncated or corrupt")
     kernels = _kernels(path, records, asked)
+    if extras and found is not None:
+        for kernel, record in zip(kernels, records, strict=True):
+            found[kernel.index] = {k: record[k] for k in EXTRAS if k in record}
     return Report(source=str(path), format=FORMAT, kernels=kernels, skipped=skipped,
                   stamp=source.stamp, notes=notes, session=session)
 
@@ -173,20 +180,27 @@ EXTRAS = ("rules", "instances", "about")
 def read_extras(path: Path, positions: Iterable[int], *, rules: bool = False,
                 instances: Iterable[str] = (), about: bool = False, job: Job | None = None,
                 stamp: FileStamp | None = None, timeout_s: float | None = None,
-                memory_limit: int | None = None, slice_bytes: int = SLICE_BYTES
-                ) -> dict[int, dict[str, Any]]:
+                memory_limit: int | None = None, slice_bytes: int = SLICE_BYTES,
+                names: Iterable[str] | None = ()) -> dict[int, dict[str, Any]]:
     """What the kernels at `positions` hold beyond metric values, keyed by position: ncu's rule
     results (`rules`), the instance values of the metrics `instances`, each metric's unit, label
     and description (`about`); as plain JSON (viewer.readers.ncu_rep_extras), read in children
-    as `read_metrics` reads. Off the GUI thread."""
+    as `read_metrics` reads. Metric `names` too (None: every numeric metric), in the same
+    children, as "metrics" (what `read_metrics` answers) where any are asked for. Off the GUI
+    thread."""
     path = Path(path)
     wanted = sorted(set(positions))
     if not wanted:
         return {}
     asked = {"rules": rules, "instances": sorted(set(instances)), "about": about}
-    records = _read_again(path, wanted, frozenset(), asked, job, stamp,
+    metrics = None if names is None else frozenset(names)
+    records = _read_again(path, wanted, metrics, asked, job, stamp,
                           (timeout_s, memory_limit, slice_bytes))
-    return {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
+    found = {int(r["position"]): {k: r[k] for k in EXTRAS if k in r} for r in records}
+    if metrics != frozenset():
+        for record in records:
+            found[int(record["position"])]["metrics"] = _metrics_of(path, record)
+    return found
 
 
 @contextlib.contextmanager

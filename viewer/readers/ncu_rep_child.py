@@ -95,7 +95,9 @@ class MetricReader:
     """Numeric metric values of actions in base units; each metric's unit is looked up once.
 
     `IMetric.unit()` costs about 40 us, more than everything else a metric needs together, and a
-    metric's unit is the same for every kernel of a report, so it is kept per metric name.
+    metric's unit is the same for every kernel of a report, so it is kept per metric name; so are
+    its unit, label and description as ncu spells them (`about`), which are the metric's, not
+    the kernel's.
     """
 
     def __init__(self, ncu_report: Any) -> None:
@@ -103,6 +105,8 @@ class MetricReader:
         self._integer = {kinds.ValueKind_UINT32, kinds.ValueKind_UINT64}
         self._numeric = self._integer | {kinds.ValueKind_FLOAT, kinds.ValueKind_DOUBLE}
         self._scale: dict[str, float] = {}
+        self._units: dict[str, str] = {}
+        self._about: dict[str, list[str]] = {}
         self._devices: dict[float | None, dict[str, str | None]] = {}
 
     def value(self, action: Any, name: str) -> float | None:
@@ -119,10 +123,26 @@ class MetricReader:
         raw = float(metric.as_uint64()) if kind in self._integer else metric.as_double()
         scale = self._scale.get(name)
         if scale is None:
-            scaled = unit_scale(metric.unit() or "")  # None: a unit not understood
+            scaled = unit_scale(self.unit(name, metric))  # None: a unit not understood
             scale = self._scale[name] = math.nan if scaled is None else scaled[0]
         value = raw * scale
         return value if math.isfinite(value) else None
+
+    def unit(self, name: str, metric: Any) -> str:
+        """The unit of metric `name` as ncu spells it ('' where it has none)."""
+        unit = self._units.get(name)
+        if unit is None:
+            unit = self._units[name] = str(metric.unit() or "")
+        return unit
+
+    def about(self, name: str, metric: Any) -> list[str]:
+        """[unit as ncu spells it, label, description] of metric `name`, each cut at
+        ncu_rep_extras.MAX_TEXT characters."""
+        known = self._about.get(name)
+        if known is None:
+            known = self._about[name] = [str(text or "")[:ncu_rep_extras.MAX_TEXT] for text in (
+                self.unit(name, metric), metric.label(), metric.description())]
+        return known
 
     def device(self, action: Any, device_id: float | None) -> dict[str, str | None]:
         """The device's name and compute capability; looked up once per device of the report."""
@@ -156,29 +176,35 @@ def kernel_record(action: Any, reader: MetricReader, names: Sequence[str] | None
     """Identity and metrics (`names`; None: every numeric one) of one kernel, for the parent;
     "held" is not 0 when the kernel holds metrics (none: the report looks truncated). Listing a
     kernel's metric names costs a sixth of reading it, so that is done only when needed.
-    `extras` asks for more (ncu_rep_extras: rules, instances, about)."""
-    held = action.metric_names() if names is None else ()
-    found = reader.metrics(action, held if names is None else names)
-    if not found and names is not None:  # rare: none of those asked for; does it hold any?
-        held = action.metric_names()
+    `extras` asks for more (ncu_rep_extras: rules, instances, about).
+
+    ncu_report settles a derived metric's unit when it is first asked, and its answer depends
+    on what was read before ('byte' once the values were read, 'sector' as ncu prints it when
+    the units are walked first): the extras are read before the metrics, right after the
+    kernel's identity, as a pass that reads only them always read them."""
+    found: dict[str, float] = {}
 
     def dims(keys: tuple[str, str, str]) -> list[int] | None:
         got = [found[k] if k in found else reader.value(action, k) for k in keys]
         whole = [int(v) for v in got if v is not None]
         return whole if len(whole) == len(got) else None
 
-    device_id = reader.value(action, DEVICE_ID)
-    return {
-        "name": action.name() or "",
-        "demangled": action.name(action.NameBase_DEMANGLED) or "",
-        "grid": dims(GRID),
-        "block": dims(BLOCK),
-        "device_id": None if device_id is None else int(device_id),
-        **reader.device(action, device_id),
-        "held": len(held) or len(found),
-        "metrics": found,
-        **(ncu_rep_extras.extras(action, extras) if extras else {}),
-    }
+    def identity() -> dict[str, Any]:
+        device_id = reader.value(action, DEVICE_ID)
+        return {"name": action.name() or "",
+                "demangled": action.name(action.NameBase_DEMANGLED) or "",
+                "grid": dims(GRID), "block": dims(BLOCK),
+                "device_id": None if device_id is None else int(device_id),
+                **reader.device(action, device_id)}
+
+    record = identity() if extras else {}
+    more = ncu_rep_extras.extras(action, extras, reader.about) if extras else {}
+    held = action.metric_names() if names is None else ()
+    found.update(reader.metrics(action, held if names is None else names))
+    if not found and names is not None:  # rare: none of those asked for; does it hold any?
+        held = action.metric_names()
+    return {**(record or identity()), "held": len(held) or len(found), "metrics": found,
+            **more}
 
 
 def workload_kind(action: Any) -> str | None:

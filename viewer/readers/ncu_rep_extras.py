@@ -74,19 +74,29 @@ def instances(action: Any, names: Iterable[str]) -> dict[str, dict[str, list[flo
     return found
 
 
-def about(action: Any) -> dict[str, list[str]]:
-    """{name: [unit as ncu spells it, label, description]} of every metric the kernel holds."""
+About = Callable[[str, Any], list[str]]
+"""A metric's [unit as ncu spells it, label, description] from its name and its IMetric."""
+
+
+def texts(name: str, metric: Any) -> list[str]:
+    """[unit as ncu spells it, label, description] of `metric`, each cut at MAX_TEXT."""
+    return [str(text or "")[:MAX_TEXT] for text in (
+        metric.unit(), metric.label(), metric.description())]
+
+
+def about(action: Any, of: About = texts) -> dict[str, list[str]]:
+    """{name: [unit as ncu spells it, label, description]} of every metric the kernel holds;
+    `of` says them for one metric (ncu_rep_child's MetricReader keeps them per name)."""
     found = {}
     for name in action.metric_names():
         metric = action.metric_by_name(name)
         if metric is None:
             continue
-        found[name] = [str(text or "")[:MAX_TEXT] for text in (
-            metric.unit(), metric.label(), metric.description())]
+        found[name] = of(name, metric)
     return found
 
 
-def extras(action: Any, asked: Mapping[str, Any]) -> dict[str, Any]:
+def extras(action: Any, asked: Mapping[str, Any], of: About = texts) -> dict[str, Any]:
     """The parts of one kernel's record that `asked` (the request's "extras") names. A part
     ncu_report fails to decode is left out (the parent then says the report holds none we read),
     not taken for a corrupt report: its metrics were read."""
@@ -97,7 +107,7 @@ def extras(action: Any, asked: Mapping[str, Any]) -> dict[str, Any]:
     if names:
         parts["instances"] = lambda: instances(action, names)
     if asked.get("about"):
-        parts["about"] = lambda: about(action)
+        parts["about"] = lambda: about(action, of)
     record: dict[str, Any] = {}
     for key, read in parts.items():
         try:

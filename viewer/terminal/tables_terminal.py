@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TextIO
 
 from viewer.analysis import advice, metric_table
@@ -33,34 +34,49 @@ ADVICE_DESCRIPTION = ("Print ncu's own advice on each kernel, the largest estima
                       "first (the window's ncu's advice page).")
 
 
+def _read(path: Path, asked: Mapping[str, bool]) -> tuple[Report, Mapping[int, Extras] | None]:
+    """The file read, and its kernels' extras where that read took them in: a .ncu-rep read
+    for every metric (`every_metric`) is read with its extras in one pass of the reader's child
+    (viewer.readers.read_report_whole) unless the read cache holds it."""
+    from viewer.readers import read_report, read_report_whole
+    from viewer.readers.extras import extras_of
+
+    if not asked.get("every_metric"):
+        return read_report(path), None
+    report, found = read_report_whole(path, {k: v for k, v in asked.items()
+                                             if k != "every_metric"})
+    return report, None if found is None else {i: extras_of(r) for i, r in found.items()}
+
+
 def _extras(report: Report, *, rules: bool = False, about: bool = False,
             every_metric: bool = False) -> Mapping[int, Extras]:
     """The extras of the report's kernels by index (a .ncu-rep read for them, and for every
     metric when `every_metric`; an export's as its reader took them in)."""
-    from viewer.readers import read_metrics, sniff
-    from viewer.readers.extras import read_extras
+    from viewer.readers import sniff
+    from viewer.readers.extras import read_extras_and_metrics
 
     indices = [k.index for k in report.kernels]
     if report.format != sniff.NCU_REP:
         return {k.index: export_extras(k) for k in report.kernels}
+    # the metrics and the extras in one pass of the reader's child
+    extras, metrics = read_extras_and_metrics(report, indices, rules=rules, about=about,
+                                              names=None if every_metric else ())
     if every_metric:
-        report.add_metrics(read_metrics(report, indices, None), None)
-    return read_extras(report, indices, rules=rules, about=about)
+        report.add_metrics(metrics, None)
+    return extras
 
 
 def _each(args: argparse.Namespace, show: Callable[[Report, Kernel, Extras, TextIO], None],
           out: TextIO, err: TextIO, **asked: bool) -> int:
     """Read each file, warn of its notes, and `show` each kernel picked with its extras."""
-    from viewer.readers import read_report
-
     status, picks = 0, Picks(args.kernel)
     for path in args.files or shipped.comparison():
         try:
-            whole = read_report(path)
+            whole, read_with = _read(path, asked)
             report = picks.report(whole)
             if report is None:
                 continue
-            extras = _extras(whole, **asked)
+            extras = _extras(whole, **asked) if read_with is None else read_with
         except ReportError as exc:
             print(visible(f"error: {exc}"), file=err)
             status = 1

@@ -8,6 +8,8 @@ from viewer.analysis import metric_table
 from viewer.analysis.metric_words import (
     DESCRIPTION_CHARS,
     METRIC_CHARS,
+    NAME_CHARS,
+    NAME_SHARE,
     NO_DESCRIPTIONS,
     NOT_READ,
     PAD,
@@ -20,6 +22,7 @@ from viewer.analysis.metric_words import (
     one_sided_text,
     reading_text,
     rows_heading,
+    scroll_note,
     table_csv,
 )
 from viewer.readers import read_report
@@ -67,6 +70,24 @@ def test_the_values_take_their_width_first_and_the_names_what_is_left() -> None:
     assert short[0] == least  # a short name keeps the column's least
     narrow = column_widths(columns, names, values, advance, 1, room=50)
     assert narrow[0] == least  # too little room: the name keeps its least
+
+
+def test_the_names_keep_a_readable_least_and_past_it_the_columns_scroll() -> None:
+    """Values that leave the names less than NAME_CHARS (or NAME_SHARE of the table) leave
+    them that least all the same: the columns add up to more than the table, which says so."""
+    columns = ("Metric", "A naive", "B tiled", "Unit")
+    values = [[], ["9" * 30], ["9" * 30], ["byte/sector"]]
+    names = ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]
+    room = 100 + NAME_CHARS
+    widths = column_widths(columns, names, values, len, 1, room=room)
+    assert widths[0] == min(NAME_CHARS, int(NAME_SHARE * room))
+    assert sum(widths) > room
+    assert "scroll sideways" in scroll_note(widths, room)
+    wide = column_widths(columns, names, values, len, 1, room=1000)
+    assert wide[0] == len(names[0]) + PAD and sum(wide) < 1000  # room: the name whole
+    assert scroll_note(wide, 1000) == ""
+    short = column_widths(columns, ["a.sum"], values, len, 1, room=room)
+    assert short[0] == max(len("Metric") + PAD, METRIC_CHARS)  # a short name needs no more
 
 
 def test_a_hidden_column_takes_no_room() -> None:

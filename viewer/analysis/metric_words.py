@@ -21,6 +21,12 @@ on hover, cut at the right: 'A sm80_xmma_gem...')."""
 DESCRIPTION_CHARS, METRIC_CHARS = 24, 8
 """The least room, in average characters, one kernel's Description column and the Metric
 column keep beside the values."""
+NAME_CHARS, NAME_SHARE = 32, 0.4
+"""The least the Metric column keeps for names longer than it: NAME_CHARS average characters
+(the part of a name that tells it from its neighbours, 'l1tex__data_bank...shared_op_ld.sum'),
+at most NAME_SHARE of the table's width; a name cut to a few characters ('l1t...sum') tells the
+room nothing. Where the values leave less, the columns scroll sideways and the table says so
+(scroll_note)."""
 PAD = 16
 PROJECTOR_HIDDEN = ("Better when",)
 """What the projector leaves out of a diff: the Verdict and the colours say it."""
@@ -67,9 +73,12 @@ def column_widths(columns: Sequence[str], names: Sequence[str],
     """Each column's width in pixels, the values first: a value column (all but the Metric and
     the Description) takes its widest value in `values` (each column's texts) and its title up
     to TITLE_CHARS (`advance` measures a text, `char_width` is an average character's), so
-    every number lies inside `room`, the table's width; the Description keeps DESCRIPTION_CHARS,
-    and the Metric column the longest of `names` up to what is left (at least METRIC_CHARS:
-    a name too long elides in the middle, whole on hover); the `hidden` columns none."""
+    every number lies inside `room`, the table's width, where the names keep their least; the
+    Description keeps DESCRIPTION_CHARS, and the Metric column the longest of `names` up to
+    what is left, at least METRIC_CHARS, and NAME_CHARS or NAME_SHARE of `room` if less (or the
+    longest name, if shorter): a name too long elides in the middle, whole on hover. Where
+    the values leave the names less than that least, the widths add up to more than `room`
+    (the columns scroll); the `hidden` columns take none."""
     widths = []
     for title, texts in zip(columns, values, strict=True):
         if title in ("Metric", "Description", *hidden):
@@ -82,9 +91,18 @@ def column_widths(columns: Sequence[str], names: Sequence[str],
                                                    DESCRIPTION_CHARS * char_width)
     if "Metric" in columns:
         longest = max((advance(n) for n in names), default=0) + PAD
-        least = max(advance("Metric") + PAD, METRIC_CHARS * char_width)
+        least = max(advance("Metric") + PAD, METRIC_CHARS * char_width,
+                    min(longest, NAME_CHARS * char_width, int(NAME_SHARE * room)))
         widths[columns.index("Metric")] = max(least, min(longest, room - sum(widths)))
     return widths
+
+
+def scroll_note(widths: Sequence[int], room: int) -> str:
+    """Under a table whose columns add up to more than its `room`: that they scroll, and where
+    a name is whole ('' where they fit)."""
+    if sum(widths) <= room:
+        return ""
+    return "The columns scroll sideways (Shift+wheel); a name is whole on hover."
 
 
 def table_csv(shown: Sequence[MetricRow | MetricDiff | OneSided], names: Sequence[str]) -> str:

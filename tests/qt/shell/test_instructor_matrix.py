@@ -6,8 +6,9 @@ every label in the view, the side panels and the Open dialog is at least the pro
 type, and so is the memory chart's painted text at the scale it is drawn. The compare line takes
 at most a fifth of the height (its warnings folded where they would take more), and no word of it
 runs past its right edge, and where the window is short its warnings fold to one line; no view
-says one again. The numbers stay on screen: every value column of Every metric and the load
-columns of Source lie inside their table, with long kernel names too.
+says one again. The numbers stay on screen: every value column of Every metric (where its names
+keep a readable least beside them; else A and B, and the table says its columns scroll) and the
+load columns of Source lie inside their table, with long kernel names too.
 
 One window per size, mode and pair (module-scoped), every view shown in it in turn."""
 
@@ -22,6 +23,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QDockWidget, QLabel, QScrollArea, QWidget
 
 from tests.qt.windows import SIZES, close_window, open_window, settle
+from viewer.analysis.metric_words import NAME_CHARS, NAME_SHARE, PAD
 from viewer.analysis.source_columns import COLUMNS as SOURCE_COLUMNS
 from viewer.analysis.source_columns import LOAD_TITLES
 from viewer.qt.kit.style import _POINTS, Style
@@ -249,7 +251,10 @@ def in_view(header, column: int, width: int) -> bool:
 
 
 def test_every_value_column_of_every_metric_lies_in_its_table(window, qtbot) -> None:
-    """The values are the point: the Metric column's names elide first, and no value is cut."""
+    """The values are the point, and the names say what they are: every value lies inside
+    the table where the names keep their least (NAME_CHARS, at most NAME_SHARE of the table);
+    where the values leave less, the names keep it all the same, A and B lie inside, and the
+    table says that its columns scroll. No value is cut."""
     page = shown(window, MetricsView)
     qtbot.waitUntil(lambda: not page.reading, timeout=120_000)
     settle()
@@ -259,8 +264,15 @@ def test_every_value_column_of_every_metric_lies_in_its_table(window, qtbot) -> 
               if title not in ("Metric", "Description") and not table.isColumnHidden(c)]
     # the diff: A, B, change, B/A, better when (the desk's), verdict, unit
     assert model.rowCount() > 40 and len(values) == (6 if window.projector else 7)
-    assert not [model.title(c) for c in values if not in_view(header, c, width)]
     metrics = table.fontMetrics()
+    longest = max(metrics.horizontalAdvance(n) for n in model.texts(0)) + PAD
+    least = min(longest, NAME_CHARS * metrics.averageCharWidth(), int(NAME_SHARE * width))
+    assert header.sectionSize(0) >= least
+    outside = [model.title(c) for c in values if not in_view(header, c, width)]
+    assert table.scroll_words.isVisible() == bool(outside), outside
+    assert all(in_view(header, c, width) for c in (1, 2))  # A and B
+    if outside:
+        assert "scroll sideways" in table.scroll_words.text()
     cut = [t for c in values for t in model.texts(c)
            if metrics.horizontalAdvance(t) > header.sectionSize(c)]
     assert not cut

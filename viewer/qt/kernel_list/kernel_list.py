@@ -62,7 +62,7 @@ from viewer.qt.kernel_list.kernel_table import (
 )
 from viewer.qt.kernel_list.name_delegate import NameDelegate
 from viewer.qt.kit.plain_text import plain_label
-from viewer.qt.kit.style import Style
+from viewer.qt.kit.style import Style, check_sheet
 
 __all__ = ["COLUMNS", "FILE_COLUMN", "NAME_ROOM", "NUMERIC_COLUMNS", "Index", "KernelEntry",
            "KernelFilterProxy", "KernelList", "KernelTableModel", "SortKey", "compare_names",
@@ -351,10 +351,11 @@ class KernelList(QWidget):
         self._fit_room()
 
     def whole_width(self) -> int:
-        """The list's width with every column shown whole, the name at NAME_CHARS."""
-        view = self.view
+        """The list's width with every column whole, the widest name too (NAME_CHARS at least)."""
+        view, metrics = self.view, self.view.fontMetrics()
         columns = sum(self._wanted().values())
-        name = (NAME_CHARS + 2) * view.fontMetrics().averageCharWidth()
+        name = max([(NAME_CHARS + 2) * metrics.averageCharWidth()] + [
+            metrics.horizontalAdvance(n) + 24 for n in self.model.names()])
         layout = self.layout()
         margins = layout.contentsMargins() if layout is not None else QMargins()
         return (columns + name + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
@@ -387,6 +388,7 @@ class KernelList(QWidget):
         """The list's type: the app's own at the desk, the projector's smallest in a room."""
         font = style.font("small") if style.projector else QFont()
         self.setFont(font)
+        self.group_box.setStyleSheet(check_sheet(style))  # its box as large as its words
         for table in (self.view, self.group_view):  # a header not yet shown keeps its own
             table.horizontalHeader().setFont(font)
 

@@ -148,3 +148,14 @@ def tab_scroller_sheet(style: Style) -> str:
     width = style.px(22)
     return (f"QTabBar::scroller {{ width: {2 * width}px; }}"
             f"QTabBar QToolButton {{ width: {width}px; font-size: {style.points('heading')}pt; }}")
+
+
+INDICATOR_PX = 14
+"""A check box's box at the desk, in pixels (Fusion's own); the projector's is twice it."""
+
+
+def check_sheet(style: Style) -> str:
+    """A check box's box at this scale, beside words in this style's type (Qt's own stays
+    desk-size whatever the words' type)."""
+    side = style.px(INDICATOR_PX)
+    return f"QCheckBox::indicator {{ width: {side}px; height: {side}px; }}"

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.qt.kit.plain_text import plain_label
-from viewer.qt.kit.style import Style
+from viewer.qt.kit.style import Style, check_sheet
 
 
 class MetricControls(QGridLayout):
@@ -46,6 +46,7 @@ class MetricControls(QGridLayout):
         style.paint_label(self.threshold_label, "body")
         for widget in (self.search, self.threshold, self.one_sided, self.export_button):
             widget.setFont(style.font("body"))
+        self.one_sided.setStyleSheet(check_sheet(style))
         self.place(style.projector)
 
     def place(self, stacked: bool) -> None:

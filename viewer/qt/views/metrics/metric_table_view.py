@@ -1,6 +1,7 @@
 """The "Every metric" view's table: its MetricModel's rows, sorting by any column, names cut in
 the middle, and column widths made again at each width it takes (viewer.analysis.metric_words):
-every value inside the table, the names in what the values leave."""
+every value inside the table, the names in what the values leave, at least a readable share of
+it; where the values leave less, the columns scroll and `scroll_words` under the table says so."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.analysis.metric_words import PROJECTOR_HIDDEN, column_widths
+from viewer.analysis.metric_words import PROJECTOR_HIDDEN, column_widths, scroll_note
 from viewer.core.elide import distinct_elisions
+from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Style
 from viewer.qt.views.metrics.metric_model import MetricModel
 
@@ -42,10 +44,14 @@ class MetricTable(QTableView):
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header.setStretchLastSection(True)
         self.projector = False  # set_style takes the style's
+        self.scroll_words = plain_label("", parent)  # where the columns scroll: that they do
+        self.scroll_words.setWordWrap(True)
+        self.scroll_words.hide()
 
     def set_style(self, style: Style) -> None:
         """Rows a line of the table's type high, and a little more; the projector's columns."""
         self.projector = style.projector
+        style.paint_label(self.scroll_words, "small", color="secondary")
         rows = self.fontMetrics().height() + style.px(6)
         self.verticalHeader().setDefaultSectionSize(rows)
         self.verticalHeader().setMinimumSectionSize(rows)
@@ -64,6 +70,9 @@ class MetricTable(QTableView):
             self.setColumnHidden(column, titles[column] in hidden)
             if titles[column] not in hidden:
                 self.horizontalHeader().resizeSection(column, width)
+        said = scroll_note(widths, self.viewport().width()) if model.rowCount() else ""
+        self.scroll_words.setText(said)
+        self.scroll_words.setVisible(bool(said))
         self._name_titles()
 
     def _name_titles(self) -> None:

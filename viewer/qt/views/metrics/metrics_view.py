@@ -103,7 +103,8 @@ class MetricsView(FramesNoRow, ShowsReports, QWidget):
         inside.setContentsMargins(0, 0, 0, 0)
         inside.addLayout(self.controls)
         inside.addWidget(self.table, 1)
-        inside.addWidget(self.count)
+        for widget in (self.table.scroll_words, self.count):
+            inside.addWidget(widget)
         layout.addWidget(self.body, 1)
 
     # ---------------------------------------------------------------- content

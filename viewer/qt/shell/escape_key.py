@@ -1,7 +1,8 @@
 """Esc with no box focused: it closes what is open first, one thing a press (the keys list, the
-exercise, the compare line's warnings opened with N, a kernel list opened in projector mode),
-and leaves projector mode only when nothing else is open. F5 and Ctrl+P toggle the mode
-whatever is open. (Esc in a box gives the box up: viewer.qt.shell.window_menus.)"""
+exercise, the compare line's warnings opened with N, the note of a later step opened on, a kernel
+list opened in projector mode), and leaves projector mode only when nothing else is open. F5
+and Ctrl+P toggle the mode whatever is open. (Esc in a box gives the box up:
+viewer.qt.shell.window_menus.)"""
 
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         note_profiled_durations(self.reading.tab_pages, self.reading.timing_panel.probe.done)
         self.escape_key = EscapeKey(self.window_actions.escape, self.projector_mode, [
             lambda: hide_shown(self.keys_dialog), lambda: hide_shown(self.exercise.dock),
-            self.reading.compare_line.fold_opened,
+            self.reading.compare_line.fold_opened, self.reading.step_note.dismiss,
             lambda: self.projector and hide_shown(self.kernel_dock)])
 
     def _build_parts(self, tabs: Sequence[ReadingTab]) -> None:
@@ -305,8 +305,7 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         show_dock(self, self.kernel_dock, self.kernel_list, visible)
 
     def show_keys(self) -> None:
-        """Show (or hide again) the list of keys, read from the window's actions, in the current
-        style."""
+        """Show (or hide again) the list of keys, read from the window's actions, in style."""
         if self.keys_dialog is not None and self.keys_dialog.isVisible():
             self.keys_dialog.close()
             return

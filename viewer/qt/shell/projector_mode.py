@@ -87,8 +87,8 @@ def restyle_views(reading: ReadingPage, style: Style) -> None:
 def apply_style(style: Style, reading: ReadingPage, status_bar: QStatusBar,
                 empty_page: EmptyPage) -> None:
     """The window's own parts in `style`: the tab bar, the reading page's background, the status
-    bar (hidden in projector mode), the page before a report, the compare line's frame and the
-    banners of a file refused."""
+    bar (hidden in projector mode), the page before a report, the compare line's frame, the
+    note of a later step opened on and the banners of a file refused."""
     reading.tabs.tabBar().setStyleSheet(tab_bar_sheet(style))
     reading.banner.set_style(style)
     style.apply_palette(reading)
@@ -97,3 +97,4 @@ def apply_style(style: Style, reading: ReadingPage, status_bar: QStatusBar,
     status_bar.setFont(style.font("small"))
     empty_page.set_style(style)
     reading.compare_line.set_style(style)
+    reading.step_note.set_style(style)

@@ -1,4 +1,5 @@
-"""The reading page: a banner for a file that was refused, the compare line, and the tabs: Predict
+"""The reading page: a banner for a file that was refused, the compare line, the note saying why a
+report opened on a later step (in projector mode: step_note), and the tabs: Predict
 (step 0: commit to numbers before reading), the reading order (1 speed of light, 2 memory,
 3 occupancy), then the timing tab and the published T4 beside this report, outside it, and the
 views beyond: one tab per view of viewer.qt.shell.view_registry, in its order. The page knows
@@ -23,6 +24,7 @@ from viewer.qt.kit.view import View
 from viewer.qt.lesson.predict_tab import PredictTab
 from viewer.qt.lesson.reference_tab import ReferenceTab
 from viewer.qt.shell.compare_line import CompareLine
+from viewer.qt.shell.step_note import StepNote
 from viewer.qt.shell.tab_titles import TabTitles
 from viewer.qt.shell.view_registry import VIEWS, Entry, entry_of
 from viewer.qt.views.timing.timing_view import TimingView
@@ -105,11 +107,13 @@ class ReadingPage(QWidget):
         self.analysis_pages: list[View] = self._of_kind("beyond")
         self.banner = Banner(self)
         self.compare_line = CompareLine(self)
+        self.step_note = StepNote(self)  # why a report opened on a later step, in a room
         self.column = QVBoxLayout(self)
         self.column.setContentsMargins(0, 0, 0, 0)
         self.column.setSpacing(0)
         self.column.addWidget(self.banner)
         self.column.addWidget(self.compare_line)
+        self.column.addWidget(self.step_note)
         self.column.addWidget(self.tabs, 1)
 
     def _numbered(self) -> list[tuple[int, Entry, View]]:
@@ -163,7 +167,8 @@ class ReadingPage(QWidget):
     def open_on_a_filled_step(self, kernels: Sequence[Kernel]) -> str:
         """Where the reading step shown holds none of `kernels`' values and the first step
         cannot be filled either, show the first step that can; what was done, in words ('' where
-        nothing moved)."""
+        nothing moved), said by `step_note` too."""
+        self.step_note.say("")
         current = self.tabs.currentWidget()
         by_step = {page.VIEW: page for page in self.tab_pages}
         if current not in self.tab_pages or reading_steps.fills(current.VIEW, kernels):
@@ -172,6 +177,7 @@ class ReadingPage(QWidget):
         index, why = reading_steps.first_filled(kernels, titles)
         if why:
             self.tabs.setCurrentWidget(by_step[READING_ORDER[index]])
+        self.step_note.say(why)
         return why
 
     @property

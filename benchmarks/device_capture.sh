@@ -219,7 +219,7 @@ helper_install() {
     "$base" -m venv --without-pip "$libexec/venv" || return 1
     site=$("$libexec/venv/bin/python3" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .whl/numpy-*.whl
-    rm -rf /tmp/stage && mkdir /tmp/stage && cp -R pyproject.toml README.md viewer profiles resources /tmp/stage/
+    rm -rf /tmp/stage && mkdir /tmp/stage && cp -R pyproject.toml setup.py README.md viewer profiles resources /tmp/stage/
     python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$site" /tmp/stage
     # numba and numba-cuda as copies of the image's own, inside the install (no index here)
     python3 benchmarks/copy_dists.py "$site" numba numba-cuda --skip numpy

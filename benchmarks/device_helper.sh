@@ -61,7 +61,7 @@ install_into() {  # LIBEXEC_DIR WITH_NUMBA(yes|no)
     "$base" -m venv --without-pip "$libexec/venv" || return 1
     site=$("$libexec/venv/bin/python3" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     python3 -m pip install -q --no-index --no-deps --no-compile --target "$site" .whl/numpy-*.whl
-    rm -rf "$WORK/stage" && mkdir "$WORK/stage" && cp -R pyproject.toml README.md viewer profiles resources "$WORK/stage/"
+    rm -rf "$WORK/stage" && mkdir "$WORK/stage" && cp -R pyproject.toml setup.py README.md viewer profiles resources "$WORK/stage/"
     python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-compile --target "$site" "$WORK/stage"
     if [[ $numba == yes ]]; then
         python3 benchmarks/copy_dists.py "$site" numba numba-cuda --skip numpy | paste -sd';'

@@ -290,7 +290,7 @@ def test_request_dims(dim, ok: bool) -> None:
 
 @pytest.mark.parametrize(("target", "set_name", "clock"), [
     ("NAIVE", "full", "base"), ("naive ", "full", "base"), ("--target", "full", "base"),
-    ("both", "full", "base"), ("naive", "all", "base"), ("naive", "basic,full", "base"),
+    ("all", "full", "base"), ("naive", "all", "base"), ("naive", "basic,full", "base"),
     ("naive", "@full", "base"), ("naive", "full", "reset"), ("naive", "full", "-base"),
     ("naive", "full", ""),
 ])
@@ -495,30 +495,37 @@ if args[:1] != ["capture"] or len(args) != 9:
 if mode == "unauthorized":  # pkexec's own refusal: no started line
     sys.stderr.write("Error executing command as another user: Not authorized\\n")
     sys.exit(127)
-say(started={"target": args[2], "dim": int(args[4]), "set": args[6], "clock": args[8],
-             "uid": os.getuid()})
-say(ncu="==PROF== Connected to process 4321 (/usr/bin/python3)")
-if mode == "perm":
-    say(ncu="==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
-            "Performance Counters on the target device 0.")
-    say(error="ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM)",
-        kind="counters_not_permitted", exit=5)
-    sys.exit(5)
-if mode == "cancel":
-    if not select.select([sys.stdin], [], [], 60)[0]:  # waits for the client to close stdin
-        say(error="stdin was never closed", kind="failed", exit=11)
-        sys.exit(11)
-    sys.stdin.buffer.read()
-    say(error="cancelled: ncu was stopped", kind="cancelled", exit=9)
-    sys.exit(9)
-say(ncu='==PROF== Profiling "matmul_naive" - 0: 0%....50%....100% - 38 passes')
-say(ncu="==PROF== Disconnected from process 4321")
-data = open(os.environ["FAKE_REPORT"], "rb").read()
-for i in range(0, len(data), 100_000):
-    sys.stdout.buffer.write(data[i:i + 100_000])
-sys.stdout.buffer.flush()
-size = len(data) + (1 if mode == "short" else 0)
-say(done={"bytes": size, "ncu_version": "Version 2025.3.1.0 (build 36398880) (public-release)",
+targets = ["naive", "tiled"] if args[2] == "both" else [args[2]]
+shots = [(t, int(d)) for d in args[4].split(",") for t in targets]
+sent = []
+for index, (target, dim) in enumerate(shots):
+    say(started={"target": target, "dim": dim, "set": args[6], "clock": args[8],
+                 "uid": os.getuid(), "index": index, "count": len(shots)})
+    say(ncu="==PROF== Connected to process 4321 (/usr/bin/python3)")
+    if mode == "perm":
+        say(ncu="==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
+                "NVIDIA GPU Performance Counters on the target device 0.")
+        say(error="ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM)",
+            kind="counters_not_permitted", exit=5)
+        sys.exit(5)
+    if mode == "cancel":
+        if not select.select([sys.stdin], [], [], 60)[0]:  # waits for the client to close stdin
+            say(error="stdin was never closed", kind="failed", exit=11)
+            sys.exit(11)
+        sys.stdin.buffer.read()
+        say(error="cancelled: ncu was stopped", kind="cancelled", exit=9)
+        sys.exit(9)
+    say(ncu='==PROF== Profiling "matmul_naive" - 0: 0%....50%....100% - 38 passes')
+    say(ncu="==PROF== Disconnected from process 4321")
+    data = open(os.environ["FAKE_REPORT"], "rb").read()
+    for i in range(0, len(data), 100_000):
+        sys.stdout.buffer.write(data[i:i + 100_000])
+    sys.stdout.buffer.flush()
+    say(sent={"target": target, "dim": dim, "bytes": len(data)})
+    sent.append({"target": target, "dim": dim, "bytes": len(data)})
+size = sum(r["bytes"] for r in sent) + (1 if mode == "short" else 0)
+say(done={"bytes": size, "reports": sent,
+          "ncu_version": "Version 2025.3.1.0 (build 36398880) (public-release)",
           "driver": "580.159.04"})
 '''
 

@@ -78,8 +78,8 @@ def test_hostile_requests_are_refused(args):
 def test_a_valid_request_in_any_order():
     request = protocol.parse_request(["capture", "--clock", "none", "--dry-run", "--set", "basic",
                                     "--dim", "8192", "--target", "tiled"])
-    assert request == protocol.Request("tiled", 8192, "basic", "none", dry_run=True)
-    assert protocol.parse_request(VALID).dim == 512
+    assert request == protocol.Request(("tiled",), (8192,), "basic", "none", dry_run=True)
+    assert protocol.parse_request(VALID).dims == (512,)
 
 
 @pytest.mark.parametrize("name", ["unknown flag", "response file", "very long argument"])
@@ -118,9 +118,9 @@ def test_the_report_check_matches_the_apps_container_walk():
     assert (report.BLOCK_RESULTS, report.BLOCK_SESSION_DETAILS, report.BLOCK_PAYLOAD_SIZE) == (
         c.RESULTS, c.SESSION_DETAILS, c.PAYLOAD_SIZE)
     assert report.SESSION_COMMAND_LINE == c.COMMAND_LINE
-    argv = ncu_cmd.ncu_argv(protocol.Request("naive", 512, "full", "base"),
-                           where.Layout(Path("ncu"), Path("python3"), Path("/"), None, None),
-                           "/r")
+    argv = ncu_cmd.ncu_argv(protocol.Request(("naive",), (512,), "full", "base"),
+                           protocol.Shot("naive", 512),
+                           where.Layout(Path("ncu"), Path("python3"), Path("/"), None, None), "/r")
     assert argv[argv.index("--launch-count") + 1] == str(report.REPORT_RESULTS)
 
 
@@ -168,7 +168,8 @@ def test_a_capture_streams_the_report_and_says_each_step(tmp_path):
     assert done.stdout == REPORT.read_bytes()
     said = events(done.stderr)
     assert said[0] == {"started": {"target": "naive", "dim": 512, "set": "full",
-                                   "clock": "base", "uid": os.geteuid()}}
+                                   "clock": "base", "uid": os.geteuid(), "index": 0,
+                                   "count": 1}}
     assert {"ncu": '==PROF== Profiling "matmul_naive" - 0: 0%....50%....100% - 38 passes'} in said
     assert said[-1]["done"]["bytes"] == REPORT.stat().st_size
     assert said[-1]["done"]["ncu_version"].startswith("Version 2099.1.0.0")

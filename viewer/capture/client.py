@@ -4,9 +4,10 @@ Routes: "direct" runs the helper as this user (the driver lets everyone read cou
 root running the installed helper); "pkexec" asks polkit for an administrator and runs the
 installed helper as root; "none" carries the sentence that says what is missing. Every outside fact
 `choose_route` looks at is a parameter, so tests steer it with files they write.
-`run_capture` is the terminal form: it drives one viewer.capture.run.HelperRun with blocking reads;
-viewer/qt drives the same run from a QProcess's signals. Both end in `settle` (the sink committed or
-aborted) and `record_provenance` (what the report was, beside it).
+`run_sweep` is the terminal form: it drives one viewer.capture.run.HelperRun with blocking reads
+(one run, one password, every report of its request); viewer/qt drives the same run from a
+QProcess's signals. Both end in `settle_all` (each report kept under a name of its own, or the sink
+aborted) and `record_provenance` (what each report was, beside it).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from viewer.capture import probe, provenance
@@ -34,6 +36,7 @@ from viewer.capture.probe import (
     find_ncu,
     installed_helper,
 )
+from viewer.capture.request import Request, RequestError
 from viewer.capture.run import (
     CANCEL_GRACE_S,
     CANCELLED,
@@ -45,16 +48,36 @@ from viewer.capture.run import (
     HelperRun,
     Kill,
     Progress,
+    Step,
     Write,
 )
-from viewer.capture.store import ReportSink, SinkError
+from viewer.capture.store import ReportSink, SinkError, capture_stem
 from viewer.core.jobs import Cancelled, Job
 from viewer.core.model import Report, ReportError
 
 __all__ = [
-    "CANCELLED", "CANCEL_GRACE_S", "CaptureCancelled", "CaptureError", "Request", "RequestError",
-    "Route", "StderrLines", "admin_only", "choose_route", "explain", "progress",
-    "record_provenance", "run_capture", "settle", "stage",
+    "CANCELLED",
+    "CANCEL_GRACE_S",
+    "CaptureCancelled",
+    "CaptureError",
+    "Kept",
+    "PartlyKept",
+    "Request",
+    "RequestError",
+    "Route",
+    "StderrLines",
+    "Step",
+    "admin_only",
+    "cancelled",
+    "choose_route",
+    "explain",
+    "progress",
+    "record_provenance",
+    "run_capture",
+    "run_sweep",
+    "settle",
+    "settle_all",
+    "stage",
 ]
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
@@ -66,10 +89,6 @@ package imported from there whatever this interpreter's own import path holds.""
 
 SHIPPED = "The shipped reports need none of this: they open and read as they are."
 ADMIN_ONLY = "Only administrators may read this GPU's counters (RmProfilingAdminOnly: 1)"
-
-
-class RequestError(ValueError):
-    """A request the helper would refuse; the text says why."""
 
 
 @dataclass(frozen=True)
@@ -164,30 +183,14 @@ def _container() -> Route:
 
 
 @dataclass(frozen=True)
-class Request:
-    """One capture: target naive|tiled, dim (an int, or the text a person typed), set, clock."""
+class Kept:
+    """One report of a run, committed: its path, its one-report request, its own `done` (its
+    bytes, the run's ncu version and driver) and its sidecar's claim."""
 
-    target: str
-    dim: int | str
-    set: str
-    clock: str
-
-    def _words(self) -> list[str]:
-        dim = self.dim if isinstance(self.dim, str) else repr(self.dim)
-        return ["capture", "--target", self.target, "--dim", dim, "--set", self.set,
-                "--clock", self.clock]
-
-    def validate(self) -> None:
-        """RequestError unless the helper's own grammar accepts this request."""
-        try:
-            h.parse_request(self._words())
-        except h.Refusal as exc:
-            raise RequestError(exc.message) from None
-
-    def args(self) -> list[str]:
-        """The helper's arguments, validated."""
-        self.validate()
-        return self._words()
+    path: Path
+    request: Request
+    done: dict[str, object]
+    claim: provenance.Claim | None
 
 
 def _say(job: Job, said: Progress) -> None:
@@ -195,9 +198,11 @@ def _say(job: Job, said: Progress) -> None:
         job.progress(job.fraction if said.fraction is None else said.fraction, said.words)
 
 
-def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: Job) -> None:
+def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: Job,
+          on_step: Callable[[Step], None] | None = None) -> None:
     """Drive `run` with blocking reads until it has finished: stdout into the sink, stderr into
-    progress, `job`'s cancel (or a report the sink refuses) as its stop, the clock as its ticks."""
+    progress (and each report's start into `on_step`), `job`'s cancel (or a report the sink
+    refuses) as its stop, the clock as its ticks."""
     stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
     assert stdin and stdout and stderr
 
@@ -217,6 +222,8 @@ def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: 
                         proc.kill()
                 case Progress():
                     _say(job, action)
+                case Step() if on_step is not None:
+                    on_step(action)
 
     with selectors.DefaultSelector() as sel:
         sel.register(stdout, selectors.EVENT_READ, "out")
@@ -235,6 +242,93 @@ def _pump(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: 
                     sel.unregister(key.fileobj)
     status = proc.wait()
     act(run.exited(signal=-status) if status < 0 else run.exited(status))
+
+
+def settle_all(finished: Finished | None, sink: ReportSink, request: Request) -> list[Kept]:
+    """The end of one run of several reports or one: each report kept under its own name, with
+    its own `done`; or the sink aborted and the run's failure raised. The `done` event of a run
+    of several must list its reports, the ones asked for in order, their bytes adding up. A run
+    of several that failed keeps the first reports the helper said it sent whole (its `sent`
+    events, in the order asked for, covered by the bytes that arrived) and raises PartlyKept;
+    a report cut by the failure is never kept."""
+    parts = request.reports()
+    if len(parts) == 1:
+        path, done = settle(finished, sink)
+        return [Kept(path, parts[0], done, sink.claim)]
+    assert finished is not None, "a run is settled once it has finished"
+    if finished.failure is not None:
+        whole = _whole_sent(finished, parts, sink.size)
+        if not whole:
+            sink.abort()
+            raise finished.failure
+        try:
+            kept = _commit(sink, parts[:len(whole)], whole, {}, first=True)
+        except SinkError:
+            raise finished.failure from None
+        raise PartlyKept(finished.failure, kept)
+    done = finished.done or {}
+    sizes = _sizes_said(done, parts)
+    if sizes is None:
+        sink.abort()
+        raise CaptureError(f"The helper did not say which of its {len(parts)} reports arrived "
+                           "in which order; nothing was saved.", finished.code)
+    try:
+        return _commit(sink, parts, sizes, done)
+    except SinkError as exc:
+        raise CaptureError(str(exc), finished.code) from None
+
+
+class PartlyKept(CaptureError):
+    """A run of several reports that failed (`failure`: its words, and whether it was a
+    cancel) after some arrived whole: those are kept (`kept`), in order."""
+
+    def __init__(self, failure: CaptureError, kept: list[Kept]) -> None:
+        super().__init__(str(failure), failure.exit_code)
+        self.failure = failure
+        self.kept = kept
+
+
+def cancelled(exc: CaptureError) -> bool:
+    """Whether the capture ended because it was cancelled (PartlyKept: its failure was)."""
+    return isinstance(exc.failure if isinstance(exc, PartlyKept) else exc, CaptureCancelled)
+
+
+def _whole_sent(finished: Finished, parts: list[Request], arrived: int) -> list[int]:
+    """The bytes of each of the first reports of `parts` the helper said it sent whole, in
+    order, as far as `arrived` bytes (what the sink holds) cover them."""
+    sizes: list[int] = []
+    for sent, part in zip(finished.sent, parts, strict=False):
+        if (sent.target, sent.dim) != (part.target, part.dim) or \
+                sum(sizes) + sent.bytes > arrived:
+            break
+        sizes.append(sent.bytes)
+    return sizes
+
+
+def _commit(sink: ReportSink, parts: list[Request], sizes: list[int],
+            done: Mapping[str, object], first: bool = False) -> list[Kept]:
+    """Each of `parts` kept under its own name (sink.commit_parts), with the run's `done` less
+    its totals and each report's own bytes."""
+    now = datetime.now(UTC)
+    stems = [capture_stem(p.target, p.dim, p.set, now) for p in parts]
+    kept = sink.commit_parts(list(zip(stems, sizes, strict=True)), first)
+    common = {k: v for k, v in done.items() if k not in ("bytes", "reports")}
+    return [Kept(path, part, {**common, "bytes": n}, claim)
+            for (path, claim), part, n in zip(kept, parts, sizes, strict=True)]
+
+
+def _sizes_said(done: Mapping[str, object], parts: list[Request]) -> list[int] | None:
+    """Each report's bytes as the `done` event lists them, where it lists `parts` in order."""
+    said = done.get("reports")
+    if not isinstance(said, list) or len(said) != len(parts):
+        return None
+    sizes = []
+    for item, part in zip(said, parts, strict=True):
+        if not (isinstance(item, dict) and (item.get("target"), item.get("dim")) == (
+                part.target, part.dim) and isinstance(item.get("bytes"), int)):
+            return None
+        sizes.append(int(item["bytes"]))
+    return sizes
 
 
 def settle(finished: Finished | None, sink: ReportSink) -> tuple[Path, dict[str, object]]:
@@ -271,9 +365,19 @@ def record_provenance(path: Path, request: Request, route_kind: str, done: Mappi
 
 
 def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | None = None) -> Path:
-    """Run one capture (no shell), stream the report into `sink`, commit it and write its
-    provenance beside it; returns the report's path. CaptureError with one message on failure,
-    CaptureCancelled when `job` was cancelled; the sink is aborted on every failure."""
+    """run_sweep for a request of one report: that report's path."""
+    (path,) = run_sweep(route, request, sink, job)
+    return path
+
+
+def run_sweep(route: Route, request: Request, sink: ReportSink, job: Job | None = None,
+              on_step: Callable[[Step], None] | None = None) -> list[Path]:
+    """Run the helper once for every report of `request` (no shell), stream the reports into
+    `sink`, keep each under its own name (settle_all) with its provenance beside it; returns
+    their paths, in the helper's order. `on_step` hears each report start. CaptureError with one
+    message on failure, CaptureCancelled when `job` was cancelled; the sink is aborted on every
+    failure, but for PartlyKept: a run of several that failed after some reports arrived whole
+    keeps those, with their provenance (`kept`)."""
     job = job or Job()
     try:
         argv = route.argv(request)
@@ -291,17 +395,24 @@ def run_capture(route: Route, request: Request, sink: ReportSink, job: Job | Non
     except OSError as exc:
         run.failed_to_start(argv[0], exc.strerror or str(exc))
     else:
-        _drive(proc, sink, run, job)
-    path, done = settle(run.finished, sink)
-    record_provenance(path, request, route.kind, done, sink.claim)
-    return path
+        _drive(proc, sink, run, job, on_step)
+    try:
+        kept = settle_all(run.finished, sink, request)
+    except PartlyKept as exc:
+        for item in exc.kept:
+            record_provenance(item.path, item.request, route.kind, item.done, item.claim)
+        raise
+    for item in kept:
+        record_provenance(item.path, item.request, route.kind, item.done, item.claim)
+    return [item.path for item in kept]
 
 
-def _drive(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: Job) -> None:
+def _drive(proc: subprocess.Popen[bytes], sink: ReportSink, run: HelperRun, job: Job,
+           on_step: Callable[[Step], None] | None) -> None:
     """_pump, and on an interrupt (Ctrl-C) the sink aborted and the helper stopped and reaped
     before it passes on; the pipes are closed either way."""
     try:
-        _pump(proc, sink, run, job)
+        _pump(proc, sink, run, job, on_step)
     except BaseException:
         sink.abort()
         with contextlib.suppress(OSError):

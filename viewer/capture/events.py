@@ -1,7 +1,7 @@
 """The helper's stderr as events, and the words a window or a terminal shows for them.
 
-The helper writes JSON lines on stderr (`started`, `ncu`, `done`, `error`); `StderrLines` turns
-raw bytes into those events, one bounded line at a time. `explain` words a failed exit as one
+The helper writes JSON lines on stderr (`started`, `ncu`, `sent`, `done`, `error`); `StderrLines`
+turns raw bytes into those events, one bounded line at a time. `explain` words a failed exit as one
 message, `progress` and `stage` word a running capture. No Qt here: viewer.capture.run.HelperRun
 reads the helper's stderr through these pieces, for the terminal and the window alike.
 """
@@ -172,7 +172,8 @@ def explain(exit_code: int, events: Iterable[Event], route_kind: str = "direct")
                      "`sudo make install-capture` again", detail)
     if exit_code == h.EXIT_TIMEOUT:
         return (f"ncu did not finish within the helper's limit of {h.TIMEOUT_S / 60:.0f} minutes "
-                "and was stopped; try a smaller size or the basic set.")
+                f"a report ({h.MAX_RUN_S / 60:.0f} minutes a run) and was stopped; try a "
+                "smaller size, fewer sizes or the basic set.")
     if exit_code == h.EXIT_NO_REPORT:
         return _with("ncu ended without a whole report to send", detail)
     if exit_code == h.EXIT_TOO_LARGE:
@@ -201,11 +202,17 @@ def progress(event: Event) -> tuple[str, float | None] | None:
     info = event.get("started")
     if isinstance(info, dict):
         return f"starting ncu: {info.get('target', '?')} kernel at {info.get('dim', '?')}", 0.02
+    sent = event.get("sent")
+    if isinstance(sent, dict) and isinstance(sent.get("bytes"), int):
+        return (f"{sent.get('target', '?')} at {sent.get('dim', '?')}: report received "
+                f"({sent['bytes']:,} bytes)"), 1.0
     done = event.get("done")
     if isinstance(done, dict):
-        size = done.get("bytes")
-        return (f"report received ({size:,} bytes)" if isinstance(size, int)
-                else "report received"), 1.0
+        size, reports = done.get("bytes"), done.get("reports")
+        what = (f"{len(reports)} reports" if isinstance(reports, list) and len(reports) > 1
+                else "report")
+        return (f"{what} received ({size:,} bytes)" if isinstance(size, int)
+                else f"{what} received"), 1.0
     text = event.get("ncu")
     if not isinstance(text, str):
         return None

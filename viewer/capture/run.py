@@ -11,12 +11,13 @@ closes the helper's stdin, which is the cancel it listens for, and drops every r
 it; a helper still there a grace period later is killed, and again every grace period after (a kill
 fails, harmlessly, for a helper that pkexec runs as root). The run ends once stdout and stderr have
 closed and the exit is known: `Finished` holds the helper's `done` event, or the one failure to
-report.
+report, and the reports the helper said it sent whole (`sent`), so that a run of several that
+fails part way can keep those (viewer.capture.client.settle_all).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from viewer.capture.events import Event, StderrLines, explain, progress
 from viewer.capture.helper import protocol as h
@@ -69,6 +70,36 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class Step:
+    """The helper started report `index` of the `count` in its run: `target` at `dim`."""
+
+    target: str
+    dim: int
+    index: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Sent:
+    """The helper's `sent` event: report `target` at `dim` went out whole, `bytes` long."""
+
+    target: str
+    dim: int
+    bytes: int
+
+
+def sent_of(event: Event) -> Sent | None:
+    """The Sent a `sent` event says, else None."""
+    info = event.get("sent")
+    if not isinstance(info, dict):
+        return None
+    target, dim, size = (info.get(k) for k in ("target", "dim", "bytes"))
+    if isinstance(target, str) and isinstance(dim, int) and isinstance(size, int) and size > 0:
+        return Sent(target, dim, size)
+    return None
+
+
+@dataclass(frozen=True)
 class Finished:
     """The run is over: `failure` to report (the sink is then aborted), else `done`, the helper's
     `done` event, for a report that arrived whole (the sink is then committed). `code` is the
@@ -77,9 +108,23 @@ class Finished:
     code: int | None
     done: dict[str, object] | None
     failure: CaptureError | None
+    sent: tuple[Sent, ...] = ()
+    """The reports the helper said it sent whole, in order, whatever the ending."""
 
 
-Action = Write | CloseStdin | Kill | Progress | Finished
+Action = Write | CloseStdin | Kill | Progress | Step | Finished
+
+
+def step_of(event: Event) -> Step | None:
+    """The Step a `started` event says (one naming its index and count), else None."""
+    info = event.get("started")
+    if not isinstance(info, dict):
+        return None
+    target, dim, index, count = (info.get(k) for k in ("target", "dim", "index", "count"))
+    if not (isinstance(target, str) and all(isinstance(v, int) for v in (dim, index, count))):
+        return None
+    assert isinstance(dim, int) and isinstance(index, int) and isinstance(count, int)
+    return Step(target, dim, index, count)
 
 
 # ---------------------------------------------------------------------- the run
@@ -100,6 +145,10 @@ class HelperRun:
         """CANCELLED, or the sentence saying why this side stopped the helper."""
         self.deadline: float | None = None
         self.finished: Finished | None = None
+        self.step: Step | None = None
+        """The report of the run now being captured, once the helper said it started."""
+        self.sent: list[Sent] = []
+        """The reports the helper said it sent whole, in order."""
         self._out_open = True
         self._err_open = True
         self._status: int | None = None
@@ -165,8 +214,27 @@ class HelperRun:
     # ------------------------------------------------------------------ the ending
 
     def _said(self, events: list[Event]) -> list[Action]:
-        found = (progress(event) for event in events)
-        return [Progress(*f) for f in found if f is not None]
+        """A Step for each report started, and the progress each event says; in a run of several
+        reports the fraction is that of the whole run (and each report's `sent` says nothing
+        the `done` does not in a run of one)."""
+        actions: list[Action] = []
+        for event in events:
+            sent = sent_of(event)
+            if sent is not None:
+                self.sent.append(sent)
+            step = step_of(event)
+            if step is not None:
+                self.step = step
+                actions.append(step)
+            count = self.step.count if self.step else 1
+            found = progress(event) if count > 1 or "sent" not in event else None
+            if found is None:
+                continue
+            words, fraction = found
+            if fraction is not None and count > 1 and self.step and "done" not in event:
+                fraction = (self.step.index + fraction) / count
+            actions.append(Progress(words, fraction))
+        return actions
 
     def _maybe_finished(self) -> list[Action]:
         if self.finished or self._out_open or self._err_open or self._status is None:
@@ -174,6 +242,7 @@ class HelperRun:
         return self._finish(self._ending(self._status))
 
     def _finish(self, finished: Finished) -> list[Action]:
+        finished = replace(finished, sent=tuple(self.sent))
         self.finished = finished
         self.deadline = None
         return [finished]

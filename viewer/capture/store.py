@@ -20,7 +20,7 @@ import contextlib
 import os
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -71,9 +71,10 @@ def _unusable(captures: Path, why: str) -> SinkError:
 
 
 def capture_stem(target: str, dim: int | str, set_name: str, now: datetime | None = None) -> str:
-    """A report's name without suffix: `naive-512-full-20261201-120301` (UTC)."""
+    """A report's name without suffix: `naive-512-full-20261201-120301` (UTC); a run's list of
+    sizes is joined by `_` (`both-256_512-full-...`, the name of its stream's temporary file)."""
     now = now or datetime.now(UTC)
-    return f"{target}-{dim}-{set_name}-{now.astimezone(UTC):%Y%m%d-%H%M%S}"
+    return f"{target}-{str(dim).replace(',', '_')}-{set_name}-{now.astimezone(UTC):%Y%m%d-%H%M%S}"
 
 
 class ReportSink:
@@ -137,7 +138,7 @@ class ReportSink:
             self._file.flush()
             os.fsync(self._file.fileno())
             self._file.close()
-            path, claim = self._take_names(temp)
+            path, claim = self._take_names(temp, self.stem)
         except OSError as exc:
             raise self._failed(exc) from None
         finally:
@@ -147,19 +148,86 @@ class ReportSink:
             os.fsync(self.folder.fd)
         return path
 
+    def commit_parts(self, parts: Sequence[tuple[str, int]],
+                     first: bool = False) -> list[tuple[Path, Claim]]:
+        """The stream as several reports one after another, each `(stem, bytes)`: all checked
+        first (their sizes add up to what arrived, or, with `first`, to at most that: the
+        reports that arrived whole before a run failed, the rest dropped; each at most
+        MAX_REPORT_BYTES and starting with the report's magic), then each copied into a file of
+        its own and kept as `commit` keeps one, under the first free pair of names for its stem.
+        The stream's temporary file goes either way; a disk that fails part way keeps the parts
+        already kept."""
+        if self._temp is None:
+            raise SinkError("This report was already committed or aborted.")
+        temp = self._temp
+        try:
+            self._file.close()
+            src = os.open(temp, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.folder.fd)
+            try:
+                offsets = self._check_parts(src, parts, first)
+                kept = [self._keep_part(src, at, stem, size)
+                        for at, (stem, size) in zip(offsets, parts, strict=True)]
+            finally:
+                os.close(src)
+        except OSError as exc:
+            raise self._failed(exc) from None
+        finally:
+            self.abort()
+        with contextlib.suppress(OSError):
+            os.fsync(self.folder.fd)
+        return kept
+
+    def _check_parts(self, src: int, parts: Sequence[tuple[str, int]],
+                     first: bool = False) -> list[int]:
+        """Where each part starts; SinkError unless every part is a report as commit_parts says."""
+        total = sum(size for _, size in parts)
+        if total > self.size or (total != self.size and not first):
+            raise SinkError(f"The helper's reports add up to {sum(s for _, s in parts):,} bytes "
+                            f"but {self.size:,} arrived; nothing was saved.")
+        offsets: list[int] = []
+        at = 0
+        for stem, size in parts:
+            if not _STEM.fullmatch(stem):
+                raise ValueError(f"not a plain file name stem: {stem!r}")
+            if size > MAX_REPORT_BYTES or os.pread(src, len(REPORT_MAGIC), at) != REPORT_MAGIC:
+                raise SinkError(f"Part {len(offsets) + 1} of what arrived is not an Nsight "
+                                "Compute report (its magic bytes or its size); nothing was saved.")
+            offsets.append(at)
+            at += size
+        return offsets
+
+    def _keep_part(self, src: int, at: int, stem: str, size: int) -> tuple[Path, Claim]:
+        """Bytes `at`..`at + size` of the stream in a file of their own, kept under `stem`."""
+        fd, name = _new_file(self.folder, f".{stem}.", ".part")
+        try:
+            with os.fdopen(fd, "wb") as part:
+                done = 0
+                while done < size:
+                    chunk = os.pread(src, min(size - done, 1 << 20), at + done)
+                    if not chunk:
+                        raise OSError(0, "the stream ended early")
+                    part.write(chunk)
+                    done += len(chunk)
+                part.flush()
+                os.fsync(part.fileno())
+            return self._take_names(name, stem)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name, dir_fd=self.folder.fd)
+
     def _failed(self, exc: OSError) -> SinkError:
         """The disk's refusal as one message; the temporary file is removed."""
         self.abort()
         return SinkError(f"Could not write the report in {self.directory}: "
                          f"{exc.strerror or exc}; nothing was saved.")
 
-    def _take_names(self, temp: str) -> tuple[Path, Claim]:
+    def _take_names(self, temp: str, stem: str) -> tuple[Path, Claim]:
         """The first N whose report and sidecar names are both free, both taken: the report's by
         a hard link (where links are refused, by an empty file the report then moves onto), the
         sidecar's by O_EXCL. A sidecar already there gives back the report name just taken."""
         fd = self.folder.fd
         for n in range(1, MAX_NAMES + 1):
-            name = f"{self.stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
+            name = f"{stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
             made = _take(self.folder, temp, name)
             if made is None:
                 continue
@@ -179,7 +247,7 @@ class ReportSink:
                 raise
             return final, claim
         raise SinkError(f"{self.directory} already holds {MAX_NAMES} reports named "
-                        f"{self.stem}; nothing was saved.")
+                        f"{stem}; nothing was saved.")
 
     def abort(self) -> None:
         """Drop the temporary file; safe to call more than once."""

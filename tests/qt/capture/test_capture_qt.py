@@ -128,9 +128,9 @@ def test_the_dialog_offers_the_lessons_choices(window, tmp_path) -> None:
     assert [dialog.kernel.itemText(i) for i in range(dialog.kernel.count())] == [
         "naive", "tiled", "both (one report each)"]
     dim = dialog.dim
-    assert (dim.minimum(), dim.maximum(), dim.singleStep(), dim.value()) == (16, 8192, 16, 512)
-    dim.stepBy(1)
-    assert dim.value() == 528
+    assert dim.value() == (512,)
+    dim.setValue(528)
+    assert dim.value() == (528,)
     assert dim.fixup("500") == "496"
     assert dialog.set_box.currentText() == "full"
     assert dialog.clock.currentText() == "base"
@@ -139,7 +139,53 @@ def test_the_dialog_offers_the_lessons_choices(window, tmp_path) -> None:
     assert [r.args() for r in dialog.requests()] == [
         ["capture", "--target", "naive", "--dim", "528", "--set", "full", "--clock", "base"]]
     dialog.kernel.setCurrentIndex(2)
-    assert [r.target for r in dialog.requests()] == ["naive", "tiled"]
+    (request,) = dialog.requests()  # one run, one password
+    assert [r.target for r in request.reports()] == ["naive", "tiled"]
+    dialog.close()
+
+
+LISTS = {
+    "256,512,1024": ("Acceptable", (256, 512, 1024)),
+    "16,32,48,64,80,96,112,128": ("Acceptable", (16, 32, 48, 64, 80, 96, 112, 128)),
+    "256,": ("Intermediate", (256,)),
+    "256,512,256": ("Intermediate", (256, 512)),
+    "256,24": ("Intermediate", (256, 32)),
+    "0": ("Intermediate", (16,)),
+    "8208": ("Intermediate", (8192,)),
+    "16,32,48,64,80,96,112,128,144": ("Intermediate", (16, 32, 48, 64, 80, 96, 112, 128)),
+    "256;512": ("Invalid", None),
+    "abc": ("Invalid", None),
+    "256 512": ("Invalid", None),
+    "1" * 41: ("Invalid", None),
+}
+
+
+@pytest.mark.parametrize("text", list(LISTS))
+def test_the_size_field_accepts_and_refuses_lists(window, tmp_path, text) -> None:
+    from PySide6.QtGui import QValidator
+
+    dialog = dialog_for(window, steered_route(tmp_path))
+    state, value = LISTS[text]
+    validator = dialog.dim.validator()
+    assert validator.validate(text, 0)[0] == getattr(QValidator.State, state)
+    if value is not None:
+        dialog.dim.setText(text)
+        dialog.dim.interpretText()
+        assert dialog.dim.value() == value
+        assert dialog.dim.hasAcceptableInput()
+    dialog.close()
+
+
+def test_a_list_typed_in_the_size_field_is_one_request(window, tmp_path, qtbot) -> None:
+    dialog = dialog_for(window, steered_route(tmp_path))
+    dialog.dim.selectAll()
+    qtbot.keyClicks(dialog.dim, "256,512x,1024")  # the x is refused as typed
+    assert dialog.dim.text() == "256,512,1024"
+    dialog.kernel.setCurrentIndex(2)
+    (request,) = dialog.requests()
+    assert request.args() == ["capture", "--target", "both", "--dim", "256,512,1024", "--set",
+                              "full", "--clock", "base"]
+    assert len(request.reports()) == 6
     dialog.close()
 
 
@@ -302,6 +348,24 @@ def test_a_failure_is_one_line_and_the_window_keeps_what_it_showed(
     assert files_in(captures) == []
 
 
+def test_a_sweep_that_fails_part_way_keeps_and_names_what_finished(
+        window, qtbot, tmp_path, captures, capsys) -> None:
+    route = Route("direct", str(FAKE_HELPER), (), {"FAKE_HELPER": "nvgpuctrperm",
+                                                   "FAKE_HELPER_AFTER": "2"}, "the fake helper")
+    before = shown(window)
+    dialog = dialog_for(window, route)
+    dialog.kernel.setCurrentIndex(2)
+    dialog.dim.setText("256,512")
+    message = a_failed_run(dialog, qtbot, capsys)
+    kept = sorted(p for p in captures.iterdir() if p.suffix == ".ncu-rep")
+    assert [p.name.split("-")[:2] for p in kept] == [["naive", "256"], ["tiled", "256"]]
+    assert PERMISSION in message and "Kept what finished: " in message
+    assert all(str(p) in message for p in kept)
+    assert files_in(captures) == sorted([*(p.name for p in kept),
+                                         *(p.name + ".json" for p in kept)])
+    assert shown(window) == before
+
+
 def a_failed_run(dialog: CaptureDialog, qtbot, capsys) -> str:
     """Start the dialog's capture and wait for its failure: the one message, shown in the dialog
     and printed once; the run is over (Close, not Cancel) and may be tried again."""
@@ -366,7 +430,7 @@ def test_enter_in_the_size_box_corrects_the_size_and_starts(window, qtbot, tmp_p
     qtbot.keyClicks(dialog.dim, "1000")  # not a multiple of the tile
     with qtbot.waitSignal(dialog.run.failed, timeout=30_000) as blocker:
         qtbot.keyClick(dialog.dim, Qt.Key.Key_Return)
-    assert dialog.dim.value() == 992
+    assert dialog.dim.value() == (992,)
     assert blocker.args[0].startswith(f"Could not start {missing}: ")
     assert files_in(captures) == []
 

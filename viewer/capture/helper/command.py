@@ -27,11 +27,13 @@ from .protocol import (
     EXIT_UNTRUSTED,
     KILL_GRACE_S,
     LAUNCH_SKIP,
+    MAX_RUN_S,
     MAX_TEXT_CHARS,
     SAFE_PATH,
     TIMEOUT_S,
     Refusal,
     Request,
+    Shot,
     cut,
 )
 from .supervision import Stop, stop_signals_blocked, watch_stdin
@@ -56,8 +58,9 @@ DRIVER_VERSION = "/proc/driver/nvidia/version"
 _ENV_VALUE = re.compile(r"[A-Za-z0-9_.,@:-]{1,64}", re.ASCII)
 
 
-def ncu_argv(request: Request, layout: Layout, report_dir: str) -> list[str]:
-    """ncu's argv, every word chosen here; the kernel program's words come last."""
+def ncu_argv(request: Request, shot: Shot, layout: Layout, report_dir: str) -> list[str]:
+    """ncu's argv for one report of `request`, every word chosen here from the parsed request's
+    values; the kernel program's words come last."""
     return [
         str(layout.ncu),
         "--config-file", "off",
@@ -68,14 +71,14 @@ def ncu_argv(request: Request, layout: Layout, report_dir: str) -> list[str]:
         # kept in the report, for the Source view
         "--import-source", "yes",
         "--metrics", ",".join(LESSON_METRICS),
-        "-k", f"regex:{KERNEL_FUNCTIONS[request.target]}",
+        "-k", f"regex:{KERNEL_FUNCTIONS[shot.target]}",
         "--launch-skip", str(LAUNCH_SKIP),
         "--launch-count", "1",
         "-o", os.path.join(report_dir, REPORT_STEM),
         # -B: the kernel program writes no bytecode into the install (-I ignores PYTHON* vars)
         str(layout.python), "-I", "-B", "-m", "viewer.kernels", "profile-target",
-        "--kernel", request.target,
-        "--dim", str(request.dim),
+        "--kernel", shot.target,
+        "--dim", str(shot.dim),
     ]
 
 
@@ -135,8 +138,9 @@ class Ended:
 
 def run_ncu(argv: list[str], env: dict[str, str], cwd: str, deadline: float,
             out: Lines) -> Ended:
-    """Run ncu in its own process group, relaying its lines to `out`, until it exits; called
-    inside `Stops.interruptible`, where a stop signal ends it.
+    """Run ncu in its own process group, relaying its lines to `out`, until it exits or
+    `deadline` passes (this report's limit or the run's, whichever comes first); called inside
+    `Stops.interruptible`, where a stop signal ends it.
 
     Refusal on timeout or cancel (ncu's group is killed first)."""
     lines: list[str] = []
@@ -153,7 +157,7 @@ def run_ncu(argv: list[str], env: dict[str, str], cwd: str, deadline: float,
         while stop is None:
             left = deadline - time.monotonic()
             if left <= 0:
-                stop = Refusal(EXIT_TIMEOUT, f"ncu ran past {TIMEOUT_S:.0f} s and was stopped")
+                stop = _timed_out()
                 break
             for key, _ in selector.select(min(left, 1.0)):
                 if key.data == "stdin":
@@ -181,7 +185,12 @@ def _wait(proc: subprocess.Popen[bytes], deadline: float) -> int:
     try:
         return proc.wait(max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        raise Refusal(EXIT_TIMEOUT, f"ncu ran past {TIMEOUT_S:.0f} s and was stopped") from None
+        raise _timed_out() from None
+
+
+def _timed_out() -> Refusal:
+    return Refusal(EXIT_TIMEOUT, f"ncu ran past its time limit ({TIMEOUT_S:.0f} s a report, "
+                   f"{MAX_RUN_S:.0f} s a run) and was stopped")
 
 
 def _relay_lines(data: bytes, lines: list[str], out: Lines) -> bytes:
@@ -264,11 +273,11 @@ def driver_version() -> str | None:
     return match.group(1) if match else None
 
 
-def dry_run_argv(request: Request, euid: int, environ: dict[str, str]) -> list[str]:
-    """The argv a capture would run, checking nothing: where the install is unreadable, ncu
-    stands as the bare word `ncu`."""
+def dry_run_argv(request: Request, euid: int, environ: dict[str, str]) -> list[list[str]]:
+    """The argv each report of a run would run, in order, checking nothing: where the install
+    is unreadable, ncu stands as the bare word `ncu`."""
     try:
         layout = load_layout(euid, environ)
     except Refusal:
         layout = Layout(Path("ncu"), Path(sys.executable), program_path().parent, None, None)
-    return ncu_argv(request, layout, "<temporary directory>")
+    return [ncu_argv(request, shot, layout, "<temporary directory>") for shot in request.shots]

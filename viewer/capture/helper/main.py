@@ -1,5 +1,6 @@
-"""ncu-reader's capture helper: one Nsight Compute capture of one of the app's matmul kernels
-(protocol.py has its grammar and what it says).
+"""ncu-reader's capture helper: Nsight Compute captures of the app's matmul kernels, one report
+for each target at each size of the request's list, in one run (protocol.py has its grammar and
+what it says).
 
 pkexec runs it as root, installed as one root-owned zipapp whose first line is
 `#!.../venv/bin/python3 -IS` (no site, no .pth file runs before the checks; the zipapp imports
@@ -100,11 +101,11 @@ WATCHDOG_GRACE_S = 30.0
 
 
 class Run:
-    """One capture's private directory (root-owned 0700: `tmp` for ncu's TMPDIR, `report` for
-    the report) and its ending: every process below the helper ended, the clocks reset after
-    `--clock base`, the directory removed, whatever signals come meanwhile. `end` runs once,
-    from the main thread or from the watchdog, whichever comes first; the watchdog then exits
-    the process itself."""
+    """One run's private directory (root-owned 0700: `tmp` for ncu's TMPDIR, and one folder for
+    each report in turn, `report-0`, `report-1`...) and its ending: every process below the
+    helper ended, the clocks reset after `--clock base`, the directory removed, whatever signals
+    come meanwhile. `end` runs once, from the main thread or from the watchdog, whichever comes
+    first; the watchdog then exits the process itself."""
 
     def __init__(self, euid: int, layout: Layout, request: Request, out: Lines) -> None:
         self.layout = layout
@@ -113,14 +114,21 @@ class Run:
         self.work = tempfile.mkdtemp(prefix="ncu-reader-capture-",
                                      dir="/tmp" if euid == 0 else None)
         self.tmp = os.path.join(self.work, "tmp")
-        self.report = os.path.join(self.work, "report")
         os.mkdir(self.tmp, 0o700)
-        os.mkdir(self.report, 0o700)
+        self.report = ""
         self.env: dict[str, str] = {}
         self.ncu_started = False
         self._lock = threading.Lock()
         self._ended = False
         self._done = threading.Event()
+
+    def report_dir(self, index: int) -> str:
+        """A fresh folder for report `index`; the one before it (its report sent) is removed."""
+        if self.report:
+            shutil.rmtree(self.report, ignore_errors=True)
+        self.report = os.path.join(self.work, f"report-{index}")
+        os.mkdir(self.report, 0o700)
+        return self.report
 
     def watch(self, deadline: float) -> None:
         """From now on, the time limit holds even if the main thread never comes back."""
@@ -146,8 +154,8 @@ class Run:
             finally:
                 shutil.rmtree(self.work, ignore_errors=True)
                 if exit_code is not None:
-                    failed(self.out, exit_code,
-                           f"the capture ran past {TIMEOUT_S:.0f} s and was stopped")
+                    failed(self.out, exit_code, f"the capture ran past its limit of "
+                           f"{self.request.limit_s:.0f} s and was stopped")
                     self.out.flush(KILL_GRACE_S)
                     os._exit(exit_code)
 
@@ -159,20 +167,21 @@ class Run:
         finally:
             if self.ncu_started and self.request.clock == "base":
                 try:
-                    reset_clocks(self.layout, self.env, self.report)
+                    reset_clocks(self.layout, self.env, self.work)
                 finally:
                     end_descendants()
 
 
 def capture(request: Request, environ: dict[str, str], out: Lines, stops: Stops) -> int:
-    """One capture. A stop signal ends the checks, ncu's run and the report's sending at once;
-    from the private directory's making on, it waits for `Run.end`; one that came during the
-    ending is a cancel too (the capture is never said done)."""
+    """Every report of one run, in order. A stop signal ends the checks, ncu's runs and the
+    reports' sending at once; from the private directory's making on, it waits for `Run.end`;
+    one that came during the ending is a cancel too (the run is never said done)."""
     with stops.interruptible():  # nothing to end yet
         euid = os.geteuid()
         uid = requesting_uid(euid, environ)
         if request.dry_run:
-            _write(1, json.dumps({"argv": dry_run_argv(request, euid, environ)}) + "\n")
+            for argv in dry_run_argv(request, euid, environ):
+                _write(1, json.dumps({"argv": argv}) + "\n")
             return EXIT_OK
         layout = load_layout(euid, environ)
         if not os.access(layout.ncu, os.X_OK):
@@ -180,34 +189,50 @@ def capture(request: Request, environ: dict[str, str], out: Lines, stops: Stops)
         check_layout(layout, euid)
         if os.isatty(1):
             raise Refusal(EXIT_BAD_REQUEST, "stdout is a terminal: redirect it to a file")
-        deadline = time.monotonic() + TIMEOUT_S
+        deadline = time.monotonic() + request.limit_s
     run = Run(euid, layout, request, out)
     try:
         with stops.interruptible():
-            run.env = env = child_env(layout, euid, environ, run.tmp)
+            run.env = child_env(layout, euid, environ, run.tmp)
             run.watch(deadline)
-            out.emit(started={"target": request.target, "dim": request.dim,
-                              "set": request.set, "clock": request.clock, "uid": uid})
-            run.ncu_started = True
-            ended = run_ncu(ncu_argv(request, layout, run.report), env, run.report, deadline,
-                            out)
-            refusal = failure(ended)
-            if refusal is not None:
-                raise refusal
-            if not os.path.lexists(os.path.join(run.report, REPORT_STEM + ".ncu-rep")):
-                raise Refusal(EXIT_NO_REPORT, no_report_reason(ended.lines))
-            fd, size = open_report(run.report)
-            try:
-                version = ncu_version(layout, env, run.report)
-                sent = send_report(fd, size)
-            finally:
-                os.close(fd)
+            sizes = [_capture_one(run, index, uid, deadline)
+                     for index in range(len(request.shots))]
+            version = ncu_version(layout, run.env, run.work)
     finally:
         run.end()
     if stops.signum is not None:
         raise Stop(stops.signum)
-    out.emit(final=True, done={"bytes": sent, "ncu_version": version, "driver": driver_version()})
+    reports = [{"target": shot.target, "dim": shot.dim, "bytes": size}
+               for shot, size in zip(request.shots, sizes, strict=True)]
+    out.emit(final=True, done={"bytes": sum(sizes), "reports": reports, "ncu_version": version,
+                               "driver": driver_version()})
     return EXIT_OK
+
+
+def _capture_one(run: Run, index: int, uid: int, run_deadline: float) -> int:
+    """Report `index` of the run: ncu run into a fresh folder within this report's limit and
+    the run's, its report checked whole and sent on stdout, then said `sent`."""
+    request, shot = run.request, run.request.shots[index]
+    report = run.report_dir(index)
+    deadline = min(time.monotonic() + TIMEOUT_S, run_deadline)
+    run.out.emit(started={"target": shot.target, "dim": shot.dim, "set": request.set,
+                          "clock": request.clock, "uid": uid, "index": index,
+                          "count": len(request.shots)})
+    run.ncu_started = True
+    ended = run_ncu(ncu_argv(request, shot, run.layout, report), run.env, report, deadline,
+                    run.out)
+    refusal = failure(ended)
+    if refusal is not None:
+        raise refusal
+    if not os.path.lexists(os.path.join(report, REPORT_STEM + ".ncu-rep")):
+        raise Refusal(EXIT_NO_REPORT, no_report_reason(ended.lines))
+    fd, size = open_report(report)
+    try:
+        sent = send_report(fd, size)
+    finally:
+        os.close(fd)
+    run.out.emit(sent={"target": shot.target, "dim": shot.dim, "bytes": sent})
+    return sent
 
 
 def check_install(args: list[str], environ: dict[str, str]) -> int:

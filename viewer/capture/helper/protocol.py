@@ -1,12 +1,16 @@
 """The helper's protocol: its grammar, its exit codes, its names and the facts a client needs.
 
-    ncu-reader-capture capture --target naive|tiled --dim N --set basic|full --clock base|none
-                               [--dry-run]
+    ncu-reader-capture capture --target naive|tiled|both --dim N[,N...] --set basic|full
+                               --clock base|none [--dry-run]
     ncu-reader-capture --check-install [--before-venv] [--owner UID] [--home DIR]
 
-stdout carries the report's bytes and nothing else; with stdout or stderr not open for writing,
-it exits 2 before anything runs. stderr carries JSON lines: `started` right before ncu starts,
-`ncu` for each line ncu printed, `done` after the report was sent, `error` (with its `kind` and
+One run captures every size of the list (at most MAX_DIMS, no repeats, their work bounded) for
+each target, size by size (naive then tiled at each size): `Request.shots`. stdout carries the
+reports' bytes one after another in that order, and nothing else; with stdout or stderr not open
+for writing, it exits 2 before anything runs. stderr carries JSON lines: `started` right before
+each ncu run (with its `index` and `count` in the run), `ncu` for each line ncu printed, `sent`
+after each report was sent (its target, dim and bytes), `done` after the last one (`bytes` in
+all, and `reports`: each one's target, dim and bytes, in order), `error` (with its `kind` and
 `exit`) before any failing exit. The exit codes are EXIT_* below; 126 and 127 are pkexec's own.
 
 `--check-install` checks an install as a capture as root checks it, and says in plain lines what
@@ -29,6 +33,8 @@ ENV_NCU = "NCU_READER_NCU"
 CHECK_INSTALL = "--check-install"
 
 TARGETS = ("naive", "tiled")
+BOTH = "both"
+TARGET_WORDS = (*TARGETS, BOTH)
 SETS = ("basic", "full")
 CLOCKS = ("base", "none")
 DIM_MIN, DIM_MAX, TILE = 16, 8192, 16
@@ -67,8 +73,17 @@ ERR_NVGPUCTRPERM = "ERR_NVGPUCTRPERM"
 REPORT_MAGIC = b"NVR\0"
 MAX_REPORT_BYTES = 256 << 20
 TIMEOUT_S = 600.0
+"""The longest one ncu run (one report) may take."""
+MAX_RUN_S = 3600.0
+"""The longest a whole run (every report of a list) may take, however long its list."""
+MAX_DIMS = 8
+"""Sizes in one run's list; with both targets, 16 reports at most."""
+MAX_WORK = 2 * DIM_MAX**3
+"""The work one run may ask for: the sum of N cubed over its reports (a matmul's work grows as
+N^3), at most that of both kernels at the largest size, which one run could always capture."""
 KILL_GRACE_S = 5.0
-MAX_ARG_CHARS = 32
+MAX_ARG_CHARS = 40
+"""The longest argument: a list of MAX_DIMS four-digit sizes and their commas is 39."""
 MAX_ARGS = 10
 MAX_PATH_CHARS = 1024
 """Of `--check-install`'s --home, which no ncu ever sees."""
@@ -85,7 +100,7 @@ SYSTEM_NCU = (
 )
 NSIGHT_COMPUTE_DIR = "/opt/nvidia/nsight-compute"
 
-_FLAGS = {"--target": TARGETS, "--dim": None, "--set": SETS, "--clock": CLOCKS}
+_FLAGS = {"--target": TARGET_WORDS, "--dim": None, "--set": SETS, "--clock": CLOCKS}
 _DIM = re.compile(r"[1-9][0-9]*", re.ASCII)
 
 
@@ -99,12 +114,33 @@ class Refusal(Exception):
 
 
 @dataclass(frozen=True)
-class Request:
+class Shot:
+    """One report of a run: one target at one size."""
+
     target: str
     dim: int
+
+
+@dataclass(frozen=True)
+class Request:
+    """One run: each of `targets` at each of `dims`, with one section set and clock control."""
+
+    targets: tuple[str, ...]
+    dims: tuple[int, ...]
     set: str
     clock: str
     dry_run: bool = False
+
+    @property
+    def shots(self) -> list[Shot]:
+        """The reports in the order they are captured and sent: size by size, the targets in
+        TARGETS' order at each."""
+        return [Shot(target, dim) for dim in self.dims for target in self.targets]
+
+    @property
+    def limit_s(self) -> float:
+        """The whole run's time limit: TIMEOUT_S a report, at most MAX_RUN_S."""
+        return min(MAX_RUN_S, TIMEOUT_S * len(self.shots))
 
 
 @dataclass(frozen=True)
@@ -174,8 +210,30 @@ def parse_request(args: list[str]) -> Request:
     missing = [f for f in _FLAGS if f not in values]
     if missing:
         raise _bad(f"missing {', '.join(missing)}")
-    return Request(values["--target"], parse_dim(values["--dim"]), values["--set"],
-                   values["--clock"], dry_run)
+    target = values["--target"]
+    targets = TARGETS if target == BOTH else (target,)
+    dims = parse_dims(values["--dim"])
+    work = len(targets) * sum(dim**3 for dim in dims)
+    if work > MAX_WORK:
+        raise _bad(f"--dim {values['--dim']} asks for too much work in one run: the sum of N "
+                   f"cubed over its reports may be at most {MAX_WORK:,} (both kernels at "
+                   f"{DIM_MAX}), got {work:,}")
+    return Request(targets, dims, values["--set"], values["--clock"], dry_run)
+
+
+def parse_dims(text: str) -> tuple[int, ...]:
+    """A list of sizes, `N` or `N,N,...`: at most MAX_DIMS, each as parse_dim says, no repeats."""
+    if len(text) > MAX_DIMS * 5:
+        raise _bad(f"--dim is longer than a list of {MAX_DIMS} sizes can be "
+                   f"({len(text)} characters)")
+    words = text.split(",")
+    if len(words) > MAX_DIMS:
+        raise _bad(f"--dim lists {len(words)} sizes; one run captures at most {MAX_DIMS}")
+    dims = tuple(parse_dim(word) for word in words)
+    repeated = sorted({dim for dim in dims if dims.count(dim) > 1})
+    if repeated:
+        raise _bad(f"--dim lists {', '.join(map(str, repeated))} more than once")
+    return dims
 
 
 def parse_dim(text: str) -> int:

@@ -1,5 +1,6 @@
-"""The Capture dialog: which kernel, what size, which section set, which clocks; then progress,
-Cancel, and one line when it fails.
+"""The Capture dialog: which kernel, what sizes (one, or a list captured in one run with one
+password: viewer.qt.kit.sizes_edit), which section set, which clocks; then progress, Cancel,
+and one line when it fails.
 
 The route (viewer.capture.client.choose_route) is said in a sentence at the top; without one the
 sentence says why and Capture stays disabled. The run itself is
@@ -21,7 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QValidator
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -32,30 +33,22 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from viewer.capture.checkup import Finding, checkup, finding_lines
 from viewer.capture.client import Request, Route
-from viewer.capture.helper.protocol import (
-    CLOCKS,
-    DIM_MAX,
-    DIM_MIN,
-    SETS,
-    TARGETS,
-    TILE,
-)
+from viewer.capture.helper.protocol import BOTH, CLOCKS, SETS
 from viewer.core.jobs import Job
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_run import Captured, CaptureRun
 from viewer.qt.kit.dialog_room import dialog_room, fit_dialog
 from viewer.qt.kit.plain_text import plain_label
+from viewer.qt.kit.sizes_edit import SizesEdit
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.workers import Worker
 
-DEFAULT_DIM = 512
 DESK_WIDTH, PROJECTOR_WIDTH = 600, 960  # the projector's fits a 1024-wide screen
 SHORTCUT = "Ctrl+Shift+C"
 
@@ -63,32 +56,9 @@ ROUTE_TEXT = {
     "direct": "Runs ncu as you: this driver lets every user read counters.",
     "pkexec": "Asks for an administrator's password (pkexec), then runs ncu as root.",
 }
-KERNELS = {"naive": ("naive",), "tiled": ("tiled",), "both (one report each)": TARGETS}
+KERNELS = {"naive": "naive", "tiled": "tiled", "both (one report each)": BOTH}
 CLOCK_TEXT = ("base locks the GPU's clocks at their base value, so two captures compare; "
               "none leaves them alone, for machines that refuse to lock them.")
-
-
-class TileSpinBox(QSpinBox):
-    """N for an N x N matmul: DIM_MIN..DIM_MAX in steps of the tile; other values are corrected
-    to the nearest multiple of the tile when the box loses focus."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setRange(DIM_MIN, DIM_MAX)
-        self.setSingleStep(TILE)
-        self.setValue(DEFAULT_DIM)
-        self.setCorrectionMode(QSpinBox.CorrectionMode.CorrectToNearestValue)
-
-    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Acceptable and int(text) % TILE:
-            state = QValidator.State.Intermediate
-        return state, text, pos
-
-    def fixup(self, text: str) -> str:
-        digits = "".join(c for c in text if c.isdigit())
-        value = round(int(digits or DEFAULT_DIM) / TILE) * TILE
-        return str(min(DIM_MAX, max(DIM_MIN, value)))
 
 
 def route_sentence(route: Route) -> str:
@@ -155,7 +125,7 @@ class CaptureDialog(QDialog):
         self.route_text.setWordWrap(True)
         self.kernel = QComboBox(self)
         self.kernel.addItems(list(KERNELS))
-        self.dim = TileSpinBox(self)
+        self.dim = SizesEdit(self)
         self.set_box = QComboBox(self)
         self.set_box.addItems(list(SETS))
         self.set_box.setCurrentText("full")
@@ -167,7 +137,7 @@ class CaptureDialog(QDialog):
         self.clock_text.setWordWrap(True)
         self.form = form = QFormLayout()
         form.addRow("&Kernel", self.kernel)
-        form.addRow("&Size N (N x N)", self.dim)
+        form.addRow("&Sizes N (N x N)", self.dim)
         form.addRow("Section s&et", self.set_box)
         form.addRow("C&lock control", self.clock)
         form.addRow("", self.clock_text)
@@ -248,9 +218,9 @@ class CaptureDialog(QDialog):
         return self.route.kind != "none" and not self.run.running
 
     def requests(self) -> list[Request]:
-        """One request per kernel chosen, naive first."""
-        return [Request(target, self.dim.value(), self.set_box.currentText(),
-                        self.clock.currentText()) for target in KERNELS[self.kernel.currentText()]]
+        """The one request: the kernel or both, at each size listed, in one run of the helper."""
+        return [Request(KERNELS[self.kernel.currentText()], self.dim.text(),
+                        self.set_box.currentText(), self.clock.currentText())]
 
     def start(self) -> None:
         """Validate and start the capture (Enter)."""

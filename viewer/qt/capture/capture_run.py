@@ -1,4 +1,6 @@
-"""One capture, or two in a row, as a QProcess driven by signals: never a blocking wait in a slot.
+"""Captures as a QProcess driven by signals, one process for each request (a request may hold
+several reports: both kernels, a list of sizes, one run and one password): never a blocking wait
+in a slot.
 
 A thin driver of viewer.capture.run.HelperRun: the QProcess's output, its exit, the person's
 cancel and a timer are told to the run, and what it answers is done here (the report's bytes into
@@ -24,14 +26,16 @@ from viewer.capture import provenance
 from viewer.capture.client import (
     CANCEL_GRACE_S,
     CANCELLED,
-    CaptureCancelled,
     CaptureError,
+    PartlyKept,
     Request,
     RequestError,
     Route,
+    cancelled,
     record_provenance,
-    settle,
+    settle_all,
 )
+from viewer.capture.helper.protocol import MAX_REPORT_BYTES
 from viewer.capture.run import Action, CloseStdin, Finished, HelperRun, Kill, Progress, Write
 from viewer.capture.store import ReportSink, SinkError, capture_stem, open_captures
 from viewer.core.jobs import Job
@@ -122,7 +126,7 @@ class CaptureRun(QObject):
         return self._running
 
     def start(self, requests: Sequence[Request]) -> None:
-        """Capture each request in turn (naive then tiled for both)."""
+        """Run each request in turn, each in one run of the helper."""
         if self.running or not requests:
             return
         self.requests = list(requests)
@@ -154,7 +158,8 @@ class CaptureRun(QObject):
         try:
             argv = self.route.argv(request)
             self._sink = ReportSink(open_captures(), capture_stem(
-                request.target, request.dim, request.set))
+                request.target, request.dim, request.set),
+                cap=MAX_REPORT_BYTES * len(request.reports()))
         except (CaptureError, RequestError, SinkError, OSError, ValueError) as exc:
             self._finish("failed", " ".join(str(exc).split()))
             return
@@ -247,11 +252,13 @@ class CaptureRun(QObject):
         if sink is None:
             return
         try:
-            path, done = settle(finished, sink)
+            kept = settle_all(finished, sink, self.requests[self._index])
         except CaptureError as exc:
-            self._finish(CANCELLED if isinstance(exc, CaptureCancelled) else "failed", str(exc))
+            if isinstance(exc, PartlyKept):
+                self.captured += [Captured(k.path, k.request, k.done, k.claim) for k in exc.kept]
+            self._finish(CANCELLED if cancelled(exc) else "failed", str(exc))
             return
-        self.captured.append(Captured(path, self.requests[self._index], done, sink.claim))
+        self.captured += [Captured(k.path, k.request, k.done, k.claim) for k in kept]
         self._index += 1
         if self._index < len(self.requests):
             self._start_next()
@@ -262,7 +269,10 @@ class CaptureRun(QObject):
 
     def _say(self, words: str, fraction: float | None) -> None:
         count = len(self.requests)
-        if count > 1 and self._index < count:
+        step = self._run.step if self._run is not None else None
+        if step is not None and step.count > 1:
+            words = f"{step.target} at {step.dim} ({step.index + 1} of {step.count}): {words}"
+        elif count > 1 and self._index < count:
             target = self.requests[self._index].target
             words = f"{target} ({self._index + 1} of {count}): {words}"
         self.stage.emit(words[:1].upper() + words[1:])

@@ -1,4 +1,5 @@
-"""The timing run's plain side: which sizes, whether there is a GPU, and the words shown.
+"""The timing run's plain side: whether there is a GPU, and the words shown (over a list of
+sizes: timing_sizes).
 
 The panel in viewer/qt/views/timing/ runs these off the GUI thread (timing_jobs.py) and displays
 what they say; every sentence it shows is made here (or, for the recorded times, in timing_record).
@@ -6,37 +7,22 @@ what they say; every sentence it shows is made here (or, for the recorded times,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from viewer.analysis.predict import DEFAULT_TILE, DerivationError, derive
 from viewer.core import formatting as fmt
 from viewer.core.jobs import Job, one_line
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import KernelTiming, TimingResult
-
-CANDIDATE_SIZES = (512, 1024, 2048, 4096)
-DEFAULT_SIZE = 512
+    from viewer.kernels.sizes import SizesTiming
 
 NEEDS_GPU = "Timing needs an NVIDIA GPU with a CUDA driver."
 PLAIN_RUN_NOTE = (
     "Timings come from a plain run, counters from a profiled run, never mixed: under ncu each "
     "kernel is replayed once per collection pass, so a clock read there times the profiler.")
 LOOKING = "Looking for a CUDA GPU..."
-
-def timing_sizes(candidates: Sequence[int] = CANDIDATE_SIZES,
-                 tile: int = DEFAULT_TILE) -> list[int]:
-    """The candidate sizes the lesson's tile divides (the derivation applies to them)."""
-    sizes = []
-    for dim in candidates:
-        try:
-            derive(dim, tile)
-        except DerivationError:
-            continue
-        sizes.append(dim)
-    return sizes
 
 
 def size_text(dim: int) -> str:
@@ -163,7 +149,9 @@ RATIO_CAPTION = "Ratio of the median launch times"
 def intro_text(launch_order: bool = True) -> str:
     """What Run does, with the launch order once the runner can be asked for it."""
     order = f" {launch_order_text()}" if launch_order else ""
-    return ("Run times the naive and tiled matmuls at the chosen size on this machine's GPU."
+    return ("Run times the naive and tiled matmuls at the chosen size, or at each size of a "
+            "list (256,512,1024: their medians and spread plotted against N), on this machine's "
+            "GPU."
             f"{order} Each timed launch waits behind a hold kernel, so the events time the kernel "
             "and not numba's dispatch, which is measured on the same launches and shown apart.")
 
@@ -189,15 +177,22 @@ def probe_failed_text(message: str) -> str:
     return f"No timing here: looking for a GPU failed ({message}). {NEEDS_GPU}"
 
 
-def still_shown_text(result: TimingResult | None) -> str:
-    return "" if result is None else f" The plot still shows the run at {size_text(result.dim)}."
+def still_shown_text(result: TimingResult | SizesTiming | None) -> str:
+    """What the plot still shows after a failure or a cancel: the run at its size or sizes."""
+    from viewer.kernels.sizes import SizesTiming
+
+    if result is None:
+        return ""
+    at = (", ".join(map(str, result.dims)) if isinstance(result, SizesTiming)
+          else size_text(result.dim))
+    return f" The plot still shows the run at {at}."
 
 
-def failed_text(message: str, result: TimingResult | None) -> str:
+def failed_text(message: str, result: TimingResult | SizesTiming | None) -> str:
     return f"Timing failed: {message.rstrip('.')}.{still_shown_text(result)}"
 
 
-def cancelled_text(result: TimingResult | None) -> str:
+def cancelled_text(result: TimingResult | SizesTiming | None) -> str:
     return f"Cancelled.{still_shown_text(result)}"
 
 

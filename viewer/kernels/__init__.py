@@ -4,6 +4,8 @@
 - runner: the lesson's launch order, correctness checks against a float64 reference, timing;
 - hold: the kernel queued ahead of a timed launch so that dispatch stays out of the time;
 - ncu_command: the capture command for one kernel's first timed launch;
+- sizes, sizes_table: the timing at each size of a list, each point's spread and stable flag,
+  and its table;
 - __main__: `python -m viewer.kernels check | time | ncu-command | profile-target` (check at 512 on
   a GPU, at 32 on numba's CUDA simulator).
 

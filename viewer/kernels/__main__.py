@@ -3,6 +3,8 @@
   check [--dim N ...]            correctness of both kernels (numba's CUDA simulator too: at size
                                  32 there by default, seconds, where 512 would take over an hour)
   time --dim N [--json]          the timing run (needs a GPU)
+  time --dim N,N,... [--json]    the timing run at each size of a list (at most 8, 16..8192 in
+                                 steps of 16), a table of each kernel's median and spread
   ncu-command --kernel K --dim N the capture command for kernel K's first timed launch, into a
                                  new report (a fresh name, or --report; never over a file)
   profile-target --kernel K --dim N
@@ -47,7 +49,9 @@ def _parser() -> argparse.ArgumentParser:
                         "CUDA simulator)")
 
     p = sub.add_parser("time", help="time both kernels through the lesson's launch order")
-    p.add_argument("--dim", type=int, default=512, metavar="N")
+    p.add_argument("--dim", default="512", metavar="N[,N...]",
+                   help="a size, or a list of sizes (at most 8, each 16 to 8192 in steps of 16) "
+                        "timed one after another into one table")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     p = sub.add_parser("ncu-command", help="print the capture command for one kernel")
@@ -173,6 +177,27 @@ def _time(dim: int, as_json: bool) -> int:
     return 0 if all(k.passed for k in result.kernels) else 1
 
 
+def _time_list(text: str, as_json: bool) -> int:
+    """time --dim LIST: each size in turn, one table (or one JSON object)."""
+    from viewer.kernels.runner import GpuUnavailable
+    from viewer.kernels.sizes import as_dict, parse_sizes, time_sizes
+    from viewer.kernels.sizes_table import table_lines
+
+    try:
+        dims = parse_sizes(text)
+    except ValueError as exc:
+        return _fail("time", str(exc), 2)
+    try:
+        result = time_sizes(dims, Job())
+    except GpuUnavailable as exc:
+        return _fail("time", str(exc))
+    if as_json:
+        print(json.dumps(as_dict(result), indent=2))
+    else:
+        print("\n".join(table_lines(result)))
+    return 0 if result.passed else 1
+
+
 def _profile_target(kernel: str, dim: int) -> int:
     from viewer.kernels.runner import GpuUnavailable, require_gpu, run_launch_order
 
@@ -207,6 +232,10 @@ def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "ncu-command":
         return _ncu_command(args.kernel, args.dim, args.report, args.python)
+    if args.command == "time" and not (args.dim.isascii() and args.dim.isdigit()):
+        return _time_list(args.dim, args.json)
+    if args.command == "time":
+        args.dim = int(args.dim)
     dims = [args.dim] if isinstance(args.dim, int) else args.dim or []
     bad = [d for d in dims if d < 1]
     if bad:

@@ -24,7 +24,6 @@ from viewer.analysis.timing import (
     find_device,
     queue_warning,
     ratio_text,
-    timing_sizes,
 )
 from viewer.core.formatting import milliseconds as ms_text
 from viewer.core.jobs import Job
@@ -102,16 +101,19 @@ def label(panel: TimingPanel, name: str) -> QLabel:
 # ---------------------------------------------------------------------------- sizes and text
 
 
-def test_the_sizes_are_those_the_tile_divides(make_panel) -> None:
-    assert timing_sizes() == [512, 1024, 2048, 4096]
-    assert timing_sizes((100, 512, 1000, 1024), tile=16) == [512, 1024]
+def test_the_size_field_takes_the_capture_grammar(make_panel) -> None:
     panel = make_panel()
     box = panel.size_box
-    assert [box.itemData(i) for i in range(box.count())] == [512, 1024, 2048, 4096]
-    assert panel.dim == 512
-    assert box.currentText() == "512 x 512 x 512"
-    with pytest.raises(ValueError, match="1000"):
-        panel.set_dim(1000)
+    assert panel.dims == (512,) and panel.dim == 512 and box.text() == "512"
+    panel.set_dim(1024)
+    assert panel.dims == (1024,)
+    box.setText("16,32")
+    assert box.hasAcceptableInput() and panel.dims == (16, 32) and panel.dim == 16
+    box.setText("16,17")  # not a multiple of the tile: corrected, the repeat dropped
+    assert not box.hasAcceptableInput() and panel.dims == (16,)
+    box.setText("1000,16")
+    box.interpretText()
+    assert box.text() == "992,16" and panel.dims == (992, 16)
 
 
 def test_milliseconds_keep_four_significant_digits() -> None:

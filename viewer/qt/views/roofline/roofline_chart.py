@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QWidget
 
 from viewer.analysis.roofline import DayThirty, Roofline
 from viewer.core import formatting as fmt
+from viewer.qt.kit.log_ticks import decade_ticks
 from viewer.qt.kit.style import Style
 
 X_LABEL = "arithmetic intensity (FLOP per byte)"
@@ -25,18 +26,6 @@ TERA = 1e12
 LEVEL_COLORS = {"dram": "memory", "l2": "latency", "l1": "shared"}
 SYMBOLS = ("o", "s")  # kernel A, kernel B
 LABEL_BELOW_PEAK = 2.5  # a memory roof is named where it reaches this far below the FP32 peak
-
-
-def decade_ticks(low: float, high: float) -> list[list[tuple[float, str]]]:
-    """Major ticks at each power of ten from `low` to `high` written plainly ('0.1', '10'),
-    minor ones unlabelled at 2..9 of each decade (axes in log mode take log10 positions)."""
-    major: list[tuple[float, str]] = []
-    minor: list[tuple[float, str]] = []
-    for exponent in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1):
-        value = 10.0**exponent
-        major.append((float(exponent), f"{value:g}" if -4 <= exponent <= 5 else f"1e{exponent}"))
-        minor.extend((math.log10(k * value), "") for k in range(2, 10))
-    return [major, minor]
 
 
 class RooflineChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no types

@@ -1,11 +1,11 @@
-"""The timing panel's controls: the size, Run (Ctrl+R, also an action of the panel's), Cancel,
-the run's progress, and the button between this machine's run and the record."""
+"""The timing panel's controls: the size or a list of sizes (kit's SizesEdit), Run (Ctrl+R, also
+an action of the panel's), Cancel, the run's progress, and the button between this machine's run
+and the record."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QProgressBar,
     QPushButton,
@@ -13,7 +13,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.analysis.timing import DEFAULT_SIZE, SHOW_RECORD, SHOW_RUN, size_text, timing_sizes
+from viewer.analysis.timing import SHOW_RECORD, SHOW_RUN
+from viewer.qt.kit.plain_text import plain_tip
+from viewer.qt.kit.sizes_edit import SizesEdit
 from viewer.qt.kit.style import Style
 
 RUN_SHORTCUT = "Ctrl+R"
@@ -25,12 +27,12 @@ class TimingControls(QHBoxLayout):
 
     def __init__(self, style: Style, owner: QWidget) -> None:
         super().__init__()
-        self.size_label = style.label("Size", "body", name="size_label", parent=owner)
-        self.size_box = QComboBox(owner)
+        self.size_label = style.label("Sizes (N)", "body", name="size_label", parent=owner)
+        self.size_box = SizesEdit(owner)
         self.size_box.setObjectName("size")
-        for dim in timing_sizes():
-            self.size_box.addItem(size_text(dim), dim)
-        self.size_box.setCurrentIndex(max(0, self.size_box.findData(DEFAULT_SIZE)))
+        self.size_box.setToolTip(plain_tip("One size, or a list timed one after another: "
+                                           "256,512,1024 (at most 8, each 16 to 8192 in "
+                                           "steps of 16)"))
         self.size_label.setBuddy(self.size_box)
         self.run_button = QPushButton(f"Run ({RUN_SHORTCUT})", owner)
         self.run_button.setObjectName("run")
@@ -72,3 +74,4 @@ class TimingControls(QHBoxLayout):
             widget.setStyleSheet(button)
         self.setSpacing(style.px(8))
         self.progress.setMaximumWidth(style.px(320))
+        self.size_box.setMinimumWidth(style.px(170))

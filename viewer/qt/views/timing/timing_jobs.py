@@ -8,7 +8,7 @@ the panel (timing_panel.TimingPanel) draws them. Nothing here is a widget.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -26,19 +26,26 @@ from viewer.analysis.timing import (
     timed_text,
     timing_now_text,
 )
+from viewer.analysis.timing_sizes import (
+    sizes_now_text,
+    sizes_timed_text,
+    timed_sizes_or_unavailable,
+)
 from viewer.analysis.timing_status import progress_text
 from viewer.core.jobs import Job
 from viewer.qt.kit.workers import Worker
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
+    from viewer.kernels.sizes import SizesTiming
 
 
 class TimingJobs(QObject):
     """The GPU's answer (`device_check`) and the runs at a size, for `owner`, the panel.
 
     `find_device(job) -> DeviceCheck` and `run_timing(dim, job) -> TimingResult` are the plain
-    functions it runs; `shown()` is the result on screen, which a failure's or a cancel's words
+    functions it runs (over a list of sizes, viewer.kernels.sizes.time_sizes runs `run_timing` at
+    each); `shown()` is the result on screen, which a failure's or a cancel's words
     mention. `said(text, kind)` is the status line ("info" or "problem"), `answered` a new answer
     about the GPU, `changed` what Run can do, `timed(result)` a run's result and
     `progressed(permille)` its progress.
@@ -52,7 +59,7 @@ class TimingJobs(QObject):
 
     def __init__(self, owner: QWidget, run_timing: Callable[[int, Job], TimingResult],
                  find_device: Callable[[Job], DeviceCheck],
-                 shown: Callable[[], TimingResult | None]) -> None:
+                 shown: Callable[[], TimingResult | SizesTiming | None]) -> None:
         super().__init__(owner)
         self._run_timing = run_timing
         self._find_device = find_device
@@ -81,8 +88,9 @@ class TimingJobs(QObject):
         self.changed.emit()
         self.probe.submit(self._find_device)
 
-    def run(self, dim: int) -> None:
-        """Time both kernels at `dim`; without a GPU, say so instead."""
+    def run(self, dims: int | Sequence[int]) -> None:
+        """Time both kernels at `dims` (one size as always, a list size by size); without a GPU,
+        say so instead."""
         if self.worker.busy:
             return
         check = self.device_check
@@ -91,8 +99,13 @@ class TimingJobs(QObject):
             self.said.emit(problem or LOOKING, "problem" if problem else "info")
             return
         self.progressed.emit(0)
-        self.said.emit(timing_now_text(dim, check.device), "info")
-        self.worker.submit(timed_or_unavailable, self._run_timing, dim)
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        if len(dims) == 1:
+            self.said.emit(timing_now_text(dims[0], check.device), "info")
+            self.worker.submit(timed_or_unavailable, self._run_timing, dims[0])
+            return
+        self.said.emit(sizes_now_text(dims, check.device), "info")
+        self.worker.submit(timed_sizes_or_unavailable, self._run_timing, dims)
 
     def cancel(self) -> None:
         self.worker.cancel()
@@ -114,12 +127,15 @@ class TimingJobs(QObject):
     def _probe_failed(self, message: str) -> None:
         self._apply_device(DeviceCheck(problem=probe_failed_text(message)))
 
-    def _apply_result(self, result: TimingResult | DeviceCheck) -> None:
+    def _apply_result(self, result: TimingResult | SizesTiming | DeviceCheck) -> None:
+        from viewer.kernels.sizes import SizesTiming
+
         if isinstance(result, DeviceCheck):
             self._apply_device(result)
             return
         self.timed.emit(result)
-        text, problem = timed_text(result)
+        text, problem = (sizes_timed_text(result) if isinstance(result, SizesTiming)
+                         else timed_text(result))
         self.said.emit(text, "problem" if problem else "info")
 
     def _show_failure(self, message: str) -> None:

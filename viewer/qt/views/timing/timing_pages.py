@@ -1,5 +1,6 @@
 """The timing panel's two pages: the record at the chosen size with the intro under it (until a
-run here), and a run's plot with its numbers below or beside it."""
+run here), and a run's plot with its numbers below or beside it (at one size), or, over a list
+of sizes, its plot against N over its table (sizes_plot, sizes_numbers)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from viewer.analysis.timing_status import side_by_side
 from viewer.qt.kit.style import Style
 from viewer.qt.views.timing.record_view import RecordView
 from viewer.qt.views.timing.run_numbers import RunNumbers
+from viewer.qt.views.timing.sizes_numbers import SizesNumbers
+from viewer.qt.views.timing.sizes_plot import SizesPlot
 from viewer.qt.views.timing.timing_plot import X_LABEL, LaunchTimesPlot
 
 
@@ -23,10 +26,12 @@ class Names(StrEnum):
     INTRO = "intro"
     PLOT = "plot"
     RECORDED = "recorded"
+    SIZES_PLOT = "sizes_plot"
 
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
+    from viewer.kernels.sizes import SizesTiming
 
 
 class RecordPage(QWidget):
@@ -50,40 +55,64 @@ class RecordPage(QWidget):
 
 
 class RunPage(QWidget):
-    """A run's plot and numbers: beside each other where the panel is wide, else stacked."""
+    """A run's plot and numbers: beside each other where the panel is wide, else stacked; a run
+    over sizes (`sizes_plot`, `sizes_numbers`) always stacked."""
 
     def __init__(self, style: Style, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.plot = LaunchTimesPlot(style, self)
         self.plot.setObjectName(Names.PLOT)
         self.numbers_scroll = RunNumbers(style, self)
+        self.sizes_plot = SizesPlot(style, self)
+        self.sizes_plot.setObjectName(Names.SIZES_PLOT)
+        self.sizes_numbers = SizesNumbers(style, self)
+        self.over_sizes = False
+        self.sizes_plot.hide()
+        self.sizes_numbers.hide()
         self.body = QBoxLayout(QBoxLayout.Direction.TopToBottom, self)
         self.body.setContentsMargins(0, 0, 0, 0)
-        self.body.addWidget(self.plot, 3)
-        self.body.addWidget(self.numbers_scroll, 2)
+        for widget, stretch in ((self.plot, 3), (self.numbers_scroll, 2), (self.sizes_plot, 3),
+                                (self.sizes_numbers, 0)):
+            self.body.addWidget(widget, stretch)
 
-    def show_timing(self, result: TimingResult, width: int, style: Style) -> None:
+    def show_timing(self, result: TimingResult | SizesTiming, width: int, style: Style) -> None:
         """`result` plotted and in numbers, placed for the panel's `width`."""
+        self._show(result, style)
+        self.place(width, style)
+
+    def _show(self, result: TimingResult | SizesTiming, style: Style) -> None:
+        from viewer.kernels.sizes import SizesTiming
+
+        self.over_sizes = isinstance(result, SizesTiming)
+        for one in (self.plot, self.numbers_scroll):
+            one.setVisible(not self.over_sizes)
+        for over in (self.sizes_plot, self.sizes_numbers):
+            over.setVisible(self.over_sizes)
+        if isinstance(result, SizesTiming):
+            self.sizes_plot.show_sizes(result)
+            self.sizes_numbers.fill(result)
+            return
         self._label_launches(style)
         self.plot.show_timing(result)
         self.numbers_scroll.fill(result)
-        self.place(width, style)
 
-    def set_style(self, style: Style, result: TimingResult | None, width: int) -> None:
+    def set_style(self, style: Style, result: TimingResult | SizesTiming | None,
+                  width: int) -> None:
         """Desk or projector scale, `result` (the one shown, if any) drawn again in it."""
         self.numbers_scroll.set_style(style)
         self.plot.set_style(style)
-        if result is not None:
-            self._label_launches(style)
+        self.sizes_plot.set_style(style)
+        self.sizes_numbers.set_style(style)
         self.plot.setMinimumHeight(style.px(150))
+        self.sizes_plot.setMinimumHeight(style.px(260))
         if result is not None:
-            self.numbers_scroll.fill(result)
+            self._show(result, style)
         self.place(width, style)
 
     def place(self, width: int, style: Style) -> None:
         """The numbers beside the plot where `width` (the panel's) has room, else below."""
         self.numbers_scroll.fit_width()
-        wide = side_by_side(width)
+        wide = side_by_side(width) and not self.over_sizes
         self.body.setDirection(QBoxLayout.Direction.LeftToRight if wide
                                else QBoxLayout.Direction.TopToBottom)
         self.body.setSpacing(style.px(16 if wide else 8))

@@ -1,15 +1,14 @@
 """Kernel timing: both matmuls through the lesson's launch order on this machine's GPU.
 
-The panel picks a size, has timing_jobs.TimingJobs run the timing off the GUI thread
-(viewer.kernels.runner.time_kernels by default), and shows each kernel's timed launches, their
-medians, the ratio of the medians and numba's dispatch overhead, measured apart. Before it offers
-Run, it asks (also off the GUI thread) whether numba can reach a CUDA GPU; without one it says so
-in one line. Until a run here, the times recorded on another GPU (viewer.analysis.timing_record)
-are shown, labelled as recorded; a run replaces them on screen, and a button goes back to the
-record. The panel's words are made in viewer.analysis.timing; the run's numbers are
-run_numbers.RunNumbers, the record's record_view.RecordView; the controls timing_controls, the
-pages timing_pages.
-"""
+The panel picks a size or a list of sizes (each timed in turn: viewer.kernels.sizes), has
+timing_jobs.TimingJobs run the timing off the GUI thread (viewer.kernels.runner.time_kernels by
+default), and shows each kernel's timed launches, their medians, the ratio of the medians and
+numba's dispatch overhead, measured apart. Before it offers Run, it asks (also off the GUI thread)
+whether numba can reach a CUDA GPU; without one it says so in one line. Until a run here, the times
+recorded on another GPU (viewer.analysis.timing_record) are shown, labelled as recorded; a run
+replaces them on screen, and a button goes back to the record. The panel's words are made in
+viewer.analysis.timing; the run's numbers are run_numbers.RunNumbers, the record's
+record_view.RecordView; the controls timing_controls, the pages timing_pages."""
 
 from __future__ import annotations
 
@@ -27,7 +26,6 @@ from viewer.analysis.timing import (
     find_device,
     intro_text,
     time_kernels,
-    timing_sizes,
 )
 from viewer.analysis.timing_record import TimingRecord, read_record_or_none
 from viewer.analysis.timing_status import status_line
@@ -40,6 +38,7 @@ from viewer.qt.views.timing.timing_panel_names import Names
 
 if TYPE_CHECKING:
     from viewer.kernels.runner import TimingResult
+    from viewer.kernels.sizes import SizesTiming
 
 INTRO_PAGE, RUN_PAGE = 0, 1
 
@@ -63,7 +62,7 @@ class TimingPanel(QWidget):
         super().__init__(parent)
         self.record = read_record_or_none() if record is True else record or None
         self._style = style or Style()
-        self.result: TimingResult | None = None
+        self.result: TimingResult | SizesTiming | None = None
         self.status_kind = "info"
         self._styled: list[tuple[QLabel, Role, str, bool]] = []
         self.setAutoFillBackground(True)
@@ -97,7 +96,7 @@ class TimingPanel(QWidget):
         layout.addLayout(status_row)
         layout.addWidget(self.stack, 1)
         self._connect_jobs()
-        self.size_box.currentIndexChanged.connect(self._show_record)
+        self.size_box.textChanged.connect(self._show_record)
         self._update_intro(launch_order=False)
         self._show_record()
         self.set_style(self._style)
@@ -119,15 +118,17 @@ class TimingPanel(QWidget):
     # ------------------------------------------------------------------ public
 
     @property
-    def dim(self) -> int:
-        """The size the next run times."""
-        return int(self.size_box.currentData())
+    def dims(self) -> tuple[int, ...]:
+        """The sizes the next run times, in order (the field's, corrected as Enter would)."""
+        return self.size_box.value()
 
-    def set_dim(self, dim: int) -> None:
-        index = self.size_box.findData(dim)
-        if index < 0:
-            raise ValueError(f"{dim} is not one of the sizes {timing_sizes()}")
-        self.size_box.setCurrentIndex(index)
+    @property
+    def dim(self) -> int:
+        """The first size the next run times (the record shown is at it)."""
+        return self.dims[0]
+
+    def set_dim(self, dims: int | tuple[int, ...]) -> None:
+        self.size_box.setValue(dims)
 
     @property
     def device_check(self) -> DeviceCheck | None:
@@ -159,13 +160,14 @@ class TimingPanel(QWidget):
         self._update_controls()
 
     def run(self) -> None:
-        """Time both kernels at the chosen size; without a GPU, say so instead."""
-        self.jobs.run(self.dim)
+        """Time both kernels at the chosen sizes; without a GPU, say so instead."""
+        self.size_box.interpretText()
+        self.jobs.run(self.dims)
 
     def cancel(self) -> None:
         self.jobs.cancel()
 
-    def show_result(self, result: TimingResult) -> None:
+    def show_result(self, result: TimingResult | SizesTiming) -> None:
         """Display a timing result: the plot, the numbers, the device."""
         self.result = result
         self.results.show_timing(result, self.width(), self._style)

@@ -112,6 +112,17 @@ def test_the_wheel_holds_every_package_and_the_shipped_data(wheel: Path) -> None
             "viewer/resources/exercises/day42.toml"} <= set(data)
 
 
+WHEEL_MB = 25
+"""The most the wheel may weigh: the shipped sweep (profiles/sweep/) is gzipped to keep it so."""
+
+
+def test_the_wheel_stays_small_with_the_sweep_in_it(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as zf:
+        sweep = [n for n in zf.namelist() if n.startswith("viewer/profiles/sweep/")]
+    assert len([n for n in sweep if n.endswith(".ncu-rep.gz")]) == 10, sweep
+    assert wheel.stat().st_size < WHEEL_MB << 20, f"{wheel.stat().st_size:,} bytes"
+
+
 def test_the_wheel_carries_the_license_and_says_which(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         (metadata,) = (n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))

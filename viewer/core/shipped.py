@@ -33,6 +33,21 @@ def comparison() -> list[Path]:
     return [folder / name for name in COMPARISON]
 
 
+SWEEP = "sweep"
+"""The folder of the lesson's kernels at several sizes (`series` with no file opens it)."""
+SWEEP_PATTERNS = ("*.ncu-rep", "*.ncu-rep.gz")
+
+
+def sweep() -> list[Path]:
+    """The shipped sweep's reports (profiles/sweep/*.ncu-rep and *.ncu-rep.gz, by name); []
+    where the folder is not shipped or holds none."""
+    folder = profiles_dir() / SWEEP
+    if not folder.is_dir():
+        return []
+    return sorted({p for pattern in SWEEP_PATTERNS for p in folder.glob(pattern)
+                   if p.is_file()})
+
+
 def reference() -> Path:
     """The lesson's published T4 table."""
     return profiles_dir() / REFERENCE

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The lesson walked by keys, as a person sees it: a real X server (Xvfb) with a window manager
 # (openbox), the app on the shipped naive-vs-tiled pair and on the 400-kernel PyTorch capture
-# (its two long cuBLAS kernels compared), at 1366x768 and 1920x1080, at the desk and in
-# projector mode. xdotool presses the keys a student or an instructor would; after each key
+# (its two long cuBLAS kernels compared) and on the shipped sweep (the Series view), at
+# 1366x768 and 1920x1080, at the desk and in projector mode. xdotool presses the keys a student
+# or an instructor would; after each key
 # the screen is taken once it has stopped changing. Every picture is kept, and one contact
 # sheet per screen and mode gathers them, each labelled with the keys that led to it.
 #
@@ -30,9 +31,12 @@ mkdir -p "$OUT"
 PAIR_WALK=(
     ":open" "1:speed-of-light" "2:memory" "3:occupancy" "p:predict" "space space:revealed"
     "1:back" "e:exercise" "e:exercise-closed" "r:t4" "o:roofline" "a:advice"
-    "w:stalls" "c:source" "Next:source-pagedown" "i:mix" "m:metrics" "ctrl+l:kernel-list"
+    "w:stalls" "c:source" "Next:source-pagedown" "i:mix" "x:series" "m:metrics" "ctrl+l:kernel-list"
     "g:groups" "F1:keys" "Escape:keys-closed" "t:timing"
 )
+# The shipped sweep (the pair at five sizes): the Series view, its plot below, and the memory
+# chart of the first pair.
+SWEEP_WALK=(":open" "x:series" "Next Next:series-plot" "2:memory")
 # The instructor's many-kernel walk: two 121-character cuBLAS names side by side.
 TORCH_WALK=(
     ":open" "2:memory" "3:occupancy" "m:metrics" "c:source" "ctrl+l:kernel-list" "g:groups"
@@ -94,5 +98,6 @@ for size in $SIZES; do
     for mode in $MODES; do
         walk pair "$size" "$mode" -- "${PAIR_WALK[@]}"
         walk torch "$size" "$mode" "$TORCH" --kernels 2,7 -- "${TORCH_WALK[@]}"
+        walk sweep "$size" "$mode" "$ROOT"/profiles/sweep/*.ncu-rep.gz -- "${SWEEP_WALK[@]}"
     done
 done

@@ -6,7 +6,8 @@ The tree: the window (the default, when no subcommand is named), `summary`
 and `advice` (viewer/terminal/tables_terminal.py), `source` (viewer/terminal/source_terminal.py),
 `series` (viewer/terminal/series_terminal.py).
 `summary -k/--kernel SPEC` picks kernels as ncu does (`regex:EXPR`, else the exact name), and
-`summary --by-name` groups them by name (viewer/terminal/roofline_terminal.py).
+`summary --by-name` groups them by name (viewer/terminal/roofline_terminal.py), and
+`summary --merge` reads one launch from several files as one (series --merge's join).
 `python -m viewer summary FILE... [--json]` prints one JSON object per file (one per line) with
 --json, else a readable table of the three readings; with no file, the shipped comparison. Bad
 input: one line on stderr naming the file, exit status 1; the other files are still summarised.
@@ -69,6 +70,11 @@ def add_summary_arguments(parser: argparse.ArgumentParser) -> None:
                         help="reports or exports (default: the shipped naive-vs-tiled pair)")
     parser.add_argument("--json", action="store_true", help="one JSON object per file")
     roofline_terminal.add_summary_options(parser)
+    parser.add_argument("--merge", action="store_true",
+                        help="one reading for one launch read from several files (a --metrics "
+                             "capture and a details capture: the same kernel, grid, block and "
+                             "launch id), as series --merge joins them; where the files "
+                             "disagree on a metric, both values")
 
 
 def add_cache_argument(parser: argparse.ArgumentParser) -> None:
@@ -92,6 +98,11 @@ def run_summary(args: argparse.Namespace) -> int:
     from viewer.terminal import roofline_terminal, summary_terminal
 
     paths = once(args.files or shipped.comparison())
+    if args.merge:
+        if args.by_name:
+            print("error: --merge and --by-name do not go together", file=sys.stderr)
+            return 2
+        return summary_terminal.summarize_merged(paths, as_json=args.json, kernel=args.kernel)
     if args.by_name:
         return roofline_terminal.print_by_name(paths, args.json, args.kernel)
     return summary_terminal.summarize(paths, as_json=args.json, kernel=args.kernel)
@@ -103,9 +114,11 @@ def _window_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("files", nargs="*", type=Path,
                         help="reports or exports; two files (or one with two kernels) open in "
-                             "compare mode (default: the shipped naive-vs-tiled pair)")
-    parser.add_argument("--tab", choices=reading.READING_ORDER,
-                        help=f"the reading step to show (default: {reading.READING_ORDER[0]})")
+                             "compare mode, and every file is part of the series (default: "
+                             "the shipped naive-vs-tiled pair)")
+    parser.add_argument("--tab", choices=(*reading.READING_ORDER, reading.SERIES_VIEW),
+                        help="the reading step to show, or the series of every file "
+                             f"(default: {reading.READING_ORDER[0]})")
     parser.add_argument("--projector", action="store_true",
                         help="large type, high contrast, full screen, for a room")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",

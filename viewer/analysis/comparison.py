@@ -43,17 +43,19 @@ class Difference:
             return f"{big} has some, {small} none"
         return f"{big} {hi / lo:.2f}x {small}"
 
-    def against(self, unit: str = "") -> str:
+    def against(self, unit: str = "", other: str = "the other") -> str:
         """`first` against `second` in words that never print a ratio below one: '8.00x fewer',
         '1.59x more' ('shorter' and 'longer' for a duration in ns, 'lower' and 'higher' for a
-        percent), 'equal', 'none where the other has some', 'not in both reports'."""
+        percent), 'equal', 'not in both reports'; against a zero, the value and `other` by name
+        ('640 where row 0 has 0', 'none where row 0 has 640')."""
         if self.first is None or self.second is None:
             return "not in both reports"
         if self.first == self.second:
             return "equal"
-        if self.first == 0 or self.second == 0:
-            return ("none where the other has some" if self.first == 0
-                    else "some where the other has none")
+        if self.first == 0:
+            return f"none where {other} has {fmt.by_unit(self.second, unit)}"
+        if self.second == 0:
+            return f"{fmt.by_unit(self.first, unit)} where {other} has 0"
         less, more = _WORDS.get(unit, ("fewer", "more"))
         hi, lo = max(self.first, self.second), min(self.first, self.second)
         return f"{fmt.ratio(hi / lo)} {more if self.first > self.second else less}"

@@ -65,17 +65,24 @@ class MemoryChart:
             return None
         return moved / floor
 
-
     @property
     def floor_note(self) -> str:
         """DRAM traffic against the compulsory floor, in words from the two counters: bytes
         read against A and B, bytes written against C ('' when unknown)."""
-        times, dim = self.times_compulsory, self.problem_dim
-        read, written = self.dram_bytes_read, self.dram_bytes_write
-        if times is None or dim is None or read is None or written is None:
+        times, reasons = self.times_compulsory, self.floor_reasons
+        if times is None or not reasons:
+            return ""
+        lead = "below the floor" if times < 1 else f"{times:.2f}x the floor"
+        return f"{lead}: {reasons}"
+
+    @property
+    def floor_reasons(self) -> str:
+        """What the two counters say of A, B and C: 'DRAM read 2,104,320 B against A and B's
+        2,097,152 B, so ...; it wrote 0 B against C's 1,048,576 B, so ...' ('' when unknown)."""
+        dim, read, written = self.problem_dim, self.dram_bytes_read, self.dram_bytes_write
+        if dim is None or read is None or written is None:
             return ""
         matrix = compulsory_dram_bytes(dim) // 3  # one of A, B and C
-        lead = "below the floor" if times < 1 else f"{times:.2f}x the floor"
         shown = fmt.size if self.dram_rounded else _bytes  # never more digits than were printed
         near = _ROUNDING if self.dram_rounded else 0.0
         read_words = f"DRAM read {shown(read)} against A and B's {_bytes(2 * matrix)}, so "
@@ -97,7 +104,7 @@ class MemoryChart:
             written_words += "about C was written back, as far as the rounded value shows"
         else:
             written_words += "C was written back"
-        return f"{lead}: {read_words}; {written_words}"
+        return f"{read_words}; {written_words}"
 
 
 # An export prints a size with three significant figures ("2.10 MB"): up to half a percent off.

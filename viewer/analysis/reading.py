@@ -28,6 +28,8 @@ from viewer.readers.reference_toml import PublishedKernel
 
 # The three readings in the lesson's order: the window's tabs and `--tab` follow it.
 READING_ORDER: tuple[str, ...] = ("sol", "memory", "occupancy")
+# The Series view's name: `--tab` opens it too (every report open, as one series).
+SERIES_VIEW = "series"
 
 # A speed-of-light row at or above this percent of its peak counts as high.
 HIGH_PCT = 60.0

@@ -13,10 +13,12 @@ grid, block and launch id: its place in its report, ncu's ID) are one row, each 
 the first report that holds it; where both hold a row and disagree beyond a printed value's
 rounding, both are kept and said (`Row.disagree`, `Series.notes`).
 
-A row's values are keyed by ncu's metric names, and two computed rows by the summary's words:
-`sectors_per_request` (sectors over requests) and `shared_loads_per_thread` (shared-load
-instructions over the launch's warps: each warp instruction is one load per thread). A value the
-report lacks is None, never zero, and has no ratio.
+A row's values are keyed by ncu's metric names, and three computed rows: `sectors_per_request`
+(sectors over requests) and `shared_loads_per_thread` (shared-load instructions over the
+launch's warps: each warp instruction is one load per thread), the summary's words, and
+`DRAM_TOTAL`, keyed 'dram__bytes_read.sum + dram__bytes_write.sum' as the lesson writes it: the
+total DRAM traffic, against the compulsory floor 3·N²·4 (A, B and C once each). A value the
+report lacks is None, never zero, and has no ratio; the total is None where either part is.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ SECTORS_PER_REQUEST = "sectors_per_request"
 SHARED_PER_THREAD = "shared_loads_per_thread"
 SHARED_LOADS = SUMMARY_METRICS["shared_load_instructions"]
 DRAM_READ = SUMMARY_METRICS["dram_bytes_read"]
+DRAM_WRITE = SUMMARY_METRICS["dram_bytes_write"]
+DRAM_TOTAL = f"{DRAM_READ} + {DRAM_WRITE}"
+DRAM_PARTS = (DRAM_READ, DRAM_WRITE)
+"""The total's parts: shown, but no step names them beside the total."""
 DURATION = SUMMARY_METRICS["duration_ns"]
 
 # Two values of one row agree within this share: the rounding of a value an export prints with
@@ -73,11 +79,13 @@ LINES: tuple[Line, ...] = (
     _summary_line("global_load_sectors"),
     _summary_line("sectors_per_request"),
     Line(SHARED_PER_THREAD, "Shared loads per thread", "load/thread"),
-    _summary_line("dram_bytes_read"),
+    Line(DRAM_TOTAL, "DRAM traffic (read + write)", "byte"),
     _summary_line("duration_ns"),
     _summary_line("l1tex_hit_rate_pct"),
     _summary_line("l2_hit_rate_pct"),
     _summary_line("achieved_occupancy_pct"),
+    _summary_line("dram_bytes_read"),
+    _summary_line("dram_bytes_write"),
 )
 LINE_LABELS = {line.key: line.label for line in LINES}
 UNITS = {line.key: line.unit for line in LINES}
@@ -121,13 +129,15 @@ def values(kernel: Kernel) -> dict[str, float | None]:
     out: dict[str, float | None] = {line.key: kernel.metric(line.key) for line in LINES}
     out[SECTORS_PER_REQUEST] = sectors_per_request(kernel)
     out[SHARED_PER_THREAD] = shared_per_thread(kernel)
+    read, written = out[DRAM_READ], out[DRAM_WRITE]
+    out[DRAM_TOTAL] = None if read is None or written is None else read + written
     return out
 
 
 def derived(kernel: Kernel) -> dict[str, float]:
     """The derivation's rows for the lesson's matmuls (size from the launch, square tile x tile
     blocks): requests, sectors, sectors per request, shared loads per thread, and the
-    compulsory DRAM floor under the DRAM row; {} for any other kernel."""
+    compulsory DRAM floor under the DRAM traffic row; {} for any other kernel."""
     role, dim, block = lesson_role(kernel.name), launch_size.size(kernel).dim, kernel.block
     if role is None or dim is None or block is None or block[0] != block[1] or block[2] != 1:
         return {}
@@ -138,7 +148,7 @@ def derived(kernel: Kernel) -> dict[str, float]:
     p = found.tiled if role == "tiled" else found.naive
     return {REQUESTS: p.global_load_requests, SECTORS: p.global_load_sectors,
             SECTORS_PER_REQUEST: p.sectors_per_request,
-            SHARED_PER_THREAD: p.shared_loads_per_thread, DRAM_READ: found.compulsory_dram_bytes}
+            SHARED_PER_THREAD: p.shared_loads_per_thread, DRAM_TOTAL: found.compulsory_dram_bytes}
 
 
 def row(file: str, kernel: Kernel) -> Row:
@@ -194,10 +204,11 @@ def ratios(of: Row, base: Row) -> dict[str, float | None]:
     return out
 
 
-def against(of: Row, base: Row, key: str) -> str:
-    """'8.00x fewer', 'equal', 'not in both reports': one row against the baseline's."""
+def against(of: Row, base: Row, key: str, base_name: str = "the baseline") -> str:
+    """'8.00x fewer', 'equal', 'not in both reports', '640 where row 0 has 0' (`base_name`
+    names the baseline's row): one row against the baseline's."""
     return Difference(key, LINE_LABELS[key], of.values.get(key), base.values.get(key)).against(
-        UNITS[key])
+        UNITS[key], base_name)
 
 
 @dataclass(frozen=True)
@@ -214,6 +225,13 @@ class Series:
     def base(self) -> Row:
         return self.rows[self.baseline]
 
+    @property
+    def heading(self) -> str:
+        """'2 rows by N, baseline row 0 (matmul_naive at N = 512)'."""
+        order = "by N" if self.by_size else "in the order given"
+        count = f"{len(self.rows)} row{'s' if len(self.rows) != 1 else ''}"
+        return f"{count} {order}, baseline row {self.baseline} ({self.base.name})"
+
 
 def build(reports: Sequence[Report], baseline: int = 0, merge_launches: bool = False) -> Series:
     """The series of `reports`' kernels; `merge_launches` joins the rows of one launch read from
@@ -221,7 +239,7 @@ def build(reports: Sequence[Report], baseline: int = 0, merge_launches: bool = F
     rows = [row(r.source, k) for r in reports for k in r.kernels]
     notes: list[str] = []
     if merge_launches:
-        rows, said = _merged(rows)
+        rows, said = merge_rows(rows)
         notes += said
     by_size = bool(rows) and all(r.dim is not None for r in rows)
     if by_size:
@@ -233,7 +251,7 @@ def build(reports: Sequence[Report], baseline: int = 0, merge_launches: bool = F
     return dataclasses.replace(series, notes=(*notes, *said_of(series)))
 
 
-def _merged(rows: list[Row]) -> tuple[list[Row], list[str]]:
+def merge_rows(rows: list[Row]) -> tuple[list[Row], list[str]]:
     """Rows of one launch from different reports joined into the first's place, and the notes:
     which were joined, where they disagree, or why none could be."""
     out: list[Row] = []
@@ -300,16 +318,35 @@ def unrelated(rows: Sequence[Row]) -> bool:
                             for r in rows)
 
 
-def steps(series: Series) -> list[str]:
-    """Each row against the one before it (rows numbered from 0, as --baseline and the JSON
-    number them), naming the rows that moved most (by factor)."""
+def step_pairs(series: Series) -> list[tuple[int, int]]:
+    """The (before, after) rows of each step: where some N has several rows (a sweep of the
+    lesson's kernels), each row after the row before it of the same N, so that a step is the
+    kernel's change at one size and never one size's tiled against the next size's naive; else
+    each row after the row before it (steps in the order given, or one kernel over sizes)."""
+    dims = [r.dim for r in series.rows]
+    if not any(d is not None and dims.count(d) > 1 for d in dims):
+        return [(i - 1, i) for i in range(1, len(dims))]
+    last: dict[int | None, int] = {}
     out = []
-    for i in range(1, len(series.rows)):
-        before, now = series.rows[i - 1], series.rows[i]
-        moved = sorted(((_factor(now, before, key), key) for key in now.values), reverse=True)
-        named = [f"{LINE_LABELS[key]} {against(now, before, key)}" for factor, key in moved
+    for i, dim in enumerate(dims):
+        if dim in last:
+            out.append((last[dim], i))
+        last[dim] = i
+    return out
+
+
+def steps(series: Series) -> list[str]:
+    """Each step's change (step_pairs; rows numbered from 0, as --baseline and the JSON number
+    them), naming the rows that moved most (by factor)."""
+    out = []
+    for b, i in step_pairs(series):
+        before, now = series.rows[b], series.rows[i]
+        moved = sorted(((_factor(now, before, key), key) for key in now.values
+                        if key not in DRAM_PARTS), reverse=True)
+        named = [f"{LINE_LABELS[key]} {against(now, before, key, f'row {b}')}"
+                 for factor, key in moved
                  if factor > 1][:MOVED_MOST]
-        out.append(f"row {i} {now.name} against row {i - 1} {before.name}: "
+        out.append(f"row {i} {now.name} against row {b} {before.name}: "
                    + ("; ".join(named) if named else "no row moved"))
     return out
 

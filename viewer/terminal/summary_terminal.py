@@ -22,6 +22,7 @@ from viewer.analysis import (
     memory_traffic,
     occupancy_reading,
     reading,
+    series,
 )
 from viewer.core import formatting as fmt
 from viewer.core import shipped
@@ -185,6 +186,69 @@ def summarize(paths: Sequence[str | Path], as_json: bool = False, out: TextIO | 
             print(visible_lines(report_text(kept)) + "\n", file=out)
     if not as_json and len(kernels) == 2:
         print(visible_lines(comparison_text(*kernels)), file=out)
+    return picks.status(status, err)
+
+
+def disagreements(kernels: Sequence[tuple[str, Kernel]]) -> dict[str, list[tuple[str, float]]]:
+    """Each metric that two of one launch's readings (file, kernel) hold and disagree on beyond
+    a printed value's rounding (series.agree): every reading's value, the first's first."""
+    out: dict[str, list[tuple[str, float]]] = {}
+    for name in dict.fromkeys(n for _, k in kernels for n in k.metrics):
+        held = [(f, v) for f, k in kernels if (v := k.metric(name)) is not None]
+        if len(held) > 1 and any(not series.agree(held[0][1], v) for _, v in held[1:]):
+            out[name] = held
+    return out
+
+
+def _number(value: float) -> str:
+    return f"{value:,.6g}"
+
+
+def merged_text(files: Sequence[str], kernel: Kernel,
+                disagree: dict[str, list[tuple[str, float]]]) -> str:
+    """One launch read from `files`: which, its reading order, and where the files disagree."""
+    head = (f"{' + '.join(visible(f) for f in files)}  (one launch, {len(files)} files "
+            "merged: each value from the first file that holds it)" if len(files) > 1 else
+            f"{visible(files[0])}  (not merged: no other file holds this launch)")
+    lines = [head, kernel_text(kernel)]
+    if disagree:
+        lines.append("     Where the files disagree (both shown; the readings above use the "
+                     "first):")
+        lines += ["       " + visible(f"{name}: " + " against ".join(
+            f"{_number(v)} ({f})" for f, v in held)) for name, held in disagree.items()]
+    return "\n".join(lines)
+
+
+def summarize_merged(paths: Sequence[str | Path], as_json: bool = False,
+                     out: TextIO | None = None, err: TextIO | None = None,
+                     kernel: str | None = None) -> int:
+    """`summary --merge`: the kernels of one launch read from several files (a --metrics
+    capture and a details capture) as one, as `series --merge` joins them
+    (viewer.analysis.series.merge_rows: the same kernel, grid, block and launch id), each value
+    from the first file that holds it; where files hold a metric and disagree, every value with
+    its file. Notes on stderr; 1 where a file did not read or nothing could be merged."""
+    out, err = out or sys.stdout, err or sys.stderr
+    reports, status = roofline_terminal.read_each(paths, err)
+    picks = roofline_terminal.Picks(kernel)
+    kept = [r for r in (picks.report(report) for report in reports) if r is not None]
+    readings = {(r.source, k.index): k for r in kept for k in r.kernels}
+    rows = [series.row(r.source, k) for r in kept for k in r.kernels]
+    merged, notes = series.merge_rows(rows)
+    for row in merged:
+        both = disagreements([(f, readings[(f, row.kernel.index)]) for f in row.files])
+        if as_json:
+            print(json.dumps({"schema": SCHEMA, "merged": list(row.files),
+                              "kernels": [kernel_json(row.kernel)],
+                              "disagree": {n: [[f, v] for f, v in held]
+                                           for n, held in both.items()}}), file=out)
+        else:
+            print(visible_lines(merged_text(row.files, row.kernel, both)) + "\n", file=out)
+    if not as_json and len(merged) == 2:
+        print(visible_lines(comparison_text(merged[0].kernel, merged[1].kernel)), file=out)
+    for note in notes:
+        print(visible(f"note: {note}"), file=err)
+    if len(rows) > 1 and len(merged) == len(rows):
+        status = 1  # nothing merged: the note says why
     return picks.status(status, err)
 
 

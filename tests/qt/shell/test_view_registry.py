@@ -40,7 +40,7 @@ def test_the_tabs_their_titles_and_the_view_menu_follow_the_registry(qtbot) -> N
     tabs = page.tabs
     wholes = ["P  Predict", "1  Speed Of Light", "2  Memory chart", "3  Occupancy", "T  Timing",
               "R  T4 vs this report", "O  Roofline", "A  ncu's advice", "W  Warp stalls",
-              "C  Source", "I  Instruction mix", "M  Every metric"]
+              "C  Source", "I  Instruction mix", "X  Series", "M  Every metric"]
     assert [tabs.tabText(i) for i in range(tabs.count())] == wholes
     assert [tabs.widget(i) for i in range(tabs.count())] == page.views
     assert [tabs.tabToolTip(i) for i in range(tabs.count())] == [v.QUESTION for v in page.views]
@@ -48,7 +48,7 @@ def test_the_tabs_their_titles_and_the_view_menu_follow_the_registry(qtbot) -> N
         "P  Predict", "1  Speed", "2  Memory", "3  Occupancy", "T  Timing", "R  T4",
         *wholes[6:]]
     assert [t.key for t in page.titles] == [
-        "P", "1", "2", "3", "T", "R", "O", "A", "W", "C", "I", "M"]
+        "P", "1", "2", "3", "T", "R", "O", "A", "W", "C", "I", "X", "M"]
     for t in page.titles:  # one vocabulary: each title the start of the one before
         assert t.whole.startswith(t.short) and t.short.startswith(t.key)
     assert page.menu == [("&" + whole, key) for whole, key in

@@ -24,17 +24,20 @@ from viewer.qt.kit.style import Style
 
 @dataclass(frozen=True)
 class Selection:
-    """One kernel, or two to compare (A first), their names, and the reports they came from."""
+    """One kernel, or two to compare (A first), their names, and the reports they came from;
+    `series`, every report open, in the order opened (the Series view shows them all)."""
 
     kernels: tuple[Kernel, ...] = ()
     names: tuple[str, ...] = ()
     reports: tuple[Report, ...] = ()
     alike: tuple[str, ...] = ()  # other kernels' names a name shown must read apart from
+    series: tuple[Report, ...] = ()
 
     @classmethod
     def of(cls, kernels: Sequence[Kernel], names: Sequence[str],
-           reports: Sequence[Report] = (), alike: Sequence[str] = ()) -> Selection:
-        return cls(tuple(kernels), tuple(names), tuple(reports), tuple(alike))
+           reports: Sequence[Report] = (), alike: Sequence[str] = (),
+           series: Sequence[Report] = ()) -> Selection:
+        return cls(tuple(kernels), tuple(names), tuple(reports), tuple(alike), tuple(series))
 
 
 class _TakesReports(Protocol):

@@ -32,7 +32,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication
 
-from viewer.analysis.reading import READING_ORDER
+from viewer.analysis.reading import READING_ORDER, SERIES_VIEW
 from viewer.core import shipped
 from viewer.core.atomic_write import write_atomically
 from viewer.core.terminal_text import visible, visible_lines
@@ -168,6 +168,8 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     else:
         maximized = window_place.place(window, window.settings)
     window.set_tab(READING_ORDER.index(args.tab) if args.tab in READING_ORDER else 0)
+    if args.tab == SERIES_VIEW:
+        window.reading.go_to(SERIES_VIEW)
     if maximized:
         window.showMaximized()
     else:

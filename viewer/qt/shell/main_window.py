@@ -256,9 +256,10 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         self.picks = list(entries)[:2]
         among = look_alikes(self.reports, self.picks)
         self.names = compare_names(self.picks, among=among)
+        shown = {k.name for k in self.kernels}
         selection = Selection.of(self.kernels, self.names, [
             self.reports[e.report_index] for e in self.picks], [
-            n for n in dict.fromkeys(among) if n not in {k.name for k in self.kernels}])
+            n for n in dict.fromkeys(among) if n not in shown], self.reports)
         for view in self.reading.views:
             view.show_selection(selection)
         self.exercise.panel.show_selection(selection)  # its report's words follow the picks

@@ -23,6 +23,7 @@ from viewer.qt.views.memory.memory_tab import MemoryTab
 from viewer.qt.views.metrics.metrics_view import MetricsView
 from viewer.qt.views.occupancy.occupancy_tab import OccupancyTab
 from viewer.qt.views.roofline.roofline_view import RooflineView
+from viewer.qt.views.series.series_view import SeriesView
 from viewer.qt.views.sol.sol_tab import SpeedOfLightTab
 from viewer.qt.views.source.source_view import SourceView
 from viewer.qt.views.stalls.stalls_view import StallsView
@@ -83,6 +84,7 @@ VIEWS: tuple[Entry, ...] = (
     Entry(StallsView),
     Entry(SourceView),
     Entry(InstructionMixView),
+    Entry(SeriesView),
     Entry(MetricsView),
 )
 """The window's views, in tab order."""

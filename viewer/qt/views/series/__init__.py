@@ -1,0 +1,1 @@
+"""The Series view: every report open as one series, its table and plot."""

@@ -44,12 +44,16 @@ test-fast: $(STAMP)
 test-durations: $(STAMP)
 	$(PYTEST) $(PARALLEL) -q --record-durations tests/durations.json
 
-# Benchmarks print tables and assert nothing; the GPU ones are in benchmarks/README.md.
+# Benchmarks print tables and assert nothing; the GPU ones are in benchmarks/README.md. The last,
+# bench_vs_ncu.py, is ncu against the viewer on the GPU machine; here, without ncu, the read
+# cache's second open, the reader child's fixed cost and the viewer against bare ncu_report loads.
 bench: $(STAMP)
 	$(PY) benchmarks/bench_summary.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_kernel_list.py
 	$(PY) benchmarks/bench_time_by_kernel.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/bench_first_picture.py
+	$(PY) benchmarks/bench_vs_ncu.py \
+		$(if $(wildcard benchmarks/data/many-kernels.ncu-rep),--many benchmarks/data/many-kernels.ncu-rep)
 
 # For admins, as root: the capture helper that pkexec runs (README, "For admins: capture").
 PREFIX ?= /usr/local

@@ -74,7 +74,7 @@ def from_capture(target: str, dim: int, set_name: str, clock: str, route: str,
                  done: Mapping[str, object] | None = None, gpu: str | None = None,
                  now: datetime | None = None) -> Provenance:
     """A capture's provenance from its request and the helper's `done` event; the GPU is `gpu`
-    (the one the report names: viewer.capture.client.record_provenance reads it, for the terminal
+    (the one the report names: viewer.capture.settle.record_provenance reads it, for the terminal
     and the window alike), else the driver's first GPU."""
     done = done or {}
 

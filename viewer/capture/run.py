@@ -12,7 +12,7 @@ it; a helper still there a grace period later is killed, and again every grace p
 fails, harmlessly, for a helper that pkexec runs as root). The run ends once stdout and stderr have
 closed and the exit is known: `Finished` holds the helper's `done` event, or the one failure to
 report, and the reports the helper said it sent whole (`sent`), so that a run of several that
-fails part way can keep those (viewer.capture.client.settle_all).
+fails part way can keep those (viewer.capture.settle.settle_all).
 """
 
 from __future__ import annotations

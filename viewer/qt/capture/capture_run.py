@@ -7,7 +7,7 @@ cancel and a timer are told to the run, and what it answers is done here (the re
 store.ReportSink, the helper's stdin closed, a kill, progress words). The argv, the environment and
 every word come from viewer.capture (Route, Request, explain, progress). Once every report is
 committed, a job off the GUI thread reads each one for its GPU and writes its provenance beside it
-(client.record_provenance, as the terminal does); only then does `succeeded(captured)` fire, with
+(settle.record_provenance, as the terminal does); only then does `succeeded(captured)` fire, with
 each report already read, so the window need not read it again.
 """
 

@@ -465,7 +465,7 @@ step_1() {
     [[ "$(first4 "$report")" == 4e565200 ]] || fail "$report does not start with NVR\\0"
     cmp -s "$report" profiles/naive.ncu-rep || fail "$report is not the fake ncu's naive report"
     check "the report arrived: $(stat -c '%s bytes, owner %U, mode %a' "$report"), starts with NVR\\0"
-    grep -q "\"started\": {.*\"uid\": $USER_UID}" "$USER_HOME/err.jsonl" || fail "no started line for uid $USER_UID"
+    grep -q "\"started\": {.*\"uid\": $USER_UID[,}]" "$USER_HOME/err.jsonl" || fail "no started line for uid $USER_UID"
     grep -q '"done": {"bytes": '"$(stat -c %s profiles/naive.ncu-rep)" "$USER_HOME/err.jsonl" || fail "no done line"
     check "started for uid $USER_UID, done with the report's size"
     argv="$(cat "$FAKE_DIR/last-argv")"

@@ -118,3 +118,18 @@ def test_a_display_no_x_server_answers_on_is_said_and_read_in_the_terminal() -> 
     assert picked.returncode == 1 and picked.stdout == ""
     assert picked.stderr.splitlines()[1:] == [
         "ncu-reader: --kernels 999,1000: no kernel #999 in the files opened"]
+
+
+def test_the_series_tab_with_no_file_prints_the_shipped_sweep_s_series() -> None:
+    """`--tab series` asks for the Series view: where no window opens, the series prints, of
+    the shipped sweep when no file is named, and --tab is not said to be ignored."""
+    result = without_display("--tab", "series")
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.splitlines()
+    assert said[0].startswith("ncu-reader: no display found")
+    assert said[1] == "The series instead (python -m viewer series):"
+    assert not [line for line in said if "--tab" in line]
+    assert result.stdout.startswith("Series: 10 rows by N, baseline row 0 (matmul_naive at N = "
+                                    "128)\n")
+    named = [p.name for p in shipped.sweep()]
+    assert [n for n in named if n in result.stdout] == named

@@ -61,3 +61,29 @@ def test_the_ratio_note_is_the_values_own(sweep: series.Series) -> None:
     if len({fmt.ratio(p.value) for p in durations}) > 1:
         assert "that of Duration is not" in note
     assert note in series_words.notes(sweep)
+
+
+def test_the_sweep_lists_each_size_s_pair_side_by_side() -> None:
+    """By the size in the name, numerically (128 before 1024), then by name: the first two
+    files, which the window compares, are the lesson's pair at one N."""
+    names = [p.name for p in shipped.sweep()]
+    assert names == [f"{kind}-{n}.ncu-rep.gz" for n in (128, 256, 512, 1024, 2048)
+                     for kind in ("naive", "tiled")]
+
+
+def test_with_no_file_the_series_opens_the_sweep_and_the_rest_the_pair() -> None:
+    assert shipped.opened_with_no_file(series=True) == shipped.sweep()
+    assert shipped.opened_with_no_file() == shipped.comparison()
+
+
+def test_where_no_sweep_ships_the_series_opens_the_pair(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path) -> None:
+    monkeypatch.setattr(shipped, "profiles_dir", lambda: tmp_path)
+    assert shipped.sweep() == []
+    assert shipped.opened_with_no_file(series=True) == shipped.comparison()
+    (tmp_path / "sweep").mkdir()
+    for name in ("tiled-1024.ncu-rep", "naive-1024.ncu-rep.gz", "tiled-128.ncu-rep",
+                 "notes.txt", "odd.ncu-rep"):
+        (tmp_path / "sweep" / name).write_bytes(b"")
+    assert [p.name for p in shipped.sweep()] == [
+        "odd.ncu-rep", "tiled-128.ncu-rep", "naive-1024.ncu-rep.gz", "tiled-1024.ncu-rep"]

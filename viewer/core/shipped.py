@@ -7,6 +7,7 @@ them the same way, wherever the code runs from.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -39,13 +40,27 @@ SWEEP_PATTERNS = ("*.ncu-rep", "*.ncu-rep.gz")
 
 
 def sweep() -> list[Path]:
-    """The shipped sweep's reports (profiles/sweep/*.ncu-rep and *.ncu-rep.gz, by name); []
-    where the folder is not shipped or holds none."""
+    """The shipped sweep's reports (profiles/sweep/*.ncu-rep and *.ncu-rep.gz) by the size their
+    name ends in, then by name (naive-128, tiled-128, naive-256, ...: each size's pair side by
+    side, the first the window compares); [] where the folder is not shipped or holds none."""
     folder = profiles_dir() / SWEEP
     if not folder.is_dir():
         return []
     return sorted({p for pattern in SWEEP_PATTERNS for p in folder.glob(pattern)
-                   if p.is_file()})
+                   if p.is_file()}, key=_by_size)
+
+
+def _by_size(path: Path) -> tuple[int, str]:
+    """(N where the name is KERNEL-N.ncu-rep[.gz], else -1; the name)."""
+    found = re.fullmatch(r".*-(\d{1,5})\.ncu-rep(?:\.gz)?", path.name)
+    return (int(found.group(1)) if found else -1, path.name)
+
+
+def opened_with_no_file(series: bool = False) -> list[Path]:
+    """What a window opens when no file is named: the shipped sweep for the Series view
+    (`--tab series`) where it ships, else the shipped pair (which may not exist yet)."""
+    found = sweep() if series else []
+    return found or comparison()
 
 
 def reference() -> Path:

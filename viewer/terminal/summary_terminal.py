@@ -257,17 +257,25 @@ def window_in_terminal(args: argparse.Namespace, out: TextIO | None = None,
     """The window's command line where no window can open: the reading-order summary (of each
     file once) of the kernels it would open with (`--kernels`, `-k`: the window's picks,
     refused in the window's one line, exit status 1; neither: every kernel), and a line saying
-    that `--tab` and `--projector`, the window's alone, are ignored."""
+    that `--tab` and `--projector`, the window's alone, are ignored; for `--tab series` and no
+    picks, the series of the files (no file: the shipped sweep) as `series` prints it."""
 
     out = out or sys.stdout
     err = err or sys.stderr
-    flags = [f"--tab {args.tab}"] if args.tab is not None else []
+    numbers: tuple[int, ...] = args.kernels or ()
+    series_shown = args.tab == reading.SERIES_VIEW and not numbers and args.kernel is None
+    flags = [f"--tab {args.tab}"] if args.tab is not None and not series_shown else []
     flags += ["--projector"] if args.projector else []
     if flags:
         print(f"ncu-reader: {' and '.join(flags)} {'are' if len(flags) > 1 else 'is'} the "
               "window's: ignored here, where every reading step prints in order", file=err)
-    paths = once(args.files or shipped.comparison(), err)
-    numbers: tuple[int, ...] = args.kernels or ()
+    paths = once(args.files or shipped.opened_with_no_file(args.tab == reading.SERIES_VIEW),
+                 err)
+    if series_shown:
+        from viewer.terminal import series_terminal
+
+        print("The series instead (python -m viewer series):\n", file=err)
+        return series_terminal.show(paths, out=out, err=err)
     if not numbers and args.kernel is None:
         print("The reading-order summary instead:\n", file=err)
         return summarize(paths, out=out, err=err)

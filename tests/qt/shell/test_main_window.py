@@ -595,6 +595,14 @@ def test_no_arguments_open_the_shipped_comparison_when_it_is_there(monkeypatch, 
     shipped[1].write_bytes(TILED.read_bytes())
     assert app.startup_paths([]) == shipped
     assert app.startup_paths([SUMS]) == [SUMS]
+    sweep = [tmp_path / "naive-128.ncu-rep", tmp_path / "tiled-128.ncu-rep"]
+    monkeypatch.setattr("viewer.core.shipped.sweep", lambda: sweep)
+    assert app.startup_paths([]) == shipped  # the sweep is the Series view's
+    assert app.startup_paths([], series=True) == []  # listed, not there: nothing half-read
+    for path in sweep:
+        path.write_bytes(NAIVE.read_bytes())
+    assert app.startup_paths([], series=True) == sweep
+    assert app.startup_paths([SUMS], series=True) == [SUMS]
 
 
 def test_recent_files_keep_the_newest_ten_without_repeats(settings, tmp_path) -> None:

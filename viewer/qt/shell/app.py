@@ -72,12 +72,13 @@ def application() -> QApplication:
     return app
 
 
-def startup_paths(files: list[Path]) -> list[Path]:
-    """The files named, else the shipped comparison when it is there, else nothing."""
+def startup_paths(files: list[Path], series: bool = False) -> list[Path]:
+    """The files named, else what ships for the tab asked for when it is there (the sweep for
+    the Series view, else the comparison: shipped.opened_with_no_file), else nothing."""
     if files:
         return list(files)
-    pair = shipped.comparison()
-    return pair if all(p.is_file() for p in pair) else []
+    found = shipped.opened_with_no_file(series)
+    return found if all(p.is_file() for p in found) else []
 
 
 def wait_for_loading(window: MainWindow, timeout_s: float = LOAD_TIMEOUT_S,
@@ -142,13 +143,14 @@ def start_reading(paths: list[Path]) -> Worker:
 
 
 def open_window(args: argparse.Namespace) -> MainWindow:
-    """The window of `python -m viewer` shown, its files being read (the shipped comparison when
-    none are named); a screenshot's window at its fixed size, remembering nothing."""
+    """The window of `python -m viewer` shown, its files being read (when none are named, the
+    shipped comparison, or the shipped sweep for `--tab series`); a screenshot's window at its
+    fixed size, remembering nothing."""
     screenshot: Path | None = args.screenshot
     if screenshot is not None:
         quiet_offscreen_noise()
     application()
-    paths = startup_paths(list(args.files))
+    paths = startup_paths(list(args.files), args.tab == SERIES_VIEW)
     reading = start_reading(paths) if paths else None
     from viewer.qt.shell.main_window import (
         MainWindow,  # the widgets' imports, while the files are read

@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPoint, QRect, QSettings
 from PySide6.QtWidgets import QComboBox, QLabel
 
 from tests.pair_1024 import write_pair_1024
@@ -260,3 +260,38 @@ def test_a_series_screenshot_pictures_the_series_tab(qtbot, tmp_path: Path,
         assert shown == drawn  # the picture holds the Series view as it is drawn
     finally:
         close_window(win)
+
+
+@pytest.mark.parametrize("projector", [False, True], ids=["desk", "projector"])
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=["1366", "1920"])
+def test_no_legend_covers_a_point_of_the_shipped_sweep(qtbot, projector: bool,
+                                                        size: tuple[int, int]) -> None:
+    """Every point of both charts lies outside its legend's box, in desk and projector type,
+    once each chart's range holds all its points."""
+    from viewer.core import shipped
+
+    view = SeriesView(Style(projector))
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    view.set_reports([read_report(p) for p in shipped.sweep()])
+    plot = view.plot
+    assert plot.scatters
+
+    def placed() -> list[tuple[str, object, QRect, QPoint]]:
+        found = []
+        for (chart_name, *_), scatter in plot.scatters.items():
+            chart = plot.counts if chart_name == "counts" else plot.ratios
+            box = chart.getPlotItem().legend
+            legend = chart.mapFromScene(box.mapRectToScene(box.boundingRect())).boundingRect()
+            vb = chart.getPlotItem().getViewBox()
+            for spot in scatter.points():
+                at = chart.mapFromScene(vb.mapViewToScene(spot.pos()))
+                found.append((chart_name, spot.data(), legend, at))
+        return found
+
+    qtbot.waitUntil(lambda: all(  # each point inside its chart: the ranges have settled
+        at.x() >= 0 and 0 <= at.y() < plot.counts.height()
+        for *_, at in placed()))
+    covered = [(name, data) for name, data, legend, at in placed() if legend.contains(at)]
+    assert not covered

@@ -41,6 +41,9 @@ KEY_SYMBOLS = {REQUESTS: "o", SECTORS: "s"}
 KEY_WORDS = {REQUESTS: "requests", SECTORS: "sectors", DURATION: "duration"}
 RATIO_COLORS = {SECTORS: "memory", DURATION: "latency"}
 RATIO_ROOM = 1.6  # the ratios' axis reaches this times the highest, the key above it
+COUNT_ROOM = 0.3
+"""The counts' axis reaches this share of its decades above the highest, for the key (top left,
+in two columns): the lines rise to the right, so at the left that room is empty."""
 
 
 class SeriesPlot(QWidget):
@@ -78,7 +81,7 @@ class SeriesPlot(QWidget):
         item.setMouseEnabled(x=False, y=False)  # a stray wheel turn must not rescale a projection
         item.setLogMode(x=True, y=log_y)
         item.showGrid(x=True, y=True, alpha=0.2)
-        item.addLegend(offset=(10, 5))
+        item.addLegend(offset=(10, 5), colCount=2 if log_y else 1)
         return chart
 
     def set_style(self, style: Style) -> None:
@@ -103,9 +106,9 @@ class SeriesPlot(QWidget):
             legend.setLabelTextSize(f"{style.points('small')}pt")
             legend.setBrush(pg.mkBrush(c.background))
             legend.setPen(pg.mkPen(c.outline, width=style.px(1)))
-            # bottom right on the counts (under the lines, which rise), top left on the ratios
-            legend.setOffset((-style.px(10), -style.px(10)) if chart is self.counts
-                             else (style.px(10), style.px(5)))
+            # top left on both: the counts' lines rise to the right, so what lies above them
+            # at the smallest N is empty, and in projector type the legend covers no point
+            legend.setOffset((style.px(10), style.px(5)))
         self.setMinimumHeight(style.px(300))
         style.paint_label(self.hover_label, "small", color="secondary")
         if self.series is not None:
@@ -152,6 +155,8 @@ class SeriesPlot(QWidget):
             item.getAxis("left").setTicks(decade_ticks(min(values) / 2, max(values) * 2))
             item.setXRange(math.log10(min(every)) - 0.1, math.log10(max(every)) + 0.1,
                            padding=0)
+            low, high = math.log10(min(values) / 2), math.log10(max(values) * 2)
+            item.setYRange(low, high + COUNT_ROOM * (high - low), padding=0)  # the key's room
 
     def _draw_ratios(self) -> None:
         item, style = self.ratios.getPlotItem(), self._style

@@ -8,6 +8,7 @@
 # sheet per screen and mode gathers them, each labelled with the keys that led to it.
 #
 #   bash benchmarks/walk.sh [OUT]      (default OUT: walk-YYYYmmdd-HHMMSS; never over a folder)
+#   SIZES=1366x768 MODES=projector WALKS="pair sweep" bash benchmarks/walk.sh OUT   (a part)
 #
 # Needs Xvfb, openbox, xdotool and ImageMagick (import, compare, montage); asserts nothing.
 set -euo pipefail
@@ -18,6 +19,7 @@ OUT=${1:-walk-$(date +%Y%m%d-%H%M%S)}
 TORCH=$ROOT/tests/data/corpus/h200/torch-transformer-400.details.txt.gz
 SIZES=${SIZES:-"1366x768 1920x1080"}
 MODES=${MODES:-"desk projector"}
+WALKS=${WALKS:-"pair torch sweep"}
 
 for tool in Xvfb openbox xdotool import compare montage; do
     command -v "$tool" >/dev/null || { echo "walk.sh: $tool is not installed" >&2; exit 2; }
@@ -34,9 +36,9 @@ PAIR_WALK=(
     "w:stalls" "c:source" "Next:source-pagedown" "i:mix" "x:series" "m:metrics" "ctrl+l:kernel-list"
     "g:groups" "F1:keys" "Escape:keys-closed" "t:timing"
 )
-# The shipped sweep (the pair at five sizes): the Series view, its plot below, and the memory
-# chart of the first pair.
-SWEEP_WALK=(":open" "x:series" "Next Next:series-plot" "2:memory")
+# The shipped sweep (the pair at five sizes), as `--tab series` with no file opens it: the Series
+# view, its plot below, and the memory chart of the first pair (naive and tiled at 128).
+SWEEP_WALK=(":open" "x:series" "Next Next Next Next Next Next Next Next:series-plot" "2:memory")
 # The instructor's many-kernel walk: two 121-character cuBLAS names side by side.
 TORCH_WALK=(
     ":open" "2:memory" "3:occupancy" "m:metrics" "c:source" "ctrl+l:kernel-list" "g:groups"
@@ -72,9 +74,16 @@ walk() {  # walk NAME SIZE MODE ARGS... -- STEPS...
     export DISPLAY=:$dn
     openbox >/dev/null 2>&1 & local wm=$!
     (cd "$ROOT" && exec "$PY" -m viewer "${args[@]}") >"$folder/app.log" 2>&1 & local app=$!
-    if ! xdotool search --sync --onlyvisible --name "ncu-reader" >/dev/null 2>&1; then
-        echo "walk.sh: no window ($folder/app.log)" >&2
-    fi
+    local waited=0  # the window, while the app runs (it prints the summary where it cannot open)
+    until xdotool search --onlyvisible --name "ncu-reader" >/dev/null 2>&1; do
+        if ! kill -0 "$app" 2>/dev/null || [ "$waited" -ge 120 ]; then
+            echo "walk.sh: no window for $name $size $mode: $(head -n 1 "$folder/app.log")" >&2
+            kill "$app" "$wm" "$xpid" 2>/dev/null || true
+            return 1
+        fi
+        sleep 0.5
+        waited=$((waited + 1))
+    done
     for step in "${steps[@]}"; do
         local keys=${step%%:*} label=${step#*:}
         for key in $keys; do
@@ -96,8 +105,13 @@ walk() {  # walk NAME SIZE MODE ARGS... -- STEPS...
 
 for size in $SIZES; do
     for mode in $MODES; do
-        walk pair "$size" "$mode" -- "${PAIR_WALK[@]}"
-        walk torch "$size" "$mode" "$TORCH" --kernels 2,7 -- "${TORCH_WALK[@]}"
-        walk sweep "$size" "$mode" "$ROOT"/profiles/sweep/*.ncu-rep.gz -- "${SWEEP_WALK[@]}"
+        for name in $WALKS; do
+            case $name in
+                pair) walk pair "$size" "$mode" -- "${PAIR_WALK[@]}" ;;
+                torch) walk torch "$size" "$mode" "$TORCH" --kernels 2,7 -- "${TORCH_WALK[@]}" ;;
+                sweep) walk sweep "$size" "$mode" --tab series -- "${SWEEP_WALK[@]}" ;;
+                *) echo "walk.sh: no walk named $name (pair, torch, sweep)" >&2; exit 2 ;;
+            esac
+        done
     done
 done

@@ -31,6 +31,7 @@ from viewer.qt.shell import capture_open
 from viewer.qt.shell.capture_open import open_capture
 from viewer.qt.shell.keys_dialog import key_rows
 from viewer.qt.shell.main_window import MainWindow, default_tabs
+from viewer.qt.views.series.series_view import SeriesView
 
 ROOT = Path(__file__).resolve().parents[3]
 FAKES = Path(__file__).resolve().parents[2] / "fakes"
@@ -316,6 +317,23 @@ def test_both_kernels_compare_the_naive_capture_with_the_tiled_one(window, qtbot
     assert [k.name for k in window.kernels] == ["matmul_naive", "matmul_tiled"]
     line = window.compare_line.text()
     assert line.count("run directly") == 2 and "A: Captured" in line and "B: Captured" in line
+
+
+def test_a_capture_of_several_sizes_opens_on_the_series(window, qtbot, tmp_path,
+                                                         captures) -> None:
+    """A sweep opens every report it took, each size's naive and tiled side by side, on the
+    Series view; one size stays on the tab shown."""
+    dialog = dialog_for(window, Route("direct", str(FAKE_HELPER), (), {"FAKE_HELPER": "ok"}))
+    dialog.kernel.setCurrentIndex(2)
+    dialog.dim.setText("256,512")
+    dialog.set_box.setCurrentText("basic")
+    with qtbot.waitSignal(window.loaded, timeout=60_000):
+        dialog.capture_button.click()
+    assert [p.name.split("-")[:2] for p in window.paths] == [
+        ["naive", "256"], ["tiled", "256"], ["naive", "512"], ["tiled", "512"]]
+    page = window.reading.tabs.currentWidget()
+    assert isinstance(page, SeriesView)
+    qtbot.waitUntil(lambda: page.series is not None and len(page.series.rows) == 4)
 
 
 FAILURES = {

@@ -1,6 +1,6 @@
 """The window's side of a capture: open the Capture dialog over the window, and on success
 open what was captured beside what is on screen, with the reports its run already read
-(nothing is read twice)."""
+(nothing is read twice); a capture of several sizes opens on the Series view."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.analysis.reading import SERIES_VIEW
 from viewer.capture.client import Route, choose_route
 from viewer.core.jobs import Job
 from viewer.core.model import Report
@@ -42,6 +43,8 @@ class CaptureWindow(Protocol):
 
     def show_reading(self, paths: Sequence[Path]) -> None: ...
 
+    def navigate(self, view: str, row: str = "") -> None: ...
+
 
 def comparison_paths(on_screen: Path | None, captured: Sequence[Path]) -> list[Path]:
     """What opens after a capture: one kernel captured compares what is on screen (A) with the
@@ -49,6 +52,11 @@ def comparison_paths(on_screen: Path | None, captured: Sequence[Path]) -> list[P
     if len(captured) == 1 and on_screen is not None:
         return [on_screen, captured[0]]
     return list(captured)
+
+
+def is_sweep(captured: Sequence[Captured]) -> bool:
+    """Whether a capture took more than one size: the window then opens on the Series view."""
+    return len({c.request.dim for c in captured}) > 1
 
 
 def on_screen_path(window: CaptureWindow) -> Path | None:
@@ -82,6 +90,8 @@ def open_capture(parent: QWidget, window: CaptureWindow, route: Route | None = N
     def opened(captured: list[Captured]) -> None:
         paths = comparison_paths(on_screen_path(window), [c.path for c in captured])
         open_captured(window, paths, [c.report for c in captured if c.report is not None])
+        if is_sweep(captured):
+            window.navigate(SERIES_VIEW)  # the sizes side by side, as one series
 
     for old in parent.findChildren(CaptureDialog):
         if old.isVisible():

@@ -178,6 +178,26 @@ def test_g_right_after_ctrl_l_groups_the_kernels(w, qtbot) -> None:
     assert not w.kernel_list.grouped
 
 
+def test_ctrl_l_on_a_list_already_shown_takes_the_focus_then_hides_it(w, qtbot) -> None:
+    """A report of many kernels shows the list by itself: Ctrl+L from the tabs then moves the
+    focus into it (G groups at once) rather than hiding it; Ctrl+L inside it hides it, and the
+    View menu's entry is checked while it shows."""
+    w.kernel_dock.show()
+    w.focus_tabs()
+    settle()
+    action = w.window_actions.kernel_list
+    assert action.isChecked()
+    press(qtbot, Qt.Key.Key_L, CTRL)
+    assert w.kernel_dock.isVisible() and w.kernel_list.isAncestorOf(QApplication.focusWidget())
+    press(qtbot, Qt.Key.Key_G)
+    assert w.kernel_list.grouped
+    press(qtbot, Qt.Key.Key_G)  # and back, the list focused still
+    assert not w.kernel_list.grouped
+    press(qtbot, Qt.Key.Key_L, CTRL)
+    assert not w.kernel_dock.isVisible() and not action.isChecked()
+    press(qtbot, Qt.Key.Key_1)  # a key without Ctrl: Qt takes the last key's modifiers as held
+
+
 def test_ctrl_down_then_ctrl_space_in_the_kernel_list_picks_a_second_kernel(w, qtbot) -> None:
     first = w.kernel_list.entries()[0]
     w.kernel_list.view.selectRow(0)

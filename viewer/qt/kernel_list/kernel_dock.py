@@ -6,7 +6,8 @@ at most SHARE of the window."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow
 
 from viewer.qt.kernel_list.kernel_list import KernelList
 
@@ -66,3 +67,29 @@ def show_dock(window: QMainWindow, dock: QDockWidget, kernel_list: KernelList,
     """Show or hide `dock`; shown, it takes dock_width (DockFit)."""
     del window, kernel_list  # DockFit fits it, however it is shown
     dock.setVisible(visible)
+
+
+def list_key(window: QMainWindow, dock: QDockWidget, kernel_list: KernelList) -> QAction:
+    """The kernel list's action (Ctrl+L, the View menu's "Kernel list", checked while it shows):
+    hidden, the list shows with its table focused (so G groups at once); shown but the focus
+    elsewhere, the focus moves into it; focused, it hides. A toggle alone would hide a list
+    shown by a report of many kernels, where the key asked for it."""
+    action = QAction("&Kernel list", window)
+    action.setCheckable(True)
+    action.setChecked(dock.isVisible())
+    dock.visibilityChanged.connect(lambda _shown: action.setChecked(dock.isVisible()))
+
+    def pressed() -> None:
+        focus = QApplication.focusWidget()
+        inside = focus is not None and kernel_list.isAncestorOf(focus)
+        if dock.isVisible() and inside:
+            dock.hide()
+        else:
+            dock.show()
+            dock.raise_()
+            table = kernel_list.group_view if kernel_list.grouped else kernel_list.view
+            table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        action.setChecked(dock.isVisible())
+
+    action.triggered.connect(pressed)
+    return action

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QResizeEvent
 from PySide6.QtWidgets import QMainWindow, QStackedWidget, QWidget
 
@@ -26,7 +26,7 @@ from viewer.core.model import Kernel, Report
 from viewer.core.names import distinct_paths
 from viewer.core.terminal_text import visible
 from viewer.qt.capture.capture_dialog import SHORTCUT as CAPTURE_KEY
-from viewer.qt.kernel_list.kernel_dock import kernel_dock, show_dock
+from viewer.qt.kernel_list.kernel_dock import kernel_dock, list_key, show_dock
 from viewer.qt.kernel_list.kernel_list import KernelEntry, KernelList, compare_names, look_alikes
 from viewer.qt.kit.plain_text import plain_title
 from viewer.qt.kit.reading_tab import ReadingTab
@@ -119,10 +119,9 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         self.kernel_dock = kernel_dock(self, self.kernel_list)
         self.status_line = StatusLine(self.statusBar(), self)
         self.window_actions = actions = build_menus(
-            self, reading.menu, self.kernel_dock.toggleViewAction(), CAPTURE_KEY)
+            self, reading.menu, list_key(self, self.kernel_dock, self.kernel_list), CAPTURE_KEY)
         connect_actions(actions, self)
         self._escape = EscapeFromEdits(self, self.focus_tabs)
-        actions.kernel_list.triggered.connect(self._focus_list)  # so G groups at once
         actions.recent.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         self.projector_mode = ProjectorMode(self, self.kernel_dock, actions.projector)
@@ -296,11 +295,6 @@ class MainWindow(WindowSteps, WindowParts, QMainWindow):
         filter focused."""
         self._show_list(True)
         self.kernel_list.focus_filter()
-
-    def _focus_list(self) -> None:
-        if self.kernel_dock.isVisible():
-            table = self.kernel_list.group_view if self.kernel_list.grouped else None
-            (table or self.kernel_list.view).setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _show_list(self, visible: bool) -> None:
         show_dock(self, self.kernel_dock, self.kernel_list, visible)

@@ -21,6 +21,7 @@ from viewer.analysis.timing_record import (
 )
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.styled_labels import StyledLabels
 
 
 class Names(StrEnum):
@@ -50,7 +51,7 @@ class RecordView(QWidget):
         self._style = style
         self.record: TimingRecord | None = None
         self.dim = 0
-        self._styled: list[tuple[QLabel, Role, str, bool]] = []
+        self._labels = StyledLabels()
         self.heading = self._label(Names.RECORDED_HEADING, "body", "warning", True)
         self.provenance = self._label(Names.RECORDED_PROVENANCE, "small", "secondary", False)
         self.ratio = self._label(Names.RECORDED_RATIO, "headline", "text", True)
@@ -66,11 +67,8 @@ class RecordView(QWidget):
         column.addWidget(self.dispatch)
 
     def _label(self, name: str, role: Role, color: str, bold: bool) -> QLabel:
-        label = self._style.label("", role, bold=bold, color=color, name=name, wrap=True,
-                                  parent=self)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._styled.append((label, role, color, bold))
-        return label
+        return self._labels.make(self._style, "", role, bold=bold, color=color, name=name,
+                                 wrap=True, parent=self)
 
     def show_record(self, record: TimingRecord | None, dim: int) -> None:
         self.record, self.dim = record, dim
@@ -118,8 +116,7 @@ class RecordView(QWidget):
 
     def set_style(self, style: Style) -> None:
         self._style = style
-        for label, role, color, bold in self._styled:
-            style.paint_label(label, role, bold=bold, color=color)
+        self._labels.paint(style)
         self.column.setSpacing(style.px(6))
         self.grid.setHorizontalSpacing(style.px(16))
         self.grid.setVerticalSpacing(style.px(4))

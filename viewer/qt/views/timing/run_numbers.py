@@ -21,6 +21,7 @@ from viewer.analysis.timing import (
 )
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.styled_labels import StyledLabels
 from viewer.qt.kit.wrapped_column import WrappedColumn
 from viewer.qt.views.timing.timing_plot import kernel_color
 
@@ -57,7 +58,7 @@ class RunNumbers(QScrollArea):
     def __init__(self, style: Style, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._style = style
-        self._styled: list[tuple[QLabel, Role, str, bool]] = []
+        self._labels = StyledLabels()
         self.numbers = numbers = WrappedColumn()
         numbers.setObjectName(Names.NUMBERS)
         self.device = self._label("", "body", bold=True, name=Names.DEVICE)
@@ -90,10 +91,8 @@ class RunNumbers(QScrollArea):
 
     def _label(self, text: str, role: Role, *, bold: bool = False, color: str = "text",
                name: str = "", wrap: bool = True) -> QLabel:
-        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=wrap,
-                                  parent=self.numbers)
-        self._styled.append((label, role, color, bold))
-        return label
+        return self._labels.make(self._style, text, role, bold=bold, color=color, name=name,
+                                 wrap=wrap, parent=self.numbers)
 
     def fill(self, result: TimingResult) -> None:
         style = self._style
@@ -134,8 +133,7 @@ class RunNumbers(QScrollArea):
 
     def set_style(self, style: Style) -> None:
         self._style = style
-        for label, role, color, bold in self._styled:
-            style.paint_label(label, role, bold=bold, color=color)
+        self._labels.paint(style)
         self.column.setSpacing(style.px(6))
         self.grid.setHorizontalSpacing(style.px(16))
         self.grid.setVerticalSpacing(style.px(4))

@@ -21,6 +21,7 @@ from viewer.analysis.timing_sizes import (
 )
 from viewer.qt.kit.plain_text import plain_label
 from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.styled_labels import StyledLabels
 from viewer.qt.views.timing.timing_plot import kernel_color
 
 
@@ -50,7 +51,7 @@ class SizesNumbers(QWidget):
         super().__init__(parent)
         self._style = style
         self._timing: SizesTiming | None = None
-        self._styled: list[tuple[QLabel, Role, str, bool]] = []
+        self._labels = StyledLabels()
         self.device = self._label(Names.SIZES_DEVICE, "body", "text", True)
         self.stability = self._label(Names.SIZES_STABILITY, "body", "text", False)
         self.grid = QGridLayout()
@@ -62,11 +63,8 @@ class SizesNumbers(QWidget):
         column.addWidget(self.stability)
 
     def _label(self, name: str, role: Role, color: str, bold: bool) -> QLabel:
-        label = self._style.label("", role, bold=bold, color=color, name=name, wrap=True,
-                                  parent=self)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._styled.append((label, role, color, bold))
-        return label
+        return self._labels.make(self._style, "", role, bold=bold, color=color, name=name,
+                                 wrap=True, parent=self)
 
     def fill(self, timing: SizesTiming) -> None:
         self._timing = timing
@@ -116,8 +114,7 @@ class SizesNumbers(QWidget):
 
     def set_style(self, style: Style) -> None:
         self._style = style
-        for label, role, color, bold in self._styled:
-            style.paint_label(label, role, bold=bold, color=color)
+        self._labels.paint(style)
         self.column.setSpacing(style.px(6))
         self.grid.setHorizontalSpacing(style.px(14))
         self.grid.setVerticalSpacing(style.px(3))

@@ -31,6 +31,7 @@ from viewer.analysis.timing_record import TimingRecord, read_record_or_none
 from viewer.analysis.timing_status import status_line
 from viewer.core.jobs import Job
 from viewer.qt.kit.style import Role, Style
+from viewer.qt.kit.styled_labels import StyledLabels
 from viewer.qt.views.timing.timing_controls import TimingControls
 from viewer.qt.views.timing.timing_jobs import TimingJobs
 from viewer.qt.views.timing.timing_pages import RecordPage, RunPage
@@ -64,7 +65,7 @@ class TimingPanel(QWidget):
         self._style = style or Style()
         self.result: TimingResult | SizesTiming | None = None
         self.status_kind = "info"
-        self._styled: list[tuple[QLabel, Role, str, bool]] = []
+        self._labels = StyledLabels()
         self.setAutoFillBackground(True)
 
         self.jobs = TimingJobs(self, run_timing, find_device, lambda: self.result)
@@ -182,8 +183,7 @@ class TimingPanel(QWidget):
         """Desk or projector scale."""
         self._style = style
         style.apply_palette(self)
-        for label, role, color, bold in self._styled:
-            self._paint(label, role, color, bold)
+        self._labels.paint(style)
         self._paint_status()
         self.controls.set_style(style)
         margin = style.px(10)
@@ -219,10 +219,8 @@ class TimingPanel(QWidget):
 
     def _label(self, text: str, role: Role, *, bold: bool = False, color: str = "text",
                name: str = "", wrap: bool = False) -> QLabel:
-        label = self._style.label(text, role, bold=bold, color=color, name=name, wrap=wrap,
-                                  parent=self)
-        self._styled.append((label, role, color, bold))
-        return label
+        return self._labels.make(self._style, text, role, bold=bold, color=color, name=name,
+                                 wrap=wrap, parent=self)
 
     def _paint(self, label: QLabel, role: Role, color: str, bold: bool) -> None:
         self._style.paint_label(label, role, bold=bold, color=color)

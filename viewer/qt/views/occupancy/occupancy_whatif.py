@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QBoxLayout, QLabel, QVBoxLayout, QWidget
 from viewer.analysis import occupancy_curves as oc
 from viewer.core.model import Kernel, Report
 from viewer.qt.kit.object_names import one_of
+from viewer.qt.kit.plot_style import hold_still, paint_axis
 from viewer.qt.kit.session_reads import SessionReads
 from viewer.qt.kit.style import Style
 from viewer.qt.kit.view_reads import ViewReads
@@ -129,19 +130,11 @@ class CurveChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no typ
         self.drawn: list[tuple[int, tuple[float, ...], tuple[float, ...],
                                tuple[float, float] | None]] = []
         item = self.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.setMouseEnabled(x=False, y=False)
-        item.showGrid(x=False, y=True, alpha=0.25)
+        hold_still(item, grid_x=False, alpha=0.25)
         spec = next(cv.spec for cv in curves if cv is not None)
         item.setTitle(spec.title, color=c.text, size=f"{style.points('small')}pt")
         for name, text in (("bottom", spec.x_label), ("left", "warps per SM")):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(c.outline, width=style.px(1)))
-            axis.setTextPen(pg.mkPen(c.text))
-            axis.setTickFont(style.font("small"))
-            axis.enableAutoSIPrefix(False)
-            axis.setLabel(text, color=c.text, **{"font-size": f"{style.points('small')}pt"})
+            paint_axis(item.getAxis(name), style, text, "small")
         for column, curve in enumerate(curves):
             if curve is None:
                 continue

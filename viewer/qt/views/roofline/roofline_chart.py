@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QWidget
 from viewer.analysis.roofline import DayThirty, Roofline
 from viewer.core import formatting as fmt
 from viewer.qt.kit.log_ticks import decade_ticks
+from viewer.qt.kit.plot_style import hold_still, paint_axis
 from viewer.qt.kit.style import Style
 
 X_LABEL = "arithmetic intensity (FLOP per byte)"
@@ -37,11 +38,8 @@ class RooflineChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no 
         self._style = style or Style()
         super().__init__(parent=parent, background=self._style.colors.background)
         item = self.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.setMouseEnabled(x=False, y=False)  # a stray wheel turn must not rescale a projection
+        hold_still(item, grid_x=True, alpha=0.2)
         item.setLogMode(x=True, y=True)
-        item.showGrid(x=True, y=True, alpha=0.2)
         self.key: list[tuple[str, str, str]] = []  # (colour, glyph, text) for the view's key
         self.ceilings: dict[str, float] = {}
         self.points: dict[tuple[int, str], tuple[float, float]] = {}
@@ -60,14 +58,8 @@ class RooflineChart(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no 
         c = style.colors
         self.setBackground(c.background)
         item = self.getPlotItem()
-        label_style = {"color": c.text, "font-size": f"{style.points('body')}pt"}
         for name, text in (("bottom", X_LABEL), ("left", Y_LABEL)):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(c.outline, width=style.px(1)))
-            axis.setTextPen(pg.mkPen(c.text))
-            axis.setTickFont(style.font("small"))
-            axis.enableAutoSIPrefix(False)
-            axis.setLabel(text, **label_style)
+            paint_axis(item.getAxis(name), style, text, "body")
         self.setMinimumHeight(style.px(340))
         self.show_rooflines(*self._args)
 

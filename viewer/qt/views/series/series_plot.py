@@ -22,6 +22,7 @@ from viewer.analysis import series_points as sp
 from viewer.analysis.series import DURATION, REQUESTS, SECTORS, Series
 from viewer.qt.kit.log_ticks import decade_ticks, value_ticks
 from viewer.qt.kit.plain_text import plain_label
+from viewer.qt.kit.plot_style import hold_still, paint_axis, paint_legend
 from viewer.qt.kit.style import Style
 
 
@@ -76,36 +77,24 @@ class SeriesPlot(QWidget):
         chart = pg.PlotWidget(background=self._style.colors.background)
         chart.setObjectName(name)
         item = chart.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.setMouseEnabled(x=False, y=False)  # a stray wheel turn must not rescale a projection
+        hold_still(item, grid_x=True, alpha=0.2)
         item.setLogMode(x=True, y=log_y)
-        item.showGrid(x=True, y=True, alpha=0.2)
         item.addLegend(offset=(10, 5), colCount=2 if log_y else 1)
         return chart
 
     def set_style(self, style: Style) -> None:
         self._style = style
         c = style.colors
-        label_style = {"color": c.text, "font-size": f"{style.points('small')}pt"}
         for chart, title, y in ((self.counts, COUNTS_TITLE, "per launch"),
                                 (self.ratios, RATIOS_TITLE, "naive / tiled (x)")):
             chart.setBackground(c.background)
             item = chart.getPlotItem()
             item.setTitle(title, color=c.text, size=f"{style.points('body')}pt")
             for side, text in (("bottom", "N"), ("left", y)):
-                axis = item.getAxis(side)
-                axis.setPen(pg.mkPen(c.outline, width=style.px(1)))
-                axis.setTextPen(pg.mkPen(c.text))
-                axis.setTickFont(style.font("small"))
-                axis.enableAutoSIPrefix(False)
-                axis.setLabel(text, **label_style)
+                paint_axis(item.getAxis(side), style, text, "small")
             item.getAxis("left").setWidth(style.px(64))  # its words clear of the ticks
             legend = item.legend
-            legend.setLabelTextColor(c.text)
-            legend.setLabelTextSize(f"{style.points('small')}pt")
-            legend.setBrush(pg.mkBrush(c.background))
-            legend.setPen(pg.mkPen(c.outline, width=style.px(1)))
+            paint_legend(legend, style)
             # top left on both: the counts' lines rise to the right, so what lies above them
             # at the smallest N is empty, and in projector type the legend covers no point
             legend.setOffset((style.px(10), style.px(5)))

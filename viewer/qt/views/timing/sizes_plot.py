@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QWidget
 
 from viewer.analysis.timing_sizes import FLAG_TEXT, median_legend, ratio_heading
 from viewer.qt.kit.log_ticks import decade_ticks, value_ticks
+from viewer.qt.kit.plot_style import hold_still, paint_axis, paint_legend
 from viewer.qt.kit.style import Style
 from viewer.qt.views.timing.timing_plot import Y_LABEL, kernel_color
 
@@ -42,10 +43,7 @@ class SizesPlot(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgraph shi
         self.ci.layout.setRowStretchFactor(0, 3)
         self.ci.layout.setRowStretchFactor(1, 1)
         for item in (self.times, self.ratios):
-            item.hideButtons()
-            item.setMenuEnabled(False)
-            item.setMouseEnabled(x=False, y=False)
-            item.showGrid(x=False, y=True, alpha=0.25)
+            hold_still(item, grid_x=False, alpha=0.25)
         self.legend = self.times.addLegend(offset=(10, 5))
         self.points: dict[str, pg.PlotDataItem] = {}
         self.bars: dict[str, pg.ErrorBarItem] = {}
@@ -61,21 +59,12 @@ class SizesPlot(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgraph shi
         self._style = style
         c = style.colors
         self.setBackground(c.background)
-        label_style = {"color": c.text, "font-size": f"{style.points('body')}pt"}
         for item, left in ((self.times, Y_LABEL), (self.ratios, RATIO_LABEL)):
             for name, text in (("bottom", X_LABEL), ("left", left)):
-                axis = item.getAxis(name)
-                axis.setPen(pg.mkPen(c.outline, width=style.px(1)))
-                axis.setTextPen(pg.mkPen(c.text))
-                axis.setTickFont(style.font("small"))
-                axis.enableAutoSIPrefix(False)
-                axis.setLabel(text if item is self.ratios or name == "left" else "",
-                              **label_style)
+                paint_axis(item.getAxis(name), style,
+                           text if item is self.ratios or name == "left" else "", "body")
             item.getAxis("left").setWidth(style.px(70))
-        self.legend.setLabelTextColor(c.text)
-        self.legend.setLabelTextSize(f"{style.points('small')}pt")
-        self.legend.setBrush(pg.mkBrush(c.background))
-        self.legend.setPen(pg.mkPen(c.outline, width=style.px(1)))
+        paint_legend(self.legend, style)
         self._draw()
 
     def show_sizes(self, timing: SizesTiming) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QWidget
 
+from viewer.qt.kit.plot_style import hold_still, paint_axis, paint_legend
 from viewer.qt.kit.style import Style
 
 if TYPE_CHECKING:
@@ -45,10 +46,7 @@ class LaunchTimesPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships n
         self.launch_curves: dict[str, pg.PlotDataItem] = {}
         self.median_curves: dict[str, pg.PlotDataItem] = {}
         item = self.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.setMouseEnabled(x=False, y=False)  # a stray wheel turn must not rescale a projection
-        item.showGrid(x=False, y=True, alpha=0.25)
+        hold_still(item, grid_x=False, alpha=0.25)
         self.legend = item.addLegend(offset=(10, 5))
         self.legend.setColumnCount(2)
         item.getViewBox().sigResized.connect(self._fit_range)
@@ -63,18 +61,9 @@ class LaunchTimesPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships n
         c = style.colors
         self.setBackground(c.background)
         item = self.getPlotItem()
-        label_style = {"color": c.text, "font-size": f"{style.points('body')}pt"}
         for name, text in (("bottom", self._x_label), ("left", Y_LABEL)):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(c.outline, width=style.px(1)))
-            axis.setTextPen(pg.mkPen(c.text))
-            axis.setTickFont(style.font("small"))
-            axis.enableAutoSIPrefix(False)
-            axis.setLabel(text, **label_style)
-        self.legend.setLabelTextColor(c.text)
-        self.legend.setLabelTextSize(f"{style.points('small')}pt")
-        self.legend.setBrush(pg.mkBrush(c.background))
-        self.legend.setPen(pg.mkPen(c.outline, width=style.px(1)))
+            paint_axis(item.getAxis(name), style, text, "body")
+        paint_legend(self.legend, style)
         self.legend.setOffset((style.px(10), style.px(5)))
         self._draw()
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from viewer.core import formatting as fmt
 from viewer.core.formatting import MISSING
 from viewer.kernels.sizes import (
     DEVIATION_DEFINITION,
@@ -26,10 +27,6 @@ def percent(deviation: float | None) -> str:
 def spread_text(spread: Spread) -> str:
     """'0.0587..0.0602 1.2%': min..max of the timed launches and their relative deviation."""
     return f"{ms(spread.min_ms)}..{ms(spread.max_ms)} {percent(spread.deviation)}"
-
-
-def ratio_text(ratio: float | None) -> str:
-    return MISSING if ratio is None else f"{ratio:.2f}x"
 
 
 def stable_text(size: SizeTiming) -> str:
@@ -59,7 +56,7 @@ def table_lines(timing: SizesTiming) -> list[str]:
         row = f"{size.dim:>6}"
         for spread in size.spreads:
             row += f"{ms(spread.median_ms):>12}  {spread_text(spread):<24}"
-        row += f"{ratio_text(size.ratio):>12}  {stable_text(size)}"
+        row += f"{fmt.ratio(size.ratio):>12}  {stable_text(size)}"
         lines.append(row)
     failed = [f"{s.kernel} at {s.dim}" for size in timing.sizes for s in size.spreads
               if not s.passed]
